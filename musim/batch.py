@@ -1,0 +1,58 @@
+"""JSON batch input/output shared by `musim replay` and `musim solve` (FORMATS.md "Batches").
+
+Input is one JSON object (possibly spread over several lines) or JSON Lines.  Each
+input object yields one output line; a bad object yields {"error": ...} on its
+line and the batch continues.
+"""
+import json
+
+from musim.cards import CardError
+
+
+class InputError(ValueError):
+    """A one-line, user-facing reason why one batch item is invalid."""
+
+
+def read_items(text):
+    """Yield (parsed object or InputError) for each item of a batch text."""
+    stripped = text.strip()
+    if not stripped:
+        return
+    if "\n" in stripped:
+        try:
+            whole = json.loads(stripped)
+        except json.JSONDecodeError:
+            whole = None
+        if isinstance(whole, dict):
+            yield whole
+            return
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield InputError(f"line {lineno}: malformed JSON ({exc.msg} at column {exc.colno})")
+            continue
+        if not isinstance(obj, dict):
+            yield InputError(f"line {lineno}: expected a JSON object, got {type(obj).__name__}")
+            continue
+        yield obj
+
+
+def run_batch(text, handle, out):
+    """Apply `handle(obj) -> dict` to each item, writing one JSON line each; True if all succeeded."""
+    ok = True
+    for item in read_items(text):
+        if isinstance(item, InputError):
+            result = {"error": str(item)}
+        else:
+            try:
+                result = handle(item)
+            except (InputError, CardError) as exc:
+                result = {"error": str(exc)}
+        if "error" in result:
+            ok = False
+        out.write(json.dumps(result) + "\n")
+        out.flush()
+    return ok

@@ -1,0 +1,117 @@
+"""The Mü & More deck: bit layout, text notation, points, colour and number masks.
+
+Layout (RULES.md §1): card index = 12*colour + slot, colours R Y G B K, slots
+holding the numbers 0 1 1 2 3 4 5 6 7 7 8 9.  Bit i of a uint64 is card i.  The
+two copies of a 1 or a 7 are identical; text notation names the kind ("R7") and
+the first copy always takes the lower slot.
+
+A trump *type* is encoded as a small int: 0..4 a colour, 5..14 the number
+(type - 5), and -1 for none/absent.
+"""
+import numpy as np
+
+COLOURS = "RYGBK"
+N_COLOURS = 5
+SLOT_NUMBERS = (0, 1, 1, 2, 3, 4, 5, 6, 7, 7, 8, 9)
+CARDS_PER_COLOUR = 12
+N_CARDS = 60
+NUMBER_POINTS = (1, 0, 1, 1, 1, 1, 2, 2, 1, 0)  # points of the numbers 0..9
+NO_TYPE = -1
+N_TYPES = 15
+
+CARD_COLOUR = np.array([i // 12 for i in range(N_CARDS)], dtype=np.int64)
+CARD_NUMBER = np.array([SLOT_NUMBERS[i % 12] for i in range(N_CARDS)], dtype=np.int64)
+CARD_POINTS = np.array([NUMBER_POINTS[n] for n in CARD_NUMBER], dtype=np.int64)
+
+COLOUR_MASK = np.array([((1 << 12) - 1) << (12 * c) for c in range(N_COLOURS)], dtype=np.uint64)
+NUMBER_MASK = np.array(
+    [sum(1 << i for i in range(N_CARDS) if CARD_NUMBER[i] == d) for d in range(10)], dtype=np.uint64
+)
+# Cards matching each trump type: colours first, then numbers.
+TYPE_MASK = np.concatenate([COLOUR_MASK, NUMBER_MASK]).astype(np.uint64)
+POINT_MASK = np.array(
+    [sum(1 << i for i in range(N_CARDS) if CARD_POINTS[i] == p) for p in range(3)], dtype=np.uint64
+)
+DECK = np.uint64((1 << N_CARDS) - 1)
+DECK_3P = np.uint64(int(COLOUR_MASK[0]) | int(COLOUR_MASK[1]) | int(COLOUR_MASK[2]))  # default: no B, K
+
+CARD_TEXT = [COLOURS[i // 12] + str(SLOT_NUMBERS[i % 12]) for i in range(N_CARDS)]
+
+
+class CardError(ValueError):
+    """Malformed card text or an impossible multiset of cards."""
+
+
+def card_kind(text):
+    """(colour, number) of a card written like 'R7'; CardError if it is not a card."""
+    if not isinstance(text, str) or len(text) != 2 or text[0] not in COLOURS or not text[1].isdigit():
+        raise CardError(f"unknown card {text!r}")
+    return COLOURS.index(text[0]), int(text[1])
+
+
+def kind_slots(colour, number):
+    """Card indices of the copies of one kind, lower slot first."""
+    return [12 * colour + s for s in range(12) if SLOT_NUMBERS[s] == number]
+
+
+def hand_mask(cards, within=None):
+    """uint64 mask of a list of card texts; each repeat of a 1 or 7 takes the next slot.
+
+    `within`, if given, is a mask the cards must come from (e.g. a player's hand):
+    copies are then assigned to the slots present there, lowest first.
+    """
+    if not isinstance(cards, (list, tuple)):
+        raise CardError(f"expected a list of cards, got {cards!r}")
+    mask = 0
+    for text in cards:
+        slots = kind_slots(*card_kind(text))
+        for i in slots:
+            if not mask >> i & 1 and (within is None or int(within) >> i & 1):
+                mask |= 1 << i
+                break
+        else:
+            raise CardError(f"card {text} appears more often than available")
+    return np.uint64(mask)
+
+
+def card_index(text, held):
+    """Index of a copy of `text` present in mask `held` (lowest slot), or -1."""
+    for i in kind_slots(*card_kind(text)):
+        if int(held) >> i & 1:
+            return i
+    return -1
+
+
+def mask_cards(mask):
+    """Card texts of a mask, in index order (copies written twice)."""
+    m = int(mask)
+    return [CARD_TEXT[i] for i in range(N_CARDS) if m >> i & 1]
+
+
+def type_text(t):
+    """Text of a trump type: colour letter, digit string, 'none' (for -1)."""
+    t = int(t)
+    if t < 0:
+        return "none"
+    return COLOURS[t] if t < N_COLOURS else str(t - N_COLOURS)
+
+
+def parse_type(text, allow_none=False):
+    """Trump type code of 'R'..'K', '0'..'9' (or 'none' if allowed); CardError otherwise."""
+    if isinstance(text, str):
+        if len(text) == 1 and text in COLOURS:
+            return COLOURS.index(text)
+        if len(text) == 1 and text.isdigit():
+            return N_COLOURS + int(text)
+        if allow_none and text == "none":
+            return NO_TYPE
+    raise CardError(f"unknown trump type {text!r}")
+
+
+def deck_for(players, colours=None):
+    """Deck mask for a Mü deal: all 60 cards, or three colours with 3 players."""
+    if players != 3:
+        return DECK
+    if colours is None:
+        return DECK_3P
+    return np.uint64(sum(int(COLOUR_MASK[c]) for c in colours))

@@ -1,0 +1,1 @@
+"""Mü (RULES.md §2): rules kernels, game records, policies and deal simulation."""

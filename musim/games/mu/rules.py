@@ -1,0 +1,263 @@
+"""The rules of Mü (RULES.md §2) as numba kernels over ints and uint64 masks.
+
+Every consumer — replay validator, simulator, policies, solver, analyses — calls
+these functions; no rule is written twice.
+
+Contract tables.  Once the trumps are fixed, each card gets
+  * a class: its colour 0..4, or TRUMP (5) if its tier > 0;
+  * a power: its number for a non-trump, 10 + 10*tier + number for a trump,
+so that the trick winner is simply the first card of maximal power among the
+cards that are trumps or of the led class.
+"""
+import numpy as np
+from numba import njit
+
+from musim.bits import popcount
+from musim.cards import CARD_COLOUR, CARD_NUMBER, NUMBER_MASK, POINT_MASK, TYPE_MASK, N_COLOURS
+
+TRUMP = 5
+N_CLASSES = 6
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+GOAL = 200
+
+# ---------------------------------------------------------------- trumps and tricks
+
+
+@njit(cache=True)
+def type_matches(t, card):
+    """Does card match trump type t (colour 0..4, number 5..14; -1 never)?"""
+    if t < 0:
+        return False
+    if t < N_COLOURS:
+        return CARD_COLOUR[card] == t
+    return CARD_NUMBER[card] == t - N_COLOURS
+
+
+@njit(cache=True)
+def tier(card, chief_trump, vice_trump):
+    """Trump tier: 3 double trump, 2 chief trump, 1 vice trump, 0 not trump."""
+    return 2 * type_matches(chief_trump, card) + type_matches(vice_trump, card)
+
+
+@njit(cache=True)
+def fill_contract(chief_trump, vice_trump, klass, power, class_mask):
+    """Fill per-card class and power and the per-class masks for one trump pair."""
+    class_mask[:] = 0
+    for c in range(60):
+        t = tier(c, chief_trump, vice_trump)
+        if t > 0:
+            klass[c] = TRUMP
+            power[c] = 10 + 10 * t + CARD_NUMBER[c]
+        else:
+            klass[c] = CARD_COLOUR[c]
+            power[c] = CARD_NUMBER[c]
+        class_mask[klass[c]] |= np.uint64(1) << np.uint64(c)
+
+
+def contract(chief_trump, vice_trump):
+    """(klass, power, class_mask) arrays for a trump pair, for use from Python."""
+    klass = np.empty(60, np.int64)
+    power = np.empty(60, np.int64)
+    class_mask = np.empty(N_CLASSES, np.uint64)
+    fill_contract(chief_trump, vice_trump, klass, power, class_mask)
+    return klass, power, class_mask
+
+
+@njit(cache=True)
+def legal_moves(hand, led, klass, class_mask):
+    """Mask of the cards of `hand` that may be played; led = first card of the trick or -1."""
+    if led < 0:
+        return hand
+    follow = hand & class_mask[klass[led]]
+    return follow if follow else hand
+
+
+@njit(cache=True)
+def beats(card, best, led_class, klass, power):
+    """Does `card`, played after `best`, take the lead of a trick led in led_class?"""
+    k = klass[card]
+    return (k == TRUMP or k == led_class) and power[card] > power[best]
+
+
+@njit(cache=True)
+def trick_winner(cards, count, klass, power):
+    """Position (0-based) in the trick of its winning card; first played wins among equals."""
+    led_class = klass[cards[0]]
+    best = 0
+    for j in range(1, count):
+        if beats(cards[j], cards[best], led_class, klass, power):
+            best = j
+    return best
+
+
+@njit(cache=True)
+def mask_points(mask):
+    """Card points in a mask."""
+    return popcount(mask & POINT_MASK[1]) + 2 * popcount(mask & POINT_MASK[2])
+
+
+# ---------------------------------------------------------------- auction
+
+
+@njit(cache=True)
+def lay_limit(own, top, in_hand):
+    """Most cards a player may lay: 1 if already strictly on top, else top+1-own; never more than held."""
+    limit = 1 if own > top else top + 1 - own
+    return min(limit, in_hand)
+
+
+@njit(cache=True)
+def top_other(counts, n, seat):
+    """Largest laid count among the players other than `seat`."""
+    top = 0
+    for s in range(n):
+        if s != seat and counts[s] > top:
+            top = counts[s]
+    return top
+
+
+@njit(cache=True)
+def laid_key(laid):
+    """Ordering key of a laid set for the vice tie-break: number counts, 9s most significant."""
+    key = 0
+    for d in range(10):
+        key |= popcount(laid & NUMBER_MASK[d]) << (4 * d)
+    return key
+
+
+@njit(cache=True)
+def auction_result(laid, counts, last_lay, n, out_tied):
+    """Outcome of an ended auction.
+
+    Returns (chief, vice, provoker, n_tied): chief >= 0 for a played deal; for an
+    eklat chief = -1, the tied seats are written to out_tied and provoker is the
+    tied seat whose last laying turn came latest (-1 if nobody laid a card).
+    """
+    top = 0
+    for s in range(n):
+        top = max(top, counts[s])
+    n_tied = 0
+    provoker = -1
+    for s in range(n):
+        if counts[s] == top and top > 0:
+            out_tied[n_tied] = s
+            n_tied += 1
+            if provoker < 0 or last_lay[s] > last_lay[provoker]:
+                provoker = s
+    if top == 0 or n_tied > 1:
+        return -1, -1, provoker, n_tied
+    chief = out_tied[0]
+    vice = -1
+    if n >= 4:
+        best = 0
+        best_key = -1
+        tied = False
+        for s in range(n):
+            if s == chief or counts[s] == 0:
+                continue
+            key = laid_key(laid[s])
+            if counts[s] > best or (counts[s] == best and key > best_key):
+                vice, best, best_key, tied = s, counts[s], key, False
+            elif counts[s] == best and key == best_key:
+                tied = True
+        if tied:
+            vice = -1
+    return chief, vice, -1, 1
+
+
+@njit(cache=True)
+def eklat_scores(counts, n, provoker, out_scores):
+    """Scores of an eklat: +5M per tied player, -10M for the provoker, 0 for the rest."""
+    top = 0
+    for s in range(n):
+        top = max(top, counts[s])
+    for s in range(n):
+        if top > 0 and counts[s] == top:
+            out_scores[s] = -10 * top if s == provoker else 5 * top
+        else:
+            out_scores[s] = 0
+
+
+@njit(cache=True)
+def nameable_types(laid, exclude):
+    """Bit t set for each trump type t a player may name from their laid cards, minus `exclude`."""
+    allowed = 0
+    for t in range(15):
+        if laid & TYPE_MASK[t]:
+            allowed |= 1 << t
+    if exclude >= 0:
+        allowed &= ~(1 << exclude)
+    return allowed
+
+
+@njit(cache=True)
+def partner_allowed(partner, chief, vice, n):
+    """May the chief name `partner` (4+ players: anyone but chief and vice)?"""
+    return n >= 4 and 0 <= partner < n and partner != chief and partner != vice
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@njit(cache=True)
+def hand_size(n):
+    """Cards per hand in Mü: 12, 15, 12, 10 for 3..6 players."""
+    return 12 if n == 3 else 60 // n
+
+
+@njit(cache=True)
+def target(n, bid):
+    """Team points the chief's team needs with n players and bid b."""
+    if n == 3:
+        return 10 + 2 * bid
+    if n == 4:
+        return 28 + 2 * bid
+    if n == 5:
+        return 21 + 3 * bid
+    return 16 + 4 * bid
+
+
+@njit(cache=True)
+def achieved_rank(n, team_points):
+    """Largest bid whose target the team points reach (0 if none)."""
+    r = 0
+    for b in range(1, hand_size(n) + 1):
+        if target(n, b) <= team_points:
+            r = b
+    return r
+
+
+@njit(cache=True)
+def trump_extra(chief_trump):
+    """Bonus steps of the chief trump: colour 0, number 1 or 7: 1, other number 2, none 3."""
+    if chief_trump < 0:
+        return 3
+    if chief_trump < N_COLOURS:
+        return 0
+    d = chief_trump - N_COLOURS
+    return 1 if d == 1 or d == 7 else 2
+
+
+@njit(cache=True)
+def bonus(bid, chief_trump):
+    """Bonus for chief and partner when the target is made."""
+    return 10 * min(bid + trump_extra(chief_trump), 10)
+
+
+@njit(cache=True)
+def score_played(n, bid, chief, partner, chief_trump, card_points, out_scores):
+    """Fill the deal scores of a played deal; returns (team_points, success, shortfall, bonus)."""
+    team = card_points[chief] + (card_points[partner] if partner >= 0 else 0)
+    made = team >= target(n, bid)
+    b = bonus(bid, chief_trump) if made else 0
+    s = 0 if made else bid - achieved_rank(n, team)
+    for p in range(n):
+        out_scores[p] = card_points[p]
+        if p == chief or p == partner:
+            out_scores[p] += b if made else 0
+            if p == chief and not made:
+                out_scores[p] -= 10 * s
+        elif not made:
+            out_scores[p] += 5 * s
+    return team, made, s, b
