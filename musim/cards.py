@@ -11,6 +11,7 @@ A trump *type* is encoded as a small int: 0..4 a colour, 5..14 the number
 import numpy as np
 
 COLOURS = "RYGBK"
+DIGITS = "0123456789"
 N_COLOURS = 5
 SLOT_NUMBERS = (0, 1, 1, 2, 3, 4, 5, 6, 7, 7, 8, 9)
 CARDS_PER_COLOUR = 12
@@ -44,7 +45,7 @@ class CardError(ValueError):
 
 def card_kind(text):
     """(colour, number) of a card written like 'R7'; CardError if it is not a card."""
-    if not isinstance(text, str) or len(text) != 2 or text[0] not in COLOURS or not text[1].isdigit():
+    if not isinstance(text, str) or len(text) != 2 or text[0] not in COLOURS or text[1] not in DIGITS:
         raise CardError(f"unknown card {text!r}")
     return COLOURS.index(text[0]), int(text[1])
 
@@ -101,7 +102,7 @@ def parse_type(text, allow_none=False):
     if isinstance(text, str):
         if len(text) == 1 and text in COLOURS:
             return COLOURS.index(text)
-        if len(text) == 1 and text.isdigit():
+        if len(text) == 1 and text in DIGITS:
             return N_COLOURS + int(text)
         if allow_none and text == "none":
             return NO_TYPE

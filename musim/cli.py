@@ -41,3 +41,63 @@ def main():
     except KeyboardInterrupt:
         click.echo("musim: interrupted", err=True)
         sys.exit(130)
+
+
+def parse_count(text, name):
+    """A positive whole number given plainly or in scientific notation ('1e6', '2.5e5')."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise click.BadParameter(f"{text!r} is not a number", param_hint=name)
+    if not value.is_finite() or value != value.to_integral_value():
+        raise click.BadParameter(f"{text!r} is not a whole number", param_hint=name)
+    if value < 1:
+        raise click.BadParameter(f"{text!r} must be at least 1", param_hint=name)
+    if value > 10**12:
+        raise click.BadParameter(f"{text!r} is more than 10^12", param_hint=name)
+    return int(value)
+
+
+@cli.command()
+@click.option("--game", default="mu", show_default=True, help="Game to simulate (see `musim games`).")
+@click.option("--deals", metavar="N", help="Number of deals (1e6 and 2.5e5 are fine).")
+@click.option("--matches", metavar="N", help="Play N whole matches instead, one row per match.")
+@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
+@click.option("--play", type=click.Choice(["random", "heuristic"]), default="heuristic",
+              show_default=True, help="Policy for every decision of a deal.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Root seed (default: drawn and recorded).")
+@click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
+@click.option("--goal", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="Match goal, with --matches.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Parquet file to write.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing --out file.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def run(game, deals, matches, players, play, seed, workers, goal, out, overwrite, progress):
+    """Simulate deals (or matches) of a game and write one Parquet row per deal."""
+    from musim.engine.run import RunSpec, execute
+
+    if (deals is None) == (matches is None):
+        raise click.UsageError("give exactly one of --deals N or --matches N")
+    count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")
+    from musim.games import get_game
+
+    try:
+        get_game(game)
+    except KeyError as exc:
+        raise click.BadParameter(exc.args[0], param_hint="--game")
+    spec = RunSpec(game=game, mode="deals" if deals is not None else "matches", count=count,
+                   players=players, play=play, seed=seed, workers=workers, goal=goal, out=out,
+                   overwrite=overwrite)
+    for line in execute(spec, progress=sys.stderr.isatty() if progress is None else progress):
+        click.echo(line)
+
+
+@cli.command()
+def games():
+    """List the games musim can run."""
+    from musim.games import GAMES
+
+    for name in sorted(GAMES):
+        click.echo(name)

@@ -1,1 +1,15 @@
 """Mü (RULES.md §2): rules kernels, game records, policies and deal simulation."""
+from functools import partial
+
+
+def job(spec):
+    """The engine's Job for a `musim run --game mu` spec (deals or matches)."""
+    from musim.engine.run import Job
+    from musim.games.mu import run as mu_run
+
+    if spec.mode == "matches":
+        return Job(mu_run.CHUNK_MATCHES,
+                   partial(mu_run.simulate_match_chunk, spec.players, spec.seed, spec.play, spec.goal),
+                   mu_run.match_batch, mu_run.MATCH_SCHEMA, partial(mu_run.MatchSummary, spec.players))
+    return Job(mu_run.CHUNK_DEALS, partial(mu_run.simulate_deals, spec.players, spec.seed, spec.play),
+               mu_run.deal_batch, mu_run.DEAL_SCHEMA, partial(mu_run.DealSummary, spec.players))

@@ -12,7 +12,7 @@ cards that are trumps or of the led class.
 import numpy as np
 from numba import njit
 
-from musim.bits import popcount
+from musim.bits import highest, popcount
 from musim.cards import CARD_COLOUR, CARD_NUMBER, NUMBER_MASK, POINT_MASK, TYPE_MASK, N_COLOURS
 
 TRUMP = 5
@@ -24,7 +24,7 @@ GOAL = 200
 # ---------------------------------------------------------------- trumps and tricks
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def type_matches(t, card):
     """Does card match trump type t (colour 0..4, number 5..14; -1 never)?"""
     if t < 0:
@@ -55,6 +55,29 @@ def fill_contract(chief_trump, vice_trump, klass, power, class_mask):
         class_mask[klass[c]] |= np.uint64(1) << np.uint64(c)
 
 
+@njit(cache=True)
+def fill_tier_masks(chief_trump, vice_trump, tier_mask):
+    """tier_mask[t] = the cards of trump tier t (0 = not trump) for one trump pair."""
+    tier_mask[:] = 0
+    for c in range(60):
+        tier_mask[tier(c, chief_trump, vice_trump)] |= np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True, inline="always")
+def top_card(mask, tier_mask):
+    """A card of maximal power in a non-empty mask of trumps and at most one side colour.
+
+    Within one tier all cards match one type (a colour, a number, or both), so
+    the highest bit of the highest non-empty tier is a strongest card; side
+    cards of one colour sit in slot order, which is number order.
+    """
+    for t in range(3, 0, -1):
+        sub = mask & tier_mask[t]
+        if sub:
+            return highest(sub)
+    return highest(mask)
+
+
 def contract(chief_trump, vice_trump):
     """(klass, power, class_mask) arrays for a trump pair, for use from Python."""
     klass = np.empty(60, np.int64)
@@ -64,7 +87,7 @@ def contract(chief_trump, vice_trump):
     return klass, power, class_mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_moves(hand, led, klass, class_mask):
     """Mask of the cards of `hand` that may be played; led = first card of the trick or -1."""
     if led < 0:
@@ -73,7 +96,7 @@ def legal_moves(hand, led, klass, class_mask):
     return follow if follow else hand
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beats(card, best, led_class, klass, power):
     """Does `card`, played after `best`, take the lead of a trick led in led_class?"""
     k = klass[card]
@@ -100,7 +123,7 @@ def mask_points(mask):
 # ---------------------------------------------------------------- auction
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lay_limit(own, top, in_hand):
     """Most cards a player may lay: 1 if already strictly on top, else top+1-own; never more than held."""
     limit = 1 if own > top else top + 1 - own
@@ -108,6 +131,12 @@ def lay_limit(own, top, in_hand):
 
 
 @njit(cache=True)
+def auction_over(passes, n):
+    """Has the auction ended after `passes` consecutive passing turns?"""
+    return passes >= n
+
+
+@njit(cache=True, inline="always")
 def top_other(counts, n, seat):
     """Largest laid count among the players other than `seat`."""
     top = 0
@@ -131,8 +160,9 @@ def auction_result(laid, counts, last_lay, n, out_tied):
     """Outcome of an ended auction.
 
     Returns (chief, vice, provoker, n_tied): chief >= 0 for a played deal; for an
-    eklat chief = -1, the tied seats are written to out_tied and provoker is the
-    tied seat whose last laying turn came latest (-1 if nobody laid a card).
+    eklat chief = -1, the tied seats are written to out_tied (every seat if nobody
+    laid a card: all share M = 0) and provoker is the tied seat whose last laying
+    turn came latest (-1 if nobody laid a card).
     """
     top = 0
     for s in range(n):
@@ -140,12 +170,12 @@ def auction_result(laid, counts, last_lay, n, out_tied):
     n_tied = 0
     provoker = -1
     for s in range(n):
-        if counts[s] == top and top > 0:
+        if counts[s] == top:
             out_tied[n_tied] = s
             n_tied += 1
-            if provoker < 0 or last_lay[s] > last_lay[provoker]:
+            if top > 0 and (provoker < 0 or last_lay[s] > last_lay[provoker]):
                 provoker = s
-    if top == 0 or n_tied > 1:
+    if n_tied > 1:
         return -1, -1, provoker, n_tied
     chief = out_tied[0]
     vice = -1

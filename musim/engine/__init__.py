@@ -1,0 +1,1 @@
+"""Running work in chunks: chunk planning, local worker threads, atomic Parquet output."""

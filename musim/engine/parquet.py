@@ -1,0 +1,55 @@
+"""Parquet output that is either complete or absent.
+
+Rows stream into `<out>.partial` and the file is renamed into place only after
+the writer closed cleanly; any failure or interrupt removes the partial file,
+so a file at the requested path is always a whole run.
+"""
+import json
+import os
+from contextlib import contextmanager
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+METADATA_KEY = b"musim"
+
+
+class OutputError(Exception):
+    """The output path cannot be used (exists, or not writable)."""
+
+
+def check_output(path, overwrite):
+    """Refuse an existing output unless overwrite; make the parent directory."""
+    if os.path.isdir(path):
+        raise OutputError(f"--out {path} is a directory")
+    if os.path.exists(path) and not overwrite:
+        raise OutputError(f"--out {path} exists (use --overwrite to replace it)")
+    parent = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(parent, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"--out {path}: cannot create directory {parent} ({exc.strerror})")
+    if not os.access(parent, os.W_OK):
+        raise OutputError(f"--out {path}: directory {parent} is not writable")
+
+
+@contextmanager
+def atomic_parquet(path, schema, metadata):
+    """Context yielding write(batch); the file appears at `path` only if the block completes."""
+    schema = schema.with_metadata({METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()})
+    partial = path + ".partial"
+    writer = pq.ParquetWriter(partial, schema, compression="zstd")
+    try:
+        yield lambda batch: writer.write_table(pa.Table.from_batches([batch], schema=schema))
+        writer.close()
+        os.replace(partial, path)
+    except BaseException:
+        writer.close()
+        if os.path.exists(partial):
+            os.unlink(partial)
+        raise
+
+
+def read_metadata(path):
+    """The musim metadata dict stored in a run's Parquet schema."""
+    return json.loads(pq.read_schema(path).metadata[METADATA_KEY])

@@ -1,0 +1,294 @@
+"""Decision policies for Mü: every choice of a deal, as numba kernels.
+
+A deal asks its policies five kinds of question — how many and which cards to
+lay on an auction turn, the vice's trump, the chief's trump, the partner, and
+each card played.  Policies are small integer codes dispatched inside the deal
+kernel, so that a new one (the double-dummy player) drops in as one more branch.
+
+random     uniform over the legal choices: on an auction turn first the number of
+           cards (pass = 0 .. lay limit, uniformly), then a uniform set of that
+           many hand cards; trumps uniform over the nameable types (the chief's
+           `none` included); partner uniform; cards uniform over the legal ones.
+heuristic  a sensible club player, using only its own hand and public
+           information (laid cards, played cards, the current trick):
+  * hand value: for each trump type t it could name, the expected team points
+    `type_estimate`: n points per trick it expects to win itself (each trump card
+    counts TRUMP_WEIGHT[number] tricks for a colour trump, NUMBER_TRUMP_WEIGHT for
+    a number trump; each side 9 and 8 SIDE_NINE and SIDE_EIGHT), plus
+    PARTNER_FACTOR times an average seat's share of the rest for the partner;
+    the bid it can afford is the highest level whose target that reaches;
+  * auction: if it can afford more than the highest other bid, it lays exactly
+    enough to stand alone on top (never ties, so never provokes an eklat); if it
+    is already on top it passes; a player with nothing laid who cannot outbid
+    but can afford level 1 lays one card "underground" to show its best type to
+    the future chief; laid cards show the best type (lowest cards of it first);
+  * trumps: vice and chief each name the nameable type of highest estimate
+    (the heuristic never names `none`);
+  * partner: the non-vice player whose laid cards show most of the chief trump
+    (4 points a card) plus 1 per laid card; ties go to the first seat left of
+    the chief;
+  * play: lead a card that surely wins its class (no unseen card beats it),
+    trumps first on the chief's team, the richest otherwise; with no such card
+    lead the cheapest card of the longest side colour.  Following: when a
+    teammate is winning, add the most points; when the other side is winning,
+    win with the cheapest card that surely holds the trick if it carries any
+    points, or with the cheapest winner if the trick holds 2+ points or this is
+    the last card; otherwise throw the lowest-point, lowest card.
+"""
+import numpy as np
+from numba import njit
+
+from musim.bits import bit, drop_lowest, lowest, popcount
+from musim.cards import CARD_COLOUR, CARD_NUMBER, CARD_POINTS, N_COLOURS, NUMBER_MASK, TYPE_MASK
+from musim.games.mu.rules import (
+    TRUMP, achieved_rank, beats, lay_limit, nameable_types, top_card, top_other,
+)
+from musim.rng import randint, random_bit
+
+RANDOM = 0
+HEURISTIC = 1
+POLICY_CODES = {"random": RANDOM, "heuristic": HEURISTIC}
+
+# Expected tricks per trump card by number (colour trump) and per number-trump card.
+TRUMP_WEIGHT = np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.55, 0.6, 0.75, 0.9, 0.95])
+NUMBER_TRUMP_WEIGHT = 0.8
+# Expected tricks of a side (non-trump) 9 and 8.
+SIDE_NINE = 0.5
+SIDE_EIGHT = 0.25
+# Share of the remaining points the heuristic expects its partner to bring, relative to an average seat.
+PARTNER_FACTOR = 1.1
+
+
+@njit(cache=True)
+def tricks_to_points(tricks, n):
+    """Expected team points from the chief's expected tricks: n points a trick, plus the partner."""
+    total = 36.0 if n == 3 else 60.0
+    own = min(tricks * n, total)
+    if n == 3:
+        return own
+    return own + PARTNER_FACTOR * (total - own) / (n - 1)
+
+
+@njit(cache=True)
+def hand_estimates(hand, n, est):
+    """Fill est[t] with the expected team points of naming each trump type t (see module doc)."""
+    est[:] = 0.0
+    m = hand
+    while m:
+        c = lowest(m)
+        m = drop_lowest(m)
+        est[CARD_COLOUR[c]] += TRUMP_WEIGHT[CARD_NUMBER[c]]
+        est[N_COLOURS + CARD_NUMBER[c]] += NUMBER_TRUMP_WEIGHT
+    nines, eights = hand & NUMBER_MASK[9], hand & NUMBER_MASK[8]
+    side = SIDE_NINE * popcount(nines) + SIDE_EIGHT * popcount(eights)
+    for t in range(15):
+        own = hand & TYPE_MASK[t]
+        side_t = side - SIDE_NINE * popcount(own & nines) - SIDE_EIGHT * popcount(own & eights)
+        est[t] = tricks_to_points(est[t] + side_t, n)
+
+
+@njit(cache=True)
+def best_type(hand, allowed, n, est):
+    """(type, estimate) of the best of the allowed types (bit t of `allowed`), or (-1, 0)."""
+    hand_estimates(hand, n, est)
+    best, best_est = -1, -1.0
+    for t in range(15):
+        if allowed >> t & 1 and est[t] > best_est:
+            best, best_est = t, est[t]
+    return best, best_est
+
+
+@njit(cache=True)
+def plan_auction(policy, n, held, plan_type, plan_bid, est):
+    """Before the auction: each heuristic player's best type and the bid it can afford."""
+    if policy != HEURISTIC:
+        return
+    for s in range(n):
+        t, e = best_type(held[s], nameable_types(held[s], -1), n, est)
+        plan_type[s] = t
+        plan_bid[s] = achieved_rank(n, int(e))
+
+
+@njit(cache=True)
+def show_cards(avail, t, k):
+    """k cards of `avail` to lay that show type t: its lowest cards first, then the lowest others."""
+    chosen = np.uint64(0)
+    for pool in (avail & TYPE_MASK[t], avail & ~TYPE_MASK[t]):
+        for d in range(10):
+            m = pool & NUMBER_MASK[d]
+            while m and k > 0:
+                chosen |= bit(lowest(m))
+                m = drop_lowest(m)
+                k -= 1
+    return chosen
+
+
+@njit(cache=True, inline="always")
+def random_subset(state, avail, k):
+    """A uniformly chosen k-card subset of `avail`."""
+    chosen = np.uint64(0)
+    for _ in range(k):
+        c = random_bit(state, avail)
+        chosen |= bit(c)
+        avail ^= bit(c)
+    return chosen
+
+
+@njit(cache=True, inline="always")
+def choose_lay(policy, n, seat, held, laid, counts, plan_type, plan_bid, state):
+    """Cards `seat` lays on its auction turn (0 = pass)."""
+    avail = held[seat] & ~laid[seat]
+    own = counts[seat]
+    top = top_other(counts, n, seat)
+    limit = lay_limit(own, top, popcount(avail))
+    if limit <= 0:
+        return np.uint64(0)
+    if policy == RANDOM:
+        return random_subset(state, avail, randint(state, limit + 1))
+    t, goal = plan_type[seat], plan_bid[seat]
+    if own <= top and goal > top:
+        return show_cards(avail, t, top + 1 - own)
+    if own == 0 and top >= 2 and goal >= 1:
+        return show_cards(avail, t, 1)
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def choose_trump(policy, n, hand, laid, exclude, may_pass, est, state):
+    """Trump type named by a player with these laid cards; -1 = `none` (only if may_pass)."""
+    allowed = nameable_types(laid, exclude)
+    if policy == RANDOM:
+        options = popcount(np.uint64(allowed)) + (1 if may_pass else 0)
+        pick = randint(state, options)
+        for t in range(15):
+            if allowed >> t & 1:
+                if pick == 0:
+                    return t
+                pick -= 1
+        return -1
+    return best_type(hand, allowed, n, est)[0]
+
+
+@njit(cache=True)
+def choose_partner(policy, n, chief, vice, laid, chief_trump, state):
+    """The partner the chief names (4+ players)."""
+    if policy == RANDOM:
+        pick = randint(state, n - 1 - (1 if vice >= 0 else 0))
+        for s in range(n):
+            if s != chief and s != vice:
+                if pick == 0:
+                    return s
+                pick -= 1
+    best, best_score = -1, -1
+    for k in range(1, n):
+        s = (chief + k) % n
+        if s == vice:
+            continue
+        score = popcount(laid[s])
+        if chief_trump >= 0:
+            score += 4 * popcount(laid[s] & TYPE_MASK[chief_trump])
+        if score > best_score:
+            best, best_score = s, score
+    return best
+
+
+@njit(cache=True, inline="always")
+def cheapest(mask, power):
+    """A card of minimal power, ties broken by most points."""
+    best = lowest(mask)
+    m = drop_lowest(mask)
+    while m:
+        c = lowest(m)
+        if power[c] < power[best] or (power[c] == power[best] and CARD_POINTS[c] > CARD_POINTS[best]):
+            best = c
+        m = drop_lowest(m)
+    return best
+
+
+@njit(cache=True, inline="always")
+def by_points(mask, power, most):
+    """The card with the most (or fewest) points, ties broken by lowest power."""
+    best = lowest(mask)
+    m = drop_lowest(mask)
+    while m:
+        c = lowest(m)
+        pc, pb = CARD_POINTS[c], CARD_POINTS[best]
+        if (pc > pb if most else pc < pb) or (pc == pb and power[c] < power[best]):
+            best = c
+        m = drop_lowest(m)
+    return best
+
+
+@njit(cache=True, inline="always")
+def top_power(mask, power, tier_mask):
+    """Highest power among the cards of a mask of trumps and one side colour (-1 if empty)."""
+    return power[top_card(mask, tier_mask)] if mask else -1
+
+
+@njit(cache=True, inline="always")
+def heuristic_lead(hand, unseen, on_chief_team, power, class_mask, tier_mask):
+    """Lead a sure winner if there is one, else the cheapest card of the longest side colour."""
+    best, best_key = -1, -1
+    for k in range(6):
+        mine = hand & class_mask[k]
+        if not mine:
+            continue
+        top = top_card(mine, tier_mask)
+        if top_power(unseen & class_mask[k], power, tier_mask) <= power[top]:
+            key = CARD_POINTS[top] + (10 if (k == TRUMP and on_chief_team) else 0)
+            if key > best_key:
+                best, best_key = top, key
+    if best >= 0:
+        return best
+    longest, length = TRUMP, -1
+    for k in range(N_COLOURS):
+        cnt = popcount(hand & class_mask[k])
+        if cnt > length and cnt > 0:
+            longest, length = k, cnt
+    return by_points(hand & class_mask[longest], power, False)
+
+
+@njit(cache=True, inline="always")
+def heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen, klass, power,
+                     class_mask, tier_mask):
+    """Card to play to a trick in progress (see module doc)."""
+    if mate_winning:
+        return by_points(legal, power, True)
+    led_class = klass[trick[0]]
+    wcard = trick[winner_pos]
+    threat = top_power(unseen & (class_mask[TRUMP] | class_mask[led_class]), power, tier_mask)
+    winners = np.uint64(0)
+    sure = np.uint64(0)
+    m = legal
+    while m:
+        c = lowest(m)
+        m = drop_lowest(m)
+        if beats(c, wcard, led_class, klass, power):
+            winners |= bit(c)
+            if power[c] >= threat:
+                sure |= bit(c)
+    if winners:
+        pts = 0
+        for j in range(count):
+            pts += CARD_POINTS[trick[j]]
+        if sure:
+            c = cheapest(sure, power)
+            if pts + CARD_POINTS[c] > 0:
+                return c
+        if pts >= 2 or last:
+            c = cheapest(winners, power)
+            if pts + CARD_POINTS[c] > 0:
+                return c
+    return by_points(legal, power, False)
+
+
+@njit(cache=True, inline="always")
+def choose_card(policy, legal, hand, unseen, trick, count, last, winner_pos, mate_winning,
+                on_chief_team, klass, power, class_mask, tier_mask, state):
+    """The card to play from `legal`; `unseen` = all cards neither played nor in `hand`."""
+    if policy == RANDOM:
+        return random_bit(state, legal)
+    if count == 0:
+        return heuristic_lead(hand, unseen, on_chief_team, power, class_mask, tier_mask)
+    return heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen, klass, power,
+                            class_mask, tier_mask)

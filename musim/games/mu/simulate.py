@@ -1,0 +1,218 @@
+"""Whole Mü deals and matches as numba kernels: deal, auction, trumps, partner, play, score.
+
+`play_deal` runs one deal with the given policies and writes its result into
+plain arrays; `simulate_chunk` runs a contiguous range of deal indices (each
+seeded by its own counter-based stream, so the rows never depend on how a run
+is split), releasing the GIL so worker threads run chunks in parallel.
+Scratch arrays travel in a `Workspace` named tuple, allocated once per chunk.
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from musim.bits import bit, popcount
+from musim.cards import CARD_POINTS, N_CARDS
+from musim.games.mu import policies
+from musim.games.mu.rules import (
+    TRUMP, auction_over, auction_result, beats, eklat_scores, fill_contract, fill_tier_masks, legal_moves,
+    score_played, target,
+)
+from musim.rng import randint, stream_state
+
+# Columns of the per-deal integer result vector.
+(OUTCOME, CHIEF, VICE, PARTNER, BID, CHIEF_TRUMP, VICE_TRUMP, TARGET, TEAM_POINTS, SUCCESS,
+ SHORTFALL, BONUS, PROVOKER, AUCTION_TURNS) = range(14)
+N_RESULTS = 14
+PLAYED, EKLAT = 0, 1
+MAX_PLAYERS = 6
+MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
+MATCH_DEAL_CAP = 10_000
+
+Workspace = namedtuple(
+    "Workspace",
+    "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
+    "est "
+    "auction_log play_log",
+)
+
+
+def deck_cards(players):
+    """Card indices of the deck for n players (3 players: the default R, Y, G)."""
+    return np.arange(36 if players == 3 else N_CARDS, dtype=np.int64)
+
+
+def make_workspace(players):
+    """Scratch arrays for one thread's deals."""
+    z = np.zeros
+    return Workspace(
+        cards=deck_cards(players), held=z(MAX_PLAYERS, np.uint64), counts=z(MAX_PLAYERS, np.int64),
+        last_lay=z(MAX_PLAYERS, np.int64), tied=z(MAX_PLAYERS, np.int64),
+        on_team=z(MAX_PLAYERS, np.bool_), trick=z(MAX_PLAYERS, np.int64),
+        klass=z(N_CARDS, np.int64), power=z(N_CARDS, np.int64), class_mask=z(TRUMP + 1, np.uint64),
+        tier_mask=z(4, np.uint64),
+        plan_type=z(MAX_PLAYERS, np.int64), plan_bid=z(MAX_PLAYERS, np.int64), est=z(15, np.float64),
+        auction_log=z(MAX_TURNS, np.uint64), play_log=z(N_CARDS, np.int64),
+    )
+
+
+@njit(cache=True)
+def deal_hands(n, cards, state, hands):
+    """Shuffle `cards` in place (Fisher-Yates) and deal them into n equal hands."""
+    m = cards.shape[0]
+    for i in range(m - 1, 0, -1):
+        j = randint(state, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    h = m // n
+    for s in range(n):
+        hands[s] = 0
+        for i in range(s * h, (s + 1) * h):
+            hands[s] |= bit(cards[i])
+
+
+@njit(cache=True)
+def run_auction(n, dealer, bid_policy, state, laid, ws):
+    """Play the auction to its end (n consecutive passes); returns the number of turns."""
+    held, counts, last_lay, plan_type, plan_bid = ws.held, ws.counts, ws.last_lay, ws.plan_type, ws.plan_bid
+    for s in range(n):
+        laid[s] = 0
+        counts[s] = 0
+        last_lay[s] = -1
+    policies.plan_auction(bid_policy, n, held, plan_type, plan_bid, ws.est)
+    passes, turn, seat = 0, 0, dealer
+    while not auction_over(passes, n):
+        lay = policies.choose_lay(bid_policy, n, seat, held, laid, counts, plan_type, plan_bid, state)
+        ws.auction_log[turn] = lay
+        if lay:
+            laid[seat] |= lay
+            counts[seat] += popcount(lay)
+            last_lay[seat] = turn
+            passes = 0
+        else:
+            passes += 1
+        turn += 1
+        seat = (seat + 1) % n
+    return turn
+
+
+@njit(cache=True)
+def play_tricks(n, chief, play_policy, state, card_points, ws):
+    """Play every trick: the chief leads first, each trick's winner leads the next."""
+    held, trick, on_team, log = ws.held, ws.trick, ws.on_team, ws.play_log
+    klass, power, class_mask, tier_mask = ws.klass, ws.power, ws.class_mask, ws.tier_mask
+    remaining = np.uint64(0)
+    for s in range(n):
+        card_points[s] = 0
+        remaining |= held[s]
+    leader = chief
+    pos = 0
+    for _ in range(popcount(held[0])):
+        winner_pos = 0
+        for k in range(n):
+            seat = (leader + k) % n
+            legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
+            mate = on_team[(leader + winner_pos) % n] == on_team[seat]
+            card = policies.choose_card(play_policy, legal, held[seat], remaining & ~held[seat],
+                                        trick, k, k == n - 1, winner_pos, mate, on_team[seat],
+                                        klass, power, class_mask, tier_mask, state)
+            held[seat] ^= bit(card)
+            remaining ^= bit(card)
+            trick[k] = card
+            if k > 0 and beats(card, trick[winner_pos], klass[trick[0]], klass, power):
+                winner_pos = k
+            log[pos] = card
+            pos += 1
+        winner = (leader + winner_pos) % n
+        for k in range(n):
+            card_points[winner] += CARD_POINTS[trick[k]]
+        leader = winner
+
+
+@njit(cache=True)
+def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores, card_points, ws):
+    """Deal and play one complete deal; results go to hands, laid, res, scores, card_points."""
+    deal_hands(n, ws.cards, state, hands)
+    for s in range(n):
+        ws.held[s] = hands[s]
+    res[:] = -1
+    res[AUCTION_TURNS] = run_auction(n, dealer, bid_policy, state, laid, ws)
+    chief, vice, provoker, _ = auction_result(laid, ws.counts, ws.last_lay, n, ws.tied)
+    if chief < 0:
+        res[OUTCOME] = EKLAT
+        res[PROVOKER] = provoker
+        res[BID] = ws.counts[:n].max()
+        eklat_scores(ws.counts, n, provoker, scores)
+        card_points[:n] = 0
+        return
+    bid = ws.counts[chief]
+    vice_trump = -1
+    if vice >= 0:
+        vice_trump = policies.choose_trump(bid_policy, n, ws.held[vice], laid[vice], -1, False,
+                                           ws.est, state)
+    chief_trump = policies.choose_trump(bid_policy, n, ws.held[chief], laid[chief], vice_trump,
+                                        True, ws.est, state)
+    partner = -1
+    if n >= 4:
+        partner = policies.choose_partner(bid_policy, n, chief, vice, laid, chief_trump, state)
+    for s in range(n):
+        ws.on_team[s] = s == chief or s == partner
+    fill_contract(chief_trump, vice_trump, ws.klass, ws.power, ws.class_mask)
+    fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
+    play_tricks(n, chief, play_policy, state, card_points, ws)
+    team, made, short, bon = score_played(n, bid, chief, partner, chief_trump, card_points, scores)
+    res[OUTCOME] = PLAYED
+    res[CHIEF] = chief
+    res[VICE] = vice
+    res[PARTNER] = partner
+    res[BID] = bid
+    res[CHIEF_TRUMP] = chief_trump
+    res[VICE_TRUMP] = vice_trump
+    res[TARGET] = target(n, bid)
+    res[TEAM_POINTS] = team
+    res[SUCCESS] = made
+    res[SHORTFALL] = short
+    res[BONUS] = bon
+
+
+@njit(cache=True, nogil=True)
+def simulate_chunk(n, seed, start, bid_policy, play_policy, dealers, res, scores, card_points,
+                   hands, laid, ws):
+    """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
+    state = np.zeros(1, np.uint64)
+    for i in range(dealers.shape[0]):
+        state[0] = stream_state(seed, start + i)
+        dealers[i] = randint(state, n)
+        play_deal(n, dealers[i], bid_policy, play_policy, state, hands[i], laid[i], res[i],
+                  scores[i], card_points[i], ws)
+
+
+@njit(cache=True, nogil=True)
+def simulate_matches(n, seed, start, goal, bid_policy, play_policy, deals, totals, chief_counts,
+                     eklats, hands, laid, res, scores, card_points, ws):
+    """Play matches start .. start+len(deals)-1 to `goal` (RULES.md §2 "Match").
+
+    Match m draws from stream (~seed, m), a key space apart from single deals; the
+    first dealer is drawn, then the dealer moves one seat left each deal.  A match
+    stops after MATCH_DEAL_CAP deals if nobody reached the goal.
+    """
+    state = np.zeros(1, np.uint64)
+    for i in range(deals.shape[0]):
+        state[0] = stream_state(~np.uint64(seed), start + i)
+        dealer = randint(state, n)
+        totals[i, :] = 0
+        chief_counts[i, :] = 0
+        eklats[i] = 0
+        played = 0
+        while played < MATCH_DEAL_CAP:
+            play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores,
+                      card_points, ws)
+            played += 1
+            if res[OUTCOME] == EKLAT:
+                eklats[i] += 1
+            else:
+                chief_counts[i, res[CHIEF]] += 1
+            totals[i, :n] += scores[:n]
+            if totals[i, :n].max() >= goal:
+                break
+            dealer = (dealer + 1) % n
+        deals[i] = played
