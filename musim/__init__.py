@@ -1,3 +1,7 @@
 """musim: Monte Carlo simulator and double-dummy solver for the Mü & More card games."""
 
 __version__ = "0.1.0"
+
+from musim import _cache  # noqa: E402
+
+_cache.configure()

@@ -35,12 +35,28 @@ def replay(path):
 
 
 def main():
-    """Console entry point: click's own usage errors exit 2; nothing ever shows a traceback."""
+    """Console entry point: usage errors exit 2, failures 1, and never a traceback
+    (set MUSIM_DEBUG=1 to see one for an unexpected error)."""
+    import os
+
     try:
-        cli(standalone_mode=True)
+        cli(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("musim: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("musim: interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the promise is one line, not a traceback
+        if os.environ.get("MUSIM_DEBUG"):
+            raise
+        click.echo(f"musim: error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(1)
 
 
 def parse_count(text, name):
@@ -92,6 +108,22 @@ def run(game, deals, matches, players, play, seed, workers, goal, out, overwrite
                    overwrite=overwrite)
     for line in execute(spec, progress=sys.stderr.isatty() if progress is None else progress):
         click.echo(line)
+
+
+@cli.command()
+@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
+@click.option("--play", type=click.Choice(["random", "heuristic"]), default="heuristic",
+              show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="The run's root seed.")
+@click.option("--deal", "index", type=click.IntRange(0, 2**63 - 1), required=True,
+              help="The row's `deal` index.")
+def record(players, play, seed, index):
+    """Print the full Mü game record of one deal of a run (pipe it into `musim replay -`)."""
+    import json
+
+    from musim.games.mu.run import deal_record
+
+    click.echo(json.dumps(deal_record(players, seed, index, play)))
 
 
 @cli.command()

@@ -38,7 +38,10 @@ def atomic_parquet(path, schema, metadata):
     """Context yielding write(batch); the file appears at `path` only if the block completes."""
     schema = schema.with_metadata({METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()})
     partial = path + ".partial"
-    writer = pq.ParquetWriter(partial, schema, compression="zstd")
+    try:
+        writer = pq.ParquetWriter(partial, schema, compression="zstd")
+    except OSError as exc:
+        raise OutputError(f"--out {path}: cannot write ({exc})")
     try:
         yield lambda batch: writer.write_table(pa.Table.from_batches([batch], schema=schema))
         writer.close()

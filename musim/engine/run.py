@@ -4,6 +4,7 @@ Game-agnostic: the game module supplies, per mode, a chunk size, a kernel
 wrapper `simulate(spec, start, count)`, a `to_batch(chunk)` converter with its
 schema, and a summary accumulator.
 """
+import contextlib
 import dataclasses
 import os
 import platform
@@ -62,6 +63,17 @@ def metadata(spec, chunk_size):
     }
 
 
+@contextlib.contextmanager
+def _output_errors():
+    """Report an unusable output path as a one-line click error."""
+    import click
+
+    try:
+        yield
+    except OutputError as exc:
+        raise click.ClickException(str(exc))
+
+
 def execute(spec, progress=False):
     """Run `spec`; yields summary lines at the end.  Raises click errors for bad output paths."""
     import click
@@ -87,7 +99,7 @@ def execute(spec, progress=False):
     results = run_ordered(job.simulate, chunks, spec.workers)
     try:
         if spec.out:
-            with atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size)) as write:
+            with _output_errors(), atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size)) as write:
                 for chunk in results:
                     write(job.to_batch(chunk))
                     summary.add(chunk)

@@ -12,11 +12,12 @@ random     uniform over the legal choices: on an auction turn first the number o
 heuristic  a sensible club player, using only its own hand and public
            information (laid cards, played cards, the current trick):
   * hand value: for each trump type t it could name, the expected team points
-    `type_estimate`: n points per trick it expects to win itself (each trump card
+    `hand_estimates`: n points per trick it expects to win itself (each trump card
     counts TRUMP_WEIGHT[number] tricks for a colour trump, NUMBER_TRUMP_WEIGHT for
     a number trump; each side 9 and 8 SIDE_NINE and SIDE_EIGHT), plus
     PARTNER_FACTOR times an average seat's share of the rest for the partner;
-    the bid it can afford is the highest level whose target that reaches;
+    the bid it can afford is the highest level whose target that estimate plus
+    BID_OPTIMISM reaches;
   * auction: if it can afford more than the highest other bid, it lays exactly
     enough to stand alone on top (never ties, so never provokes an eklat); if it
     is already on top it passes; a player with nothing laid who cannot outbid
@@ -57,6 +58,9 @@ SIDE_NINE = 0.5
 SIDE_EIGHT = 0.25
 # Share of the remaining points the heuristic expects its partner to bring, relative to an average seat.
 PARTNER_FACTOR = 1.1
+# Points added to the estimate before choosing the bid: tuned so that the heuristic chief makes
+# its bid in roughly 55-65% of deals at 4-6 players (a plain estimate made 70-85%, bidding too timidly).
+BID_OPTIMISM = 3.0
 
 
 @njit(cache=True)
@@ -106,7 +110,7 @@ def plan_auction(policy, n, held, plan_type, plan_bid, est):
     for s in range(n):
         t, e = best_type(held[s], nameable_types(held[s], -1), n, est)
         plan_type[s] = t
-        plan_bid[s] = achieved_rank(n, int(e))
+        plan_bid[s] = achieved_rank(n, int(e + BID_OPTIMISM))
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from musim.cards import type_text
+from musim.cards import CARD_TEXT, mask_cards, type_text
 from musim.games.mu import simulate as sim
 from musim.games.mu.policies import HEURISTIC, RANDOM
 
@@ -208,3 +208,28 @@ class MatchSummary:
     def lines(self):
         return [f"matches: {self.matches:,}   mean deals per match: {self.deals / max(self.matches, 1):.1f}",
                 "outright wins by seat: " + "  ".join(f"{s}: {w:,}" for s, w in enumerate(self.wins))]
+
+
+def deal_record(players, seed, deal, play):
+    """The complete game record (FORMATS.md) of deal `deal` of a run, re-played from its seed.
+
+    Any Parquet row can so be expanded into the full auction and play, and
+    `musim replay` must reproduce the row from it.
+    """
+    bid_policy, play_policy = PLAY_POLICIES[play]
+    ch = DealChunk(players, deal, 1)
+    ws = sim.make_workspace(players)
+    sim.simulate_chunk(players, seed, deal, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
+                       ch.card_points, ch.hands, ch.laid, ws)
+    r = ch.res[0]
+    record = {
+        "game": "mu", "players": players, "dealer": int(ch.dealers[0]),
+        "hands": [mask_cards(h) for h in ch.hands[0, :players]],
+        "auction": [mask_cards(m) for m in ws.auction_log[:r[sim.AUCTION_TURNS]]],
+    }
+    if r[sim.OUTCOME] == sim.PLAYED:
+        record["vice_trump"] = type_text(r[sim.VICE_TRUMP]) if r[sim.VICE_TRUMP] >= 0 else None
+        record["chief_trump"] = type_text(r[sim.CHIEF_TRUMP])
+        record["partner"] = int(r[sim.PARTNER]) if r[sim.PARTNER] >= 0 else None
+        record["play"] = [CARD_TEXT[c] for c in ws.play_log[:ch.hands[0, 0].item().bit_count() * players]]
+    return record

@@ -38,7 +38,7 @@ Workspace = namedtuple(
 
 
 def deck_cards(players):
-    """Card indices of the deck for n players (3 players: the default R, Y, G)."""
+    """Scratch for the deck's card indices: 0..59, or 0..35 (R, Y, G: the default) with 3 players."""
     return np.arange(36 if players == 3 else N_CARDS, dtype=np.int64)
 
 
@@ -58,8 +58,14 @@ def make_workspace(players):
 
 @njit(cache=True)
 def deal_hands(n, cards, state, hands):
-    """Shuffle `cards` in place (Fisher-Yates) and deal them into n equal hands."""
+    """Deal cards 0..len(cards)-1 into n equal hands after a Fisher-Yates shuffle in `cards`.
+
+    The shuffle starts from the sorted deck each time, so a deal depends on its
+    stream alone and not on the deal before it.
+    """
     m = cards.shape[0]
+    for i in range(m):
+        cards[i] = i
     for i in range(m - 1, 0, -1):
         j = randint(state, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
@@ -91,7 +97,7 @@ def run_auction(n, dealer, bid_policy, state, laid, ws):
         else:
             passes += 1
         turn += 1
-        seat = (seat + 1) % n
+        seat = seat + 1 if seat + 1 < n else 0
     return turn
 
 
@@ -107,22 +113,21 @@ def play_tricks(n, chief, play_policy, state, card_points, ws):
     leader = chief
     pos = 0
     for _ in range(popcount(held[0])):
-        winner_pos = 0
+        winner_pos, winner, seat = 0, leader, leader
         for k in range(n):
-            seat = (leader + k) % n
             legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
-            mate = on_team[(leader + winner_pos) % n] == on_team[seat]
             card = policies.choose_card(play_policy, legal, held[seat], remaining & ~held[seat],
-                                        trick, k, k == n - 1, winner_pos, mate, on_team[seat],
+                                        trick, k, k == n - 1, winner_pos,
+                                        on_team[winner] == on_team[seat], on_team[seat],
                                         klass, power, class_mask, tier_mask, state)
             held[seat] ^= bit(card)
             remaining ^= bit(card)
             trick[k] = card
             if k > 0 and beats(card, trick[winner_pos], klass[trick[0]], klass, power):
-                winner_pos = k
+                winner_pos, winner = k, seat
             log[pos] = card
             pos += 1
-        winner = (leader + winner_pos) % n
+            seat = seat + 1 if seat + 1 < n else 0
         for k in range(n):
             card_points[winner] += CARD_POINTS[trick[k]]
         leader = winner

@@ -1,0 +1,139 @@
+"""`musim run`: argument checking, Parquet contract and metadata, reproducibility, atomic output."""
+import json
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from musim.cli import cli
+from musim.engine.parquet import read_metadata
+from musim.games.mu import run as mu_run
+
+REQUIRED = ["deal", "players", "dealer", "outcome", "chief", "vice", "partner", "bid", "chief_trump",
+            "vice_trump", "target", "team_points", "success", "shortfall", "bonus", "scores",
+            "card_points", "hands", "laid"]
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_run_writes_the_contract_columns(tmp_path):
+    out = tmp_path / "x.parquet"
+    res = invoke("run", "--game", "mu", "--deals", "2.5e3", "--players", 5, "--play", "random",
+                 "--seed", 7, "--out", out)
+    assert res.exit_code == 0, res.output
+    table = pq.read_table(out)
+    assert table.num_rows == 2500
+    assert all(name in table.column_names for name in REQUIRED)
+    assert table.schema.field("deal").type == "int64"
+    df = table.to_pandas()
+    assert df["deal"].tolist() == list(range(2500))
+    assert set(df["outcome"]) == {"played", "eklat"}
+    played = df[df["outcome"] == "played"]
+    assert (played["card_points"].map(sum) == 60).all()
+    assert played["chief_trump"].notna().all()
+    assert df.loc[df["outcome"] == "eklat", "chief"].isna().all()
+    assert (df["scores"].map(len) == 5).all() and (df["hands"].map(len) == 5).all()
+    meta = read_metadata(out)
+    assert meta["seed"] == 7 and meta["params"]["players"] == 5 and meta["policy"] == "random"
+    assert "eklat rate" in res.output and "chief success by bid" in res.output
+    assert "mean score by role" in res.output
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_same_seed_same_rows_whatever_the_workers(tmp_path, workers):
+    reference = tmp_path / "ref.parquet"
+    mu_run_chunk = mu_run.CHUNK_DEALS
+    mu_run.CHUNK_DEALS = 1000  # several chunks in flight at once
+    try:
+        assert invoke("run", "--deals", 4321, "--seed", 3, "--workers", 1, "--out", reference).exit_code == 0
+        out = tmp_path / f"w{workers}.parquet"
+        assert invoke("run", "--deals", 4321, "--seed", 3, "--workers", workers, "--out", out).exit_code == 0
+    finally:
+        mu_run.CHUNK_DEALS = mu_run_chunk
+    assert pq.read_table(out).equals(pq.read_table(reference))
+
+
+def test_run_without_seed_records_one_that_reproduces(tmp_path):
+    first = tmp_path / "a.parquet"
+    assert invoke("run", "--deals", 300, "--out", first).exit_code == 0
+    seed = read_metadata(first)["seed"]
+    again = tmp_path / "b.parquet"
+    assert invoke("run", "--deals", 300, "--seed", seed, "--out", again).exit_code == 0
+    assert pq.read_table(first).equals(pq.read_table(again))
+
+
+def test_matches_write_one_row_per_match(tmp_path):
+    out = tmp_path / "m.parquet"
+    res = invoke("run", "--matches", 20, "--players", 3, "--seed", 1, "--out", out)
+    assert res.exit_code == 0, res.output
+    df = pq.read_table(out).to_pandas()
+    assert len(df) == 20
+    assert (df["totals"].map(max) >= 200).all()
+    assert (df["chief_counts"].map(sum) + df["eklats"] == df["deals"]).all()
+    for _, row in df.iterrows():
+        best = max(row["totals"])
+        assert list(row["winners"]) == [s for s, t in enumerate(row["totals"]) if t == best]
+        if len(row["winners"]) == 1:
+            assert row["winner"] == row["winners"][0]
+        else:
+            assert pd.isna(row["winner"])
+    assert read_metadata(out)["params"]["mode"] == "matches"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--deals", "1.5"], "not a whole number"),
+    (["--deals", "0"], "at least 1"),
+    (["--deals", "-3"], "at least 1"),
+    (["--deals", "abc"], "not a number"),
+    (["--deals", "1e400"], "more than"),
+    (["--deals", "10", "--players", "7"], "7"),
+    (["--deals", "10", "--players", "2"], "2"),
+    (["--deals", "10", "--workers", "0"], "0"),
+    (["--deals", "10", "--matches", "3"], "exactly one"),
+    ([], "exactly one"),
+    (["--deals", "10", "--game", "chess"], "unknown game"),
+    (["--deals", "10", "--play", "psychic"], "psychic"),
+    (["--deals", "10", "--seed", "-1"], "-1"),
+])
+def test_bad_arguments_give_one_line_and_exit_2(args, message):
+    res = invoke("run", *args)
+    assert res.exit_code == 2
+    assert message in res.output
+    assert "Traceback" not in res.output
+
+
+def test_refuses_to_overwrite(tmp_path):
+    out = tmp_path / "x.parquet"
+    out.write_text("precious")
+    res = invoke("run", "--deals", 10, "--out", out)
+    assert res.exit_code == 2 and "--overwrite" in res.output
+    assert out.read_text() == "precious"
+    assert invoke("run", "--deals", 10, "--out", out, "--overwrite").exit_code == 0
+    assert pq.read_table(out).num_rows == 10
+
+
+def test_failed_run_leaves_no_file(tmp_path, monkeypatch):
+    out = tmp_path / "x.parquet"
+    calls = []
+
+    def failing_batch(chunk):
+        calls.append(chunk)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return mu_run.deal_batch(chunk)
+
+    monkeypatch.setattr(mu_run, "CHUNK_DEALS", 100)
+    monkeypatch.setattr(mu_run, "deal_batch", failing_batch)
+    res = invoke("run", "--deals", 1000, "--seed", 1, "--out", out)
+    assert res.exit_code != 0
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_run_without_out_prints_summary():
+    res = invoke("run", "--deals", 200, "--seed", 2, "--players", 6)
+    assert res.exit_code == 0
+    assert "deals: 200" in res.output
