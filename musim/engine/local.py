@@ -15,11 +15,11 @@ def chunk_starts(total, chunk_size):
 
 
 def run_ordered(fn, chunks, workers):
-    """Yield fn(start, count) for each chunk, in chunk order, computed on `workers` threads."""
-    if workers == 1:
-        for start, count in chunks:
-            yield fn(start, count)
-        return
+    """Yield fn(start, count) for each chunk, in chunk order, computed on `workers` threads.
+
+    Even one worker runs off the calling thread, so that the caller's writing
+    overlaps the computing.
+    """
     with ThreadPoolExecutor(max_workers=workers) as pool:
         pending = deque()
         try:

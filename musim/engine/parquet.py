@@ -34,12 +34,18 @@ def check_output(path, overwrite):
 
 
 @contextmanager
-def atomic_parquet(path, schema, metadata):
-    """Context yielding write(batch); the file appears at `path` only if the block completes."""
+def atomic_parquet(path, schema, metadata, dictionary_columns=()):
+    """Context yielding write(batch); the file appears at `path` only if the block completes.
+
+    zstd level 1, with dictionary encoding only for the given low-cardinality
+    columns: card masks are incompressible, and trying dictionaries on them
+    doubled the writing time.
+    """
     schema = schema.with_metadata({METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()})
     partial = path + ".partial"
     try:
-        writer = pq.ParquetWriter(partial, schema, compression="zstd")
+        writer = pq.ParquetWriter(partial, schema, compression="zstd", compression_level=1,
+                                  use_dictionary=list(dictionary_columns))
     except OSError as exc:
         raise OutputError(f"--out {path}: cannot write ({exc})")
     try:

@@ -44,6 +44,7 @@ class Job:
     to_batch: object  # chunk -> pyarrow.RecordBatch
     schema: object
     summary: object  # () -> accumulator with add(chunk) and lines()
+    dictionary_columns: tuple = ()  # low-cardinality columns worth dictionary-encoding
 
 
 def metadata(spec, chunk_size):
@@ -99,7 +100,8 @@ def execute(spec, progress=False):
     results = run_ordered(job.simulate, chunks, spec.workers)
     try:
         if spec.out:
-            with _output_errors(), atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size)) as write:
+            with _output_errors(), atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size),
+                                                job.dictionary_columns) as write:
                 for chunk in results:
                     write(job.to_batch(chunk))
                     summary.add(chunk)

@@ -12,4 +12,5 @@ def job(spec):
                    partial(mu_run.simulate_match_chunk, spec.players, spec.seed, spec.play, spec.goal),
                    mu_run.match_batch, mu_run.MATCH_SCHEMA, partial(mu_run.MatchSummary, spec.players))
     return Job(mu_run.CHUNK_DEALS, partial(mu_run.simulate_deals, spec.players, spec.seed, spec.play),
-               mu_run.deal_batch, mu_run.DEAL_SCHEMA, partial(mu_run.DealSummary, spec.players))
+               mu_run.deal_batch, mu_run.DEAL_SCHEMA, partial(mu_run.DealSummary, spec.players),
+               mu_run.DICTIONARY_COLUMNS)

@@ -30,6 +30,9 @@ DEAL_SCHEMA = pa.schema([
     ("hands", pa.list_(pa.uint64())), ("laid", pa.list_(pa.uint64())),
 ])
 
+DICTIONARY_COLUMNS = ("players", "dealer", "outcome", "chief", "vice", "partner", "bid", "chief_trump",
+                      "vice_trump", "target", "success", "shortfall", "bonus", "provoker")
+
 MATCH_SCHEMA = pa.schema([
     ("match", pa.int64()), ("players", pa.int8()), ("deals", pa.int32()), ("eklats", pa.int32()),
     ("totals", pa.list_(pa.int32())), ("winner", pa.int8()), ("winners", pa.list_(pa.int8())),
