@@ -59,6 +59,37 @@ def main():
         sys.exit(1)
 
 
+@cli.command()
+@click.argument("path", metavar="FILE|-")
+@click.option("--all-moves", is_flag=True, help="Also give the value after each legal card.")
+@click.option("--game", type=click.Choice(["mu", "bridge"]), default="mu", show_default=True,
+              help="Game of objects that do not name one.")
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=256, show_default=True,
+              help="Transposition-table memory in MB (reused across the batch).")
+def solve(path, all_moves, game, tt_mb):
+    """Exact double-dummy values of positions (JSON or JSON Lines)."""
+    from musim.batch import InputError, run_batch
+    from musim.solver.tt import make_table
+
+    tt = make_table(tt_mb)
+    solvers = {}
+
+    def handle(obj):
+        name = obj.get("game", game)
+        if name == "mu":
+            from musim.games.mu.solve import MuSolver as Solver
+        elif name == "bridge":
+            from musim.games.bridge import BridgeSolver as Solver
+        else:
+            raise InputError(f"game: unknown game {name!r} (mu or bridge)")
+        if name not in solvers:
+            solvers[name] = Solver(tt)
+        return solvers[name].solve(obj, all_moves=all_moves)
+
+    ok = run_batch(_read_input(path), handle, sys.stdout)
+    sys.exit(0 if ok else 1)
+
+
 def parse_count(text, name):
     """A positive whole number given plainly or in scientific notation ('1e6', '2.5e5')."""
     from decimal import Decimal, InvalidOperation

@@ -1,0 +1,87 @@
+"""Mü positions in the solver's canonical layout (musim.solver.layout).
+
+Per trump pair, the side cards of each colour become classes 0..4 and the trumps
+class 5 (rules.TRUMP), each in ascending power, with exactly the class and power
+the rules kernels give (rules.fill_contract): the solver cannot disagree with
+the rules.  Only the first 36 or 60 positions are used.
+"""
+import numpy as np
+from numba import njit
+
+from musim.bits import bit, drop_lowest, lowest
+from musim.cards import CARD_POINTS, N_CARDS
+from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
+from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges
+
+
+@njit(cache=True)
+def fill_layout(chief_trump, vice_trump, klass, power, class_mask, canon_of, orig_of,
+                g_klass, g_power, g_points, g_class_mask):
+    """Fill the contract tables and the canonical mapping (canon_of[orig], orig_of[canon])."""
+    fill_contract(chief_trump, vice_trump, klass, power, class_mask)
+    g_klass[:] = -1
+    g_class_mask[:] = 0
+    pos = 0
+    for k in range(N_CLASSES):
+        start = pos
+        m = class_mask[k]
+        while m:  # insertion sort of the class by power, stable in card order
+            c = lowest(m)
+            m = drop_lowest(m)
+            i = pos
+            while i > start and power[orig_of[i - 1]] > power[c]:
+                orig_of[i] = orig_of[i - 1]
+                i -= 1
+            orig_of[i] = c
+            pos += 1
+        for i in range(start, pos):
+            c = orig_of[i]
+            canon_of[c] = i
+            g_klass[i] = k
+            g_power[i] = power[c]
+            g_points[i] = CARD_POINTS[c]
+            g_class_mask[k] |= bit(i)
+
+
+@njit(cache=True)
+def to_canon(mask, canon_of):
+    out = np.uint64(0)
+    m = mask
+    while m:
+        out |= bit(canon_of[lowest(m)])
+        m = drop_lowest(m)
+    return out
+
+
+@njit(cache=True)
+def to_orig(mask, orig_of):
+    out = np.uint64(0)
+    m = mask
+    while m:
+        out |= bit(orig_of[lowest(m)])
+        m = drop_lowest(m)
+    return out
+
+
+class MuSolverSetup:
+    """The arrays of one Mü contract in canonical layout, and its SolverGame."""
+
+    def __init__(self, n, chief_trump, vice_trump, team):
+        self.klass = np.zeros(N_CARDS, np.int64)
+        self.power = np.zeros(N_CARDS, np.int64)
+        self.class_mask = np.zeros(N_CLASSES, np.uint64)
+        self.canon_of = np.zeros(N_CARDS, np.int64)
+        self.orig_of = np.zeros(64, np.int64)
+        g_klass = np.full(64, -1, np.int64)
+        g_power = np.zeros(64, np.int64)
+        g_points = np.zeros(64, np.int64)
+        g_class_mask = np.zeros(MAX_CLASSES, np.uint64)
+        fill_layout(chief_trump, vice_trump, self.klass, self.power, self.class_mask, self.canon_of,
+                    self.orig_of, g_klass, g_power, g_points, g_class_mask)
+        team_arr = np.zeros(MAX_SEATS, np.bool_)
+        for s in team:
+            team_arr[s] = True
+        eq_lo, eq_hi = np.zeros(64, np.int64), np.zeros(64, np.int64)
+        fill_equal_power_ranges(g_klass, g_power, eq_lo, eq_hi)
+        self.game = SolverGame(n, g_klass, g_power, g_points, g_class_mask, eq_lo, eq_hi,
+                               np.int64(TRUMP), np.int64(0), team_arr)

@@ -1,0 +1,381 @@
+"""Double-dummy search: boolean null-window searches driven to the exact value.
+
+`can_reach(need)` answers "can the maximising team still take `need` points from
+here?" with alpha-beta logic on a boolean (DDS's approach): a maximiser's move
+that reaches it, or a minimiser's move that denies it, ends the node.  Points
+still available bound it from both sides, and a transposition table at trick
+boundaries stores proven bounds, so the binary search over `need` that
+`solve` runs reuses most of the work of its earlier iterations.
+
+Moves are generated once per group of interchangeable cards (same class, same
+points, and equal power or no other unplayed card with a power from the lower's
+to the higher's, ends included) and tried in a promising order: the
+table's best move, then cheap winners, partner's tricks smeared with points,
+low discards.  No allocation happens inside the search: all scratch lives in a
+`SearchState` made once.
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from musim.bits import drop_lowest, highest, lowest, popcount
+from musim.solver.layout import MAX_SEATS
+from musim.solver.tt import probe, store
+
+MAX_PLY = 64
+MAX_MOVES = 16
+NO_BOUND_HI = 32000
+
+SearchState = namedtuple("SearchState", "hands line trick_save moves scores frames keys stats")
+# line[p] = the card played at ply p (the current trick is line[ply - k: ply]);
+# frames/keys: the explicit search stack; stats[0] = nodes searched
+F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX = range(7)
+
+
+def make_state():
+    z = np.zeros
+    return SearchState(hands=z(MAX_SEATS, np.uint64), line=z(MAX_PLY + MAX_SEATS, np.int64),
+                       trick_save=z(MAX_SEATS, np.int64),
+                       frames=z((MAX_PLY + 2, 8), np.int64), keys=z(MAX_PLY + 2, np.uint64),
+                       moves=z((MAX_PLY + 1, 64), np.int64), scores=z((MAX_PLY + 1, 64), np.int64),
+                       stats=z(4, np.int64))
+
+
+_rng = np.random.default_rng(0x6D75)  # fixed: keys must not change between runs
+ZOBRIST = _rng.integers(0, 2**63, size=(MAX_SEATS, 64), dtype=np.int64).astype(np.uint64)
+ZLEAD = _rng.integers(0, 2**63, size=MAX_SEATS, dtype=np.int64).astype(np.uint64)
+
+
+@njit(cache=True, inline="always")
+def beats(g, card, best, led_class):
+    k = g.klass[card]
+    return (k == led_class or k == g.trump_class) and g.power[card] > g.power[best]
+
+
+@njit(cache=True)
+def trick_winner_pos(g, line, start, count):
+    """Position in the trick line[start:start+count] of its winning card (first played wins ties)."""
+    led_class = g.klass[line[start]]
+    best = 0
+    for j in range(1, count):
+        if beats(g, line[start + j], line[start + best], led_class):
+            best = j
+    return best
+
+
+@njit(cache=True)
+def mask_points(g, mask):
+    total = 0
+    m = mask
+    while m:
+        total += g.points[lowest(m)]
+        m = drop_lowest(m)
+    return total
+
+
+@njit(cache=True, inline="always")
+def span(a, b):
+    """Bits a..b inclusive (a <= b)."""
+    return ((np.uint64(2) << np.uint64(b)) - np.uint64(1)) & ~((np.uint64(1) << np.uint64(a)) - np.uint64(1))
+
+
+@njit(cache=True)
+def gen_moves(g, st, seat, leader, k, ply, tt_best):
+    """Fill st.moves[ply] with one card per group of interchangeable legal cards, best first."""
+    n = g.n
+    hands, line = st.hands, st.line
+    t0 = ply - k  # the current trick is line[t0: ply]
+    hand = hands[seat]
+    legal = hand
+    led_class = -1
+    win_card = -1
+    if k > 0:
+        led_class = g.klass[line[t0]]
+        follow = hand & g.class_mask[led_class]
+        if follow:
+            legal = follow
+    others = np.uint64(0)
+    for s in range(n):
+        if s != seat:
+            others |= hands[s]
+    for j in range(t0, ply):
+        others |= np.uint64(1) << np.uint64(line[j])
+    win_pos = 0
+    trick_pts = 0
+    if k > 0:
+        win_pos = trick_winner_pos(g, line, t0, k)
+        win_card = line[t0 + win_pos]
+        for j in range(t0, ply):
+            trick_pts += g.points[line[j]]
+    ws = leader + win_pos
+    if ws >= n:
+        ws -= n
+    mate_winning = k > 0 and g.team[ws] == g.team[seat]
+    count = 0
+    prev = -1
+    m = legal
+    while m:
+        c = lowest(m)
+        m = drop_lowest(m)
+        if (prev >= 0 and g.klass[c] == g.klass[prev] and g.points[c] == g.points[prev]
+                and (g.power[c] == g.power[prev] or not (others & span(g.eq_lo[prev], g.eq_hi[c])))):
+            prev = c
+            continue
+        prev = c
+        pts = g.points[c]
+        if k == 0:
+            higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
+            score = 1000 + 10 * pts if not higher else -10 * pts - g.power[c]
+        elif mate_winning:
+            score = 20 * pts - (5 if beats(g, c, win_card, led_class) else 0)
+        elif beats(g, c, win_card, led_class):
+            score = 500 + 10 * (trick_pts + pts) - g.power[c]
+        else:
+            score = -20 * pts - g.power[c]
+        if c == tt_best:
+            score += 100000
+        # insertion into the sorted list (descending score)
+        i = count
+        while i > 0 and st.scores[ply, i - 1] < score:
+            st.moves[ply, i] = st.moves[ply, i - 1]
+            st.scores[ply, i] = st.scores[ply, i - 1]
+            i -= 1
+        st.moves[ply, i] = c
+        st.scores[ply, i] = score
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _store_result(g, tt, st, leader, need, key, result, best):
+    size = 0
+    for s in range(g.n):
+        size += popcount(st.hands[s])
+    if result:
+        store(tt, key ^ ZLEAD[leader], st.hands, g.n, leader, need, NO_BOUND_HI, best, size)
+    else:
+        store(tt, key ^ ZLEAD[leader], st.hands, g.n, leader, 0, need - 1, best, size)
+
+
+@njit(cache=True, inline="always")
+def _play(g, st, d, ply):
+    """Play frame d's current move and set up frame d+1 for the position after it."""
+    n = g.n
+    fr = st.frames
+    seat, leader, k = fr[d, F_SEAT], fr[d, F_LEADER], fr[d, F_K]
+    c = st.moves[ply + d, fr[d, F_IDX]]
+    st.hands[seat] ^= np.uint64(1) << np.uint64(c)
+    st.line[ply + d] = c
+    st.keys[d + 1] = st.keys[d] ^ ZOBRIST[seat, c]
+    need, avail = fr[d, F_NEED], fr[d, F_AVAIL]
+    if k + 1 == n:
+        start = ply + d + 1 - n
+        w = leader + trick_winner_pos(g, st.line, start, n)
+        if w >= n:
+            w -= n
+        pts = g.trick_bonus
+        for j in range(start, ply + d + 1):
+            pts += g.points[st.line[j]]
+        leader, k, avail = w, 0, avail - pts
+        if g.team[w]:
+            need -= pts
+    else:
+        k += 1
+    fr[d + 1, F_LEADER], fr[d + 1, F_K], fr[d + 1, F_NEED], fr[d + 1, F_AVAIL] = leader, k, need, avail
+
+
+@njit(cache=True)
+def can_reach(g, tt, st, leader, k, need, avail, key, ply):
+    """Can the maximising team still take `need` points from here (avail = all points left)?
+
+    Depth-first over an explicit stack of frames (numba cannot reliably cache a
+    recursive function): frame d is the position at ply `ply + d`, the current
+    trick being st.line[ply + d - k: ply + d].
+    """
+    n = g.n
+    hands, fr = st.hands, st.frames
+    fr[0, F_LEADER], fr[0, F_K], fr[0, F_NEED], fr[0, F_AVAIL] = leader, k, need, avail
+    st.keys[0] = key
+    d = 0
+    while True:
+        # enter frame d: bounds, table, or expand
+        leader, k, need, avail = fr[d, F_LEADER], fr[d, F_K], fr[d, F_NEED], fr[d, F_AVAIL]
+        resolved = True
+        if need <= 0:
+            r = True
+        elif need > avail:
+            r = False
+        else:
+            st.stats[0] += 1
+            resolved = False
+            tt_best = -1
+            if k == 0:
+                idx = probe(tt, st.keys[d] ^ ZLEAD[leader], hands, n, leader)
+                if idx >= 0:
+                    if tt.lb[idx] >= need:
+                        r, resolved = True, True
+                    elif tt.ub[idx] < need:
+                        r, resolved = False, True
+                    else:
+                        tt_best = tt.best[idx]
+            if not resolved:
+                seat = leader + k
+                if seat >= n:
+                    seat -= n
+                fr[d, F_SEAT] = seat
+                fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best)
+                fr[d, F_IDX] = 0
+                _play(g, st, d, ply)
+                d += 1
+                continue
+        # frame d is resolved with r: unwind until a parent has another move to try
+        while True:
+            if d == 0:
+                return r
+            p = d - 1
+            seat = fr[p, F_SEAT]
+            c = st.moves[ply + p, fr[p, F_IDX]]
+            hands[seat] ^= np.uint64(1) << np.uint64(c)
+            maximiser = g.team[seat]
+            if r != maximiser:
+                fr[p, F_IDX] += 1
+                if fr[p, F_IDX] < fr[p, F_COUNT]:
+                    _play(g, st, p, ply)
+                    d = p + 1
+                    break
+                c = -1
+            if fr[p, F_K] == 0:
+                _store_result(g, tt, st, fr[p, F_LEADER], fr[p, F_NEED], st.keys[p], r, c)
+            d = p
+
+
+@njit(cache=True)
+def position_key(hands, n):
+    key = np.uint64(0)
+    for s in range(n):
+        m = hands[s]
+        while m:
+            key ^= ZOBRIST[s, lowest(m)]
+            m = drop_lowest(m)
+    return key
+
+
+@njit(cache=True)
+def available(g, hands, line, k):
+    """All points still to be won: remaining cards, the current trick's line[:k], and trick bonuses."""
+    cards = 0
+    pts = 0
+    for s in range(g.n):
+        cards += popcount(hands[s])
+        pts += mask_points(g, hands[s])
+    for j in range(k):
+        pts += g.points[line[j]]
+    return pts + g.trick_bonus * ((cards + k) // g.n)
+
+
+@njit(cache=True)
+def solve(g, tt, st, leader, k):
+    """Exact value: points the maximising team takes from here with best play by both sides.
+
+    The position is st.hands (remaining cards per seat) and st.line[:k] (cards
+    already played to the current trick, led by `leader`).
+    """
+    avail = available(g, st.hands, st.line, k)
+    key = position_key(st.hands, g.n)
+    lo, hi = 0, avail
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if can_reach(g, tt, st, leader, k, mid, avail, key, k):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def value_after(g, tt, st, leader, k, card):
+    """Exact value of the position after the seat to move plays `card` (its points included)."""
+    n = g.n
+    seat = leader + k
+    if seat >= n:
+        seat -= n
+    b = np.uint64(1) << np.uint64(card)
+    st.hands[seat] ^= b
+    st.line[k] = card
+    st.trick_save[:k + 1] = st.line[:k + 1]
+    if k + 1 < n:
+        v = solve(g, tt, st, leader, k + 1)
+    else:
+        w = leader + trick_winner_pos(g, st.line, 0, n)
+        if w >= n:
+            w -= n
+        pts = g.trick_bonus
+        for j in range(n):
+            pts += g.points[st.line[j]]
+        v = solve(g, tt, st, w, 0) + (pts if g.team[w] else 0)
+        st.line[:n] = st.trick_save[:n]  # the search reused line: restore the trick
+    st.hands[seat] ^= b
+    return v
+
+
+@njit(cache=True)
+def keeps_value(g, tt, st, leader, k, card, value):
+    """Does the seat to move keep the position's exact value `value` by playing `card`?
+
+    One null-window search: a maximiser's card keeps it if the team can still
+    reach `value`, a minimiser's if the team cannot reach `value + 1`.
+    """
+    n = g.n
+    seat = leader + k
+    if seat >= n:
+        seat -= n
+    maximiser = g.team[seat]
+    b = np.uint64(1) << np.uint64(card)
+    st.hands[seat] ^= b
+    st.line[k] = card
+    st.trick_save[:k + 1] = st.line[:k + 1]
+    nl, nk, gained = leader, k + 1, 0
+    if nk == n:
+        nl = leader + trick_winner_pos(g, st.line, 0, n)
+        if nl >= n:
+            nl -= n
+        pts = g.trick_bonus
+        for j in range(n):
+            pts += g.points[st.line[j]]
+        gained = pts if g.team[nl] else 0
+        nk = 0
+    avail = available(g, st.hands, st.line, nk)
+    need = value - gained if maximiser else value + 1 - gained
+    r = can_reach(g, tt, st, nl, nk, need, avail, position_key(st.hands, n), nk)
+    st.line[:k + 1] = st.trick_save[:k + 1]  # the search may have reused line
+    st.hands[seat] ^= b
+    return r if maximiser else not r
+
+
+@njit(cache=True)
+def first_keeping_move(g, tt, st, leader, k, value, orig_of):
+    """The legal card (canonical index) that keeps `value`, lowest in the game's own card
+    order (orig_of maps canonical to original indices): a fixed, reproducible choice."""
+    n = g.n
+    seat = leader + k
+    if seat >= n:
+        seat -= n
+    legal = st.hands[seat]
+    if k > 0:
+        follow = legal & g.class_mask[g.klass[st.line[0]]]
+        if follow:
+            legal = follow
+    tried = np.uint64(0)
+    while tried != legal:
+        best = -1
+        m = legal & ~tried
+        while m:
+            c = lowest(m)
+            m = drop_lowest(m)
+            if best < 0 or orig_of[c] < orig_of[best]:
+                best = c
+        tried |= np.uint64(1) << np.uint64(best)
+        if keeps_value(g, tt, st, leader, k, best, value):
+            return best
+    return -1

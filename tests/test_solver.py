@@ -1,0 +1,121 @@
+"""The double-dummy solver against brute-force minimax, the golden positions, and its own
+principal line."""
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from musim.cards import CARD_TEXT, N_CARDS, type_text
+from musim.cli import cli
+from musim.games.mu.solve import MuSolver
+from musim.solver.tt import make_table
+from reference_dd import dd_value
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return MuSolver(make_table(8))
+
+
+def random_position(rng, n, tricks, mid_trick):
+    """A random Mü position: n hands of `tricks` cards, random trumps and teams, maybe mid-trick."""
+    cards = rng.sample(range(N_CARDS), n * tricks)
+    hands = [sorted(cards[s * tricks:(s + 1) * tricks]) for s in range(n)]
+    kinds = [-1] + list(range(15))
+    chief_trump = rng.choice(kinds)
+    vice_trump = rng.choice([t for t in range(-1, 15) if t != chief_trump or t == -1])
+    seats = list(range(n))
+    rng.shuffle(seats)
+    chief = seats[0]
+    partner = seats[1] if n >= 4 and rng.random() < 0.8 else None
+    vice = seats[2] if n >= 4 and rng.random() < 0.7 else None
+    if vice is None:
+        vice_trump = -1
+    leader = rng.randrange(n)
+    trick = []
+    if mid_trick:
+        from reference import legal_cards
+
+        for j in range(rng.randrange(1, n)):
+            seat = (leader + j) % n
+            c = rng.choice(legal_cards(hands[seat], trick[0] if trick else None, chief_trump, vice_trump))
+            hands[seat].remove(c)
+            trick.append(c)
+    team = {chief} | ({partner} if partner is not None else set())
+    obj = {"game": "mu", "players": n, "hands": [[CARD_TEXT[c] for c in h] for h in hands],
+           "leader": leader, "trick": [CARD_TEXT[c] for c in trick], "chief": chief, "partner": partner,
+           "vice": vice, "chief_trump": type_text(chief_trump),
+           "vice_trump": None if vice_trump < 0 else type_text(vice_trump)}
+    return obj, (n, hands, leader, trick, team, chief_trump, vice_trump)
+
+
+@pytest.mark.parametrize("n, tricks, count", [(3, 4, 600), (4, 3, 600), (5, 2, 600), (6, 2, 600)])
+def test_solver_matches_brute_force(solver, n, tricks, count):
+    """Values and per-move values agree with plain minimax; every trump kind, mid-trick starts."""
+    rng = random.Random(1000 * n + tricks)
+    for i in range(count):
+        obj, args = random_position(rng, n, tricks, mid_trick=i % 2 == 1)
+        value, moves = dd_value(*args)
+        got = solver.solve(obj, all_moves=True)
+        assert got["value"] == value, obj
+        assert got["moves"] == {CARD_TEXT[c]: v for c, v in moves.items()}, obj
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n, tricks", [(3, 5), (4, 4), (5, 3), (6, 3)])
+def test_solver_matches_brute_force_deeper(solver, n, tricks):
+    rng = random.Random(7 * n + tricks)
+    for i in range(60):
+        obj, args = random_position(rng, n, tricks, mid_trick=i % 2 == 1)
+        assert solver.solve(obj)["value"] == dd_value(*args)[0], obj
+
+
+def test_golden_positions():
+    lines = (GOLDEN / "mu-positions.jsonl").read_text().splitlines()
+    expected = (GOLDEN / "mu-positions.expected.jsonl").read_text().splitlines()
+    res = CliRunner().invoke(cli, ["solve", "--all-moves", "-"], input="\n".join(lines))
+    assert res.exit_code == 0, res.output
+    got = [json.loads(x) for x in res.output.splitlines()]
+    assert got == [json.loads(x) for x in expected]
+
+
+def test_principal_line_reproduces_the_value(solver):
+    """Always playing the first card that keeps the value ends with exactly that many points."""
+    from musim.games.mu.layout import MuSolverSetup, to_canon
+    from musim.games.mu.solve import parse_position
+    from musim.solver import search
+
+    rng = random.Random(5)
+    for i in range(60):
+        n = rng.choice([3, 4, 5, 6])
+        obj, _ = random_position(rng, n, 3 if n > 3 else 5, mid_trick=i % 2 == 1)
+        value = solver.solve(obj)["value"]
+        n, hands, leader, trick, chief, partner, vice, ct, vt = parse_position(obj)
+        setup = MuSolverSetup(n, ct, vt, [chief] + ([partner] if partner >= 0 else []))
+        g, st, tt = setup.game, solver.st, solver.tt
+        for s in range(n):
+            st.hands[s] = to_canon(np.uint64(hands[s]), setup.canon_of)
+        k = len(trick)
+        for j, c in enumerate(trick):
+            st.line[j] = setup.canon_of[c]
+        total, v = 0, value
+        while any(st.hands[s] for s in range(n)):
+            card = search.first_keeping_move(g, tt, st, leader, k, v, setup.orig_of)
+            assert card >= 0
+            seat = (leader + k) % n
+            st.hands[seat] ^= np.uint64(1) << np.uint64(card)
+            st.line[k] = card
+            k += 1
+            if k == n:
+                w = (leader + search.trick_winner_pos(g, st.line, 0, n)) % n
+                pts = sum(int(g.points[st.line[j]]) for j in range(n))
+                if g.team[w]:
+                    total += pts
+                    v -= pts
+                leader, k = w, 0
+        assert total == value
