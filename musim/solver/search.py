@@ -19,32 +19,78 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from musim.bits import drop_lowest, highest, lowest, popcount
-from musim.solver.layout import MAX_SEATS
-from musim.solver.tt import probe, store
+from musim.bits import drop_lowest, lowest, nth_bit, popcount
+from musim.solver.layout import MAX_CLASSES, MAX_SEATS
+from musim.solver.tt import KEY_WORDS, probe, store
 
 MAX_PLY = 64
 MAX_MOVES = 16
 NO_BOUND_HI = 32000
 
-SearchState = namedtuple("SearchState", "hands line trick_save moves scores frames keys stats")
-# line[p] = the card played at ply p (the current trick is line[ply - k: ply]);
-# frames/keys: the explicit search stack; stats[0] = nodes searched
+SearchState = namedtuple("SearchState", "hands owner line trick_save moves scores frames words stats")
+# owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
+# trick is line[ply - k: ply]); frames/words: the explicit search stack and each
+# frame's relative key; stats[0] = nodes searched
 F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX = range(7)
 
 
 def make_state():
     z = np.zeros
-    return SearchState(hands=z(MAX_SEATS, np.uint64), line=z(MAX_PLY + MAX_SEATS, np.int64),
-                       trick_save=z(MAX_SEATS, np.int64),
-                       frames=z((MAX_PLY + 2, 8), np.int64), keys=z(MAX_PLY + 2, np.uint64),
+    return SearchState(hands=z(MAX_SEATS, np.uint64), owner=z(64, np.int64),
+                       line=z(MAX_PLY + MAX_SEATS, np.int64), trick_save=z(MAX_SEATS, np.int64),
+                       frames=z((MAX_PLY + 2, 8), np.int64), words=z((MAX_PLY + 2, KEY_WORDS), np.uint64),
                        moves=z((MAX_PLY + 1, 64), np.int64), scores=z((MAX_PLY + 1, 64), np.int64),
                        stats=z(4, np.int64))
 
 
-_rng = np.random.default_rng(0x6D75)  # fixed: keys must not change between runs
-ZOBRIST = _rng.integers(0, 2**63, size=(MAX_SEATS, 64), dtype=np.int64).astype(np.uint64)
-ZLEAD = _rng.integers(0, 2**63, size=MAX_SEATS, dtype=np.int64).astype(np.uint64)
+
+@njit(cache=True)
+def relative_key(g, st, leader, words):
+    """The position's structure at a trick boundary, as KEY_WORDS words.
+
+    Remaining cards are numbered 0.. in class and power order; words 0-2 are the
+    bit planes of their owners, 3-4 their points (1 and 2), 5 marks a card of the
+    same power as the one before it, 6 holds the class sizes and the leader.
+    """
+    rem = np.uint64(0)
+    for s in range(g.n):
+        rem |= st.hands[s]
+    for w in range(KEY_WORDS):
+        words[w] = 0
+    i = 0
+    prev = -1
+    m = rem
+    while m:
+        c = lowest(m)
+        m = drop_lowest(m)
+        b = np.uint64(1) << np.uint64(i)
+        o = st.owner[c]
+        if o & 1:
+            words[0] |= b
+        if o & 2:
+            words[1] |= b
+        if o & 4:
+            words[2] |= b
+        p = g.points[c]
+        if p == 1:
+            words[3] |= b
+        elif p >= 2:
+            words[4] |= b
+        if prev >= 0 and g.klass[prev] == g.klass[c] and g.power[prev] == g.power[c]:
+            words[5] |= b
+        prev = c
+        i += 1
+    lens = np.uint64(leader)
+    for k in range(MAX_CLASSES):
+        lens |= np.uint64(popcount(rem & g.class_mask[k])) << np.uint64(3 + 7 * k)
+    words[6] = lens
+    return rem
+
+
+@njit(cache=True)
+def rank_of(rem, card):
+    """Position of `card` among the set bits of rem."""
+    return popcount(rem & ((np.uint64(1) << np.uint64(card)) - np.uint64(1)))
 
 
 @njit(cache=True, inline="always")
@@ -148,14 +194,16 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
 
 
 @njit(cache=True, inline="always")
-def _store_result(g, tt, st, leader, need, key, result, best):
-    size = 0
+def _store_result(g, tt, st, d, need, result, best):
+    """Record what frame d (a trick boundary) proved; its key is st.words[d]."""
+    rem = np.uint64(0)
     for s in range(g.n):
-        size += popcount(st.hands[s])
+        rem |= st.hands[s]
+    rank = rank_of(rem, best) if best >= 0 else -1
     if result:
-        store(tt, key ^ ZLEAD[leader], st.hands, g.n, leader, need, NO_BOUND_HI, best, size)
+        store(tt, st.words[d], need, NO_BOUND_HI, rank, popcount(rem))
     else:
-        store(tt, key ^ ZLEAD[leader], st.hands, g.n, leader, 0, need - 1, best, size)
+        store(tt, st.words[d], 0, need - 1, rank, popcount(rem))
 
 
 @njit(cache=True, inline="always")
@@ -167,7 +215,6 @@ def _play(g, st, d, ply):
     c = st.moves[ply + d, fr[d, F_IDX]]
     st.hands[seat] ^= np.uint64(1) << np.uint64(c)
     st.line[ply + d] = c
-    st.keys[d + 1] = st.keys[d] ^ ZOBRIST[seat, c]
     need, avail = fr[d, F_NEED], fr[d, F_AVAIL]
     if k + 1 == n:
         start = ply + d + 1 - n
@@ -186,7 +233,7 @@ def _play(g, st, d, ply):
 
 
 @njit(cache=True)
-def can_reach(g, tt, st, leader, k, need, avail, key, ply):
+def can_reach(g, tt, st, leader, k, need, avail, ply):
     """Can the maximising team still take `need` points from here (avail = all points left)?
 
     Depth-first over an explicit stack of frames (numba cannot reliably cache a
@@ -196,7 +243,6 @@ def can_reach(g, tt, st, leader, k, need, avail, key, ply):
     n = g.n
     hands, fr = st.hands, st.frames
     fr[0, F_LEADER], fr[0, F_K], fr[0, F_NEED], fr[0, F_AVAIL] = leader, k, need, avail
-    st.keys[0] = key
     d = 0
     while True:
         # enter frame d: bounds, table, or expand
@@ -211,14 +257,15 @@ def can_reach(g, tt, st, leader, k, need, avail, key, ply):
             resolved = False
             tt_best = -1
             if k == 0:
-                idx = probe(tt, st.keys[d] ^ ZLEAD[leader], hands, n, leader)
+                rem = relative_key(g, st, leader, st.words[d])
+                idx = probe(tt, st.words[d])
                 if idx >= 0:
                     if tt.lb[idx] >= need:
                         r, resolved = True, True
                     elif tt.ub[idx] < need:
                         r, resolved = False, True
-                    else:
-                        tt_best = tt.best[idx]
+                    elif tt.best[idx] >= 0:
+                        tt_best = nth_bit(rem, tt.best[idx])
             if not resolved:
                 seat = leader + k
                 if seat >= n:
@@ -246,19 +293,18 @@ def can_reach(g, tt, st, leader, k, need, avail, key, ply):
                     break
                 c = -1
             if fr[p, F_K] == 0:
-                _store_result(g, tt, st, fr[p, F_LEADER], fr[p, F_NEED], st.keys[p], r, c)
+                _store_result(g, tt, st, p, fr[p, F_NEED], r, c)
             d = p
 
 
 @njit(cache=True)
-def position_key(hands, n):
-    key = np.uint64(0)
-    for s in range(n):
-        m = hands[s]
+def set_owners(g, st):
+    """Record which seat holds each remaining card (cards never change hands)."""
+    for s in range(g.n):
+        m = st.hands[s]
         while m:
-            key ^= ZOBRIST[s, lowest(m)]
+            st.owner[lowest(m)] = s
             m = drop_lowest(m)
-    return key
 
 
 @njit(cache=True)
@@ -282,11 +328,11 @@ def solve(g, tt, st, leader, k):
     already played to the current trick, led by `leader`).
     """
     avail = available(g, st.hands, st.line, k)
-    key = position_key(st.hands, g.n)
+    set_owners(g, st)
     lo, hi = 0, avail
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if can_reach(g, tt, st, leader, k, mid, avail, key, k):
+        if can_reach(g, tt, st, leader, k, mid, avail, k):
             lo = mid
         else:
             hi = mid - 1
@@ -347,7 +393,8 @@ def keeps_value(g, tt, st, leader, k, card, value):
         nk = 0
     avail = available(g, st.hands, st.line, nk)
     need = value - gained if maximiser else value + 1 - gained
-    r = can_reach(g, tt, st, nl, nk, need, avail, position_key(st.hands, n), nk)
+    set_owners(g, st)
+    r = can_reach(g, tt, st, nl, nk, need, avail, nk)
     st.line[:k + 1] = st.trick_save[:k + 1]  # the search may have reused line
     st.hands[seat] ^= b
     return r if maximiser else not r

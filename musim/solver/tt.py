@@ -1,46 +1,47 @@
-"""Transposition table for the double-dummy search: exact keys, bounds, reused across solves.
+"""Transposition table for the double-dummy search: exact relative keys, bounds, reused.
 
-Entries are stored at trick boundaries only, keyed by every seat's remaining
-cards and the leader (compared in full, so a hit is never a hash collision).
-Each holds a lower and an upper bound on the points the maximising team still
-takes from that position, and the move that last proved a bound.  A generation
-number per entry lets a new game (another contract, other teams) start afresh
-without clearing memory: entries of older generations count as empty.
+Entries are stored at trick boundaries, keyed by the position's *structure*
+(see search.relative_key): the owner, points and equal-power links of every
+remaining card in class and power order, class sizes and the leader.  Two
+positions with the same structure play identically whichever low cards were
+already played, so they share one entry; keys are compared in full, so a hit
+is never a hash collision.  Each entry holds a lower and an upper bound on the
+points the maximising team still takes, and the last best move (as a position
+in that order).  A generation number per entry lets a new game start afresh
+in O(1): entries of older generations count as empty.
 """
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from musim.solver.layout import MAX_SEATS
-
+KEY_WORDS = 7
 BUCKET = 4
 DEFAULT_MB = 256
 
-TransTable = namedtuple("TransTable", "hands leader lb ub best size gen meta")
+TransTable = namedtuple("TransTable", "words lb ub best size gen meta")
 # meta[0] = current generation, meta[1] = index mask
 
 
 def entry_bytes():
-    return MAX_SEATS * 8 + 1 + 2 + 2 + 1 + 1 + 4
+    return KEY_WORDS * 8 + 2 + 2 + 1 + 1 + 4
 
 
 def make_table(megabytes=DEFAULT_MB):
-    """A table of about `megabytes` MB (a power of two number of entries, at least 1024)."""
+    """A table of at most `megabytes` MB (a power-of-two number of entries, at least 1024)."""
     if megabytes <= 0:
         raise ValueError("transposition table size must be positive")
     entries = 1 << max(10, int(megabytes * 2**20 / entry_bytes()).bit_length() - 1)
     return TransTable(
-        hands=np.zeros((entries, MAX_SEATS), np.uint64), leader=np.zeros(entries, np.int8),
-        lb=np.zeros(entries, np.int16), ub=np.zeros(entries, np.int16), best=np.zeros(entries, np.int8),
-        size=np.zeros(entries, np.int8), gen=np.zeros(entries, np.uint32),
-        meta=np.array([1, entries - 1], np.int64),
+        words=np.zeros((entries, KEY_WORDS), np.uint64), lb=np.zeros(entries, np.int16),
+        ub=np.zeros(entries, np.int16), best=np.zeros(entries, np.int8), size=np.zeros(entries, np.int8),
+        gen=np.zeros(entries, np.uint32), meta=np.array([1, entries - 1], np.int64),
     )
 
 
 @njit(cache=True)
 def new_generation(tt):
-    """Invalidate every entry (a new game or contract) in O(1)."""
+    """Invalidate every entry (a new game, contract or team) in O(1)."""
     tt.meta[0] += 1
     if tt.meta[0] >= 2**32 - 1:
         tt.gen[:] = 0
@@ -48,36 +49,45 @@ def new_generation(tt):
 
 
 @njit(cache=True, inline="always")
-def _matches(tt, i, hands, n, leader, gen):
-    if tt.gen[i] != gen or tt.leader[i] != leader:
+def _matches(tt, i, words, gen):
+    if tt.gen[i] != gen:
         return False
-    for s in range(n):
-        if tt.hands[i, s] != hands[s]:
+    for w in range(KEY_WORDS):
+        if tt.words[i, w] != words[w]:
             return False
     return True
 
 
+@njit(cache=True, inline="always")
+def _bucket(tt, words):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(KEY_WORDS):
+        h = (h ^ words[w]) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return np.int64(h >> np.uint64(1)) & tt.meta[1] & ~(BUCKET - 1)
+
+
 @njit(cache=True)
-def probe(tt, key, hands, n, leader):
-    """Index of the entry for this position, or -1."""
+def probe(tt, words):
+    """Index of the entry for this key, or -1."""
     gen = tt.meta[0]
-    base = (key & tt.meta[1]) & ~(BUCKET - 1)
+    base = _bucket(tt, words)
     for j in range(BUCKET):
-        if _matches(tt, base + j, hands, n, leader, gen):
+        if _matches(tt, base + j, words, gen):
             return base + j
     return -1
 
 
 @njit(cache=True)
-def store(tt, key, hands, n, leader, lb, ub, best, size):
-    """Record bounds for a position: merge into its entry, else replace the bucket's
-    emptiest slot (an old generation first, then the fewest cards left: cheapest to redo)."""
+def store(tt, words, lb, ub, best, size):
+    """Record bounds for a key: merge into its entry, else replace the bucket's emptiest
+    slot (an old generation first, then the fewest cards left: the cheapest to redo)."""
     gen = tt.meta[0]
-    base = (key & tt.meta[1]) & ~(BUCKET - 1)
+    base = _bucket(tt, words)
     victim, victim_score = base, 1 << 30
     for j in range(BUCKET):
         i = base + j
-        if _matches(tt, i, hands, n, leader, gen):
+        if _matches(tt, i, words, gen):
             tt.lb[i] = max(tt.lb[i], lb)
             tt.ub[i] = min(tt.ub[i], ub)
             if best >= 0:
@@ -87,9 +97,7 @@ def store(tt, key, hands, n, leader, lb, ub, best, size):
         if score < victim_score:
             victim, victim_score = i, score
     i = victim
-    for s in range(n):
-        tt.hands[i, s] = hands[s]
-    tt.leader[i] = leader
+    tt.words[i, :] = words
     tt.lb[i] = lb
     tt.ub[i] = ub
     tt.best[i] = best
