@@ -112,8 +112,13 @@ def parse_count(text, name):
 @click.option("--deals", metavar="N", help="Number of deals (1e6 and 2.5e5 are fine).")
 @click.option("--matches", metavar="N", help="Play N whole matches instead, one row per match.")
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option("--play", type=click.Choice(["random", "heuristic"]), default="heuristic",
-              show_default=True, help="Policy for every decision of a deal.")
+@click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="heuristic",
+              show_default=True,
+              help="random/heuristic: every decision; dd: heuristic auction, double-dummy card play.")
+@click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True,
+              help="With --play dd: play only the last N tricks double-dummy (0 = all).")
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=256, show_default=True,
+              help="With --play dd: transposition-table MB per worker.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Root seed (default: drawn and recorded).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @click.option("--goal", type=click.IntRange(1, 100_000), default=200, show_default=True,
@@ -121,7 +126,8 @@ def parse_count(text, name):
 @click.option("--out", type=click.Path(dir_okay=False), help="Parquet file to write.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out file.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def run(game, deals, matches, players, play, seed, workers, goal, out, overwrite, progress):
+def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, goal, out, overwrite,
+        progress):
     """Simulate deals (or matches) of a game and write one Parquet row per deal."""
     from musim.engine.run import RunSpec, execute
 
@@ -135,26 +141,27 @@ def run(game, deals, matches, players, play, seed, workers, goal, out, overwrite
     except KeyError as exc:
         raise click.BadParameter(exc.args[0], param_hint="--game")
     spec = RunSpec(game=game, mode="deals" if deals is not None else "matches", count=count,
-                   players=players, play=play, seed=seed, workers=workers, goal=goal, out=out,
-                   overwrite=overwrite)
+                   players=players, play=play, seed=seed, workers=workers, goal=goal, tt_mb=tt_mb,
+                   dd_tricks=dd_tricks, out=out, overwrite=overwrite)
     for line in execute(spec, progress=sys.stderr.isatty() if progress is None else progress):
         click.echo(line)
 
 
 @cli.command()
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option("--play", type=click.Choice(["random", "heuristic"]), default="heuristic",
+@click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="heuristic",
               show_default=True)
+@click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="The run's root seed.")
 @click.option("--deal", "index", type=click.IntRange(0, 2**63 - 1), required=True,
               help="The row's `deal` index.")
-def record(players, play, seed, index):
+def record(players, play, dd_tricks, seed, index):
     """Print the full Mü game record of one deal of a run (pipe it into `musim replay -`)."""
     import json
 
     from musim.games.mu.run import deal_record
 
-    click.echo(json.dumps(deal_record(players, seed, index, play)))
+    click.echo(json.dumps(deal_record(players, seed, index, play, dd_tricks=dd_tricks)))
 
 
 @cli.command()

@@ -31,6 +31,8 @@ class RunSpec:
     seed: int | None = None
     workers: int | None = None
     goal: int = 200
+    tt_mb: int = 256
+    dd_tricks: int = 0
     out: str | None = None
     overwrite: bool = False
 

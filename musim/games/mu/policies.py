@@ -48,7 +48,7 @@ from musim.rng import randint, random_bit
 
 RANDOM = 0
 HEURISTIC = 1
-POLICY_CODES = {"random": RANDOM, "heuristic": HEURISTIC}
+DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
 
 # Expected tricks per trump card by number (colour trump) and per number-trump card.
 TRUMP_WEIGHT = np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.55, 0.6, 0.75, 0.9, 0.95])

@@ -4,17 +4,22 @@ The kernels (simulate.py) fill plain arrays; this module turns each chunk into
 an Arrow record batch with the columns of FORMATS.md "Run output", and keeps
 the running totals for the end-of-run summary.
 """
+import threading
+import time
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.cards import CARD_TEXT, mask_cards, type_text
 from musim.games.mu import simulate as sim
-from musim.games.mu.policies import HEURISTIC, RANDOM
+from musim.games.mu.ddplay import make_ddplay
+from musim.games.mu.policies import DD, HEURISTIC, RANDOM
 
 # --play name -> (auction/trump/partner policy, card-play policy)
-PLAY_POLICIES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC)}
+PLAY_POLICIES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
 CHUNK_DEALS = 1 << 15
+CHUNK_DD_DEALS = 16
 CHUNK_MATCHES = 64
 
 _TYPE_TEXTS = pa.array([type_text(t) for t in range(-1, 15)])  # code + 1 -> text ("none" at 0)
@@ -26,6 +31,7 @@ DEAL_SCHEMA = pa.schema([
     ("chief_trump", pa.string()), ("vice_trump", pa.string()), ("target", pa.int16()),
     ("team_points", pa.int16()), ("success", pa.bool_()), ("shortfall", pa.int8()),
     ("bonus", pa.int16()), ("provoker", pa.int8()), ("auction_turns", pa.int16()),
+    ("dd_value", pa.int16()), ("solve_ms", pa.float32()),
     ("scores", pa.list_(pa.int16())), ("card_points", pa.list_(pa.int16())),
     ("hands", pa.list_(pa.uint64())), ("laid", pa.list_(pa.uint64())),
 ])
@@ -51,14 +57,41 @@ class DealChunk:
         self.card_points = np.zeros((count, sim.MAX_PLAYERS), np.int64)
         self.hands = np.zeros((count, sim.MAX_PLAYERS), np.uint64)
         self.laid = np.zeros((count, sim.MAX_PLAYERS), np.uint64)
+        self.solve_ms = np.full(count, np.nan, np.float32)
 
 
-def simulate_deals(players, seed, play, start, count):
-    """Play deals start..start+count-1 of a run and return their DealChunk."""
+_thread_solvers = threading.local()
+
+
+def _dd_scratch(tt_mb, dd_tricks):
+    """This thread's double-dummy scratch (its transposition table is reused across chunks)."""
+    dd = getattr(_thread_solvers, "dd", None)
+    if dd is None or getattr(_thread_solvers, "tt_mb", None) != tt_mb:
+        dd = _thread_solvers.dd = make_ddplay(tt_mb)
+        _thread_solvers.tt_mb = tt_mb
+    dd.meta[1] = dd_tricks
+    return dd
+
+
+def simulate_deals(players, seed, play, start, count, tt_mb=256, dd_tricks=0):
+    """Play deals start..start+count-1 of a run and return their DealChunk.
+
+    Double-dummy deals run one kernel call each, so that each row gets its own
+    wall-clock solve time (`solve_ms`)."""
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, start, count)
-    sim.simulate_chunk(players, seed, start, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
-                       ch.card_points, ch.hands, ch.laid, sim.make_workspace(players))
+    if play_policy != DD:
+        sim.simulate_chunk(players, seed, start, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
+                           ch.card_points, ch.hands, ch.laid, sim.make_workspace(players))
+        return ch
+    ws = sim.make_workspace(players, _dd_scratch(tt_mb, dd_tricks))
+    for i in range(count):
+        t = time.perf_counter()
+        sim.simulate_chunk(players, seed, start + i, bid_policy, play_policy, ch.dealers[i:i + 1],
+                           ch.res[i:i + 1], ch.scores[i:i + 1], ch.card_points[i:i + 1], ch.hands[i:i + 1],
+                           ch.laid[i:i + 1], ws)
+        if ch.res[i, sim.OUTCOME] == sim.PLAYED:
+            ch.solve_ms[i] = (time.perf_counter() - t) * 1000
     return ch
 
 
@@ -90,11 +123,12 @@ def deal_batch(ch):
         "card_points": _list_column(ch.card_points, n, pa.int16()),
         "hands": _list_column(ch.hands, n, pa.uint64()),
         "laid": _list_column(ch.laid, n, pa.uint64()),
+        "solve_ms": pa.array(ch.solve_ms, mask=np.isnan(ch.solve_ms)),
     }
     for name, idx in (("chief", sim.CHIEF), ("vice", sim.VICE), ("partner", sim.PARTNER),
                       ("bid", sim.BID), ("target", sim.TARGET), ("team_points", sim.TEAM_POINTS),
                       ("shortfall", sim.SHORTFALL), ("bonus", sim.BONUS), ("provoker", sim.PROVOKER),
-                      ("auction_turns", sim.AUCTION_TURNS)):
+                      ("auction_turns", sim.AUCTION_TURNS), ("dd_value", sim.DD_VALUE)):
         typ = DEAL_SCHEMA.field(name).type
         col[name] = _nullable(r[:, idx], typ, r[:, idx] < 0)
     return pa.RecordBatch.from_arrays([col[f.name] for f in DEAL_SCHEMA], schema=DEAL_SCHEMA)
@@ -111,15 +145,16 @@ class MatchChunk:
         self.chief_counts = np.zeros((count, sim.MAX_PLAYERS), np.int64)
 
 
-def simulate_match_chunk(players, seed, play, goal, start, count):
+def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=256, dd_tricks=0):
     """Play matches start..start+count-1 of a run and return their MatchChunk."""
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = MatchChunk(players, start, count)
+    dd = _dd_scratch(tt_mb, dd_tricks) if play_policy == DD else None
     m = sim.MAX_PLAYERS
     sim.simulate_matches(players, seed, start, goal, bid_policy, play_policy, ch.deals, ch.totals,
                          ch.chief_counts, ch.eklats, np.zeros(m, np.uint64), np.zeros(m, np.uint64),
                          np.zeros(sim.N_RESULTS, np.int64), np.zeros(m, np.int64),
-                         np.zeros(m, np.int64), sim.make_workspace(players))
+                         np.zeros(m, np.int64), sim.make_workspace(players, dd))
     return ch
 
 
@@ -213,7 +248,7 @@ class MatchSummary:
                 "outright wins by seat: " + "  ".join(f"{s}: {w:,}" for s, w in enumerate(self.wins))]
 
 
-def deal_record(players, seed, deal, play):
+def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
     """The complete game record (FORMATS.md) of deal `deal` of a run, re-played from its seed.
 
     Any Parquet row can so be expanded into the full auction and play, and
@@ -221,7 +256,7 @@ def deal_record(players, seed, deal, play):
     """
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, deal, 1)
-    ws = sim.make_workspace(players)
+    ws = sim.make_workspace(players, _dd_scratch(tt_mb, dd_tricks) if play_policy == DD else None)
     sim.simulate_chunk(players, seed, deal, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
                        ch.card_points, ch.hands, ch.laid, ws)
     r = ch.res[0]

@@ -13,7 +13,7 @@ from numba import njit
 
 from musim.bits import bit, popcount
 from musim.cards import CARD_POINTS, N_CARDS
-from musim.games.mu import policies
+from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
     TRUMP, auction_over, auction_result, beats, eklat_scores, fill_contract, fill_tier_masks, legal_moves,
     score_played, target,
@@ -22,8 +22,8 @@ from musim.rng import randint, stream_state
 
 # Columns of the per-deal integer result vector.
 (OUTCOME, CHIEF, VICE, PARTNER, BID, CHIEF_TRUMP, VICE_TRUMP, TARGET, TEAM_POINTS, SUCCESS,
- SHORTFALL, BONUS, PROVOKER, AUCTION_TURNS) = range(14)
-N_RESULTS = 14
+ SHORTFALL, BONUS, PROVOKER, AUCTION_TURNS, DD_VALUE) = range(15)
+N_RESULTS = 15
 PLAYED, EKLAT = 0, 1
 MAX_PLAYERS = 6
 MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
@@ -32,8 +32,7 @@ MATCH_DEAL_CAP = 10_000
 Workspace = namedtuple(
     "Workspace",
     "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
-    "est "
-    "auction_log play_log",
+    "est auction_log play_log dd",
 )
 
 
@@ -42,8 +41,9 @@ def deck_cards(players):
     return np.arange(36 if players == 3 else N_CARDS, dtype=np.int64)
 
 
-def make_workspace(players):
-    """Scratch arrays for one thread's deals."""
+def make_workspace(players, dd=None):
+    """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
+    (ddplay.make_ddplay), a minimal one if the policy does not use it."""
     z = np.zeros
     return Workspace(
         cards=deck_cards(players), held=z(MAX_PLAYERS, np.uint64), counts=z(MAX_PLAYERS, np.int64),
@@ -53,6 +53,7 @@ def make_workspace(players):
         tier_mask=z(4, np.uint64),
         plan_type=z(MAX_PLAYERS, np.int64), plan_bid=z(MAX_PLAYERS, np.int64), est=z(15, np.float64),
         auction_log=z(MAX_TURNS, np.uint64), play_log=z(N_CARDS, np.int64),
+        dd=dd if dd is not None else ddplay.make_ddplay(0.001),
     )
 
 
@@ -102,8 +103,11 @@ def run_auction(n, dealer, bid_policy, state, laid, ws):
 
 
 @njit(cache=True)
-def play_tricks(n, chief, play_policy, state, card_points, ws):
-    """Play every trick: the chief leads first, each trick's winner leads the next."""
+def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws):
+    """Play every trick: the chief leads first, each trick's winner leads the next.
+
+    With the DD policy the last ws.dd.meta[TRICKS] tricks (0: all) are played by
+    the double-dummy solver (ddplay.py), the rest by the heuristic."""
     held, trick, on_team, log = ws.held, ws.trick, ws.on_team, ws.play_log
     klass, power, class_mask, tier_mask = ws.klass, ws.power, ws.class_mask, ws.tier_mask
     remaining = np.uint64(0)
@@ -112,14 +116,24 @@ def play_tricks(n, chief, play_policy, state, card_points, ws):
         remaining |= held[s]
     leader = chief
     pos = 0
-    for _ in range(popcount(held[0])):
+    dd = ws.dd
+    ddplay.dd_reset(dd)
+    tricks = popcount(held[0])
+    for t in range(tricks):
+        if play_policy == policies.DD and not dd.meta[ddplay.ACTIVE] and (
+                dd.meta[ddplay.TRICKS] == 0 or tricks - t <= dd.meta[ddplay.TRICKS]):
+            ddplay.dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power,
+                            class_mask)
         winner_pos, winner, seat = 0, leader, leader
         for k in range(n):
-            legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
-            card = policies.choose_card(play_policy, legal, held[seat], remaining & ~held[seat],
-                                        trick, k, k == n - 1, winner_pos,
-                                        on_team[winner] == on_team[seat], on_team[seat],
-                                        klass, power, class_mask, tier_mask, state)
+            if dd.meta[ddplay.ACTIVE]:
+                card = ddplay.dd_card(n, dd, seat, leader, k)
+            else:
+                legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
+                card = policies.choose_card(play_policy, legal, held[seat], remaining & ~held[seat],
+                                            trick, k, k == n - 1, winner_pos,
+                                            on_team[winner] == on_team[seat], on_team[seat],
+                                            klass, power, class_mask, tier_mask, state)
             held[seat] ^= bit(card)
             remaining ^= bit(card)
             trick[k] = card
@@ -128,8 +142,12 @@ def play_tricks(n, chief, play_policy, state, card_points, ws):
             log[pos] = card
             pos += 1
             seat = seat + 1 if seat + 1 < n else 0
+        pts = 0
         for k in range(n):
-            card_points[winner] += CARD_POINTS[trick[k]]
+            pts += CARD_POINTS[trick[k]]
+        card_points[winner] += pts
+        if dd.meta[ddplay.ACTIVE]:
+            ddplay.dd_trick_done(dd, on_team[winner], pts)
         leader = winner
 
 
@@ -163,7 +181,8 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
         ws.on_team[s] = s == chief or s == partner
     fill_contract(chief_trump, vice_trump, ws.klass, ws.power, ws.class_mask)
     fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
-    play_tricks(n, chief, play_policy, state, card_points, ws)
+    play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws)
+    res[DD_VALUE] = ws.dd.meta[ddplay.START_VALUE]
     team, made, short, bon = score_played(n, bid, chief, partner, chief_trump, card_points, scores)
     res[OUTCOME] = PLAYED
     res[CHIEF] = chief

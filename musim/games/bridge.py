@@ -1,0 +1,83 @@
+"""Bridge, as a second game for the double-dummy solver (to check it against DDS).
+
+Positions: {"game": "bridge", "pbn": "N:AKQ2.T98.... ...", "trump": "S|H|D|C|NT",
+"leader": "N|E|S|W"} (FORMATS.md "Bridge positions").  Suits become the solver's
+classes in ascending rank, trumps get powers above every side card, each trick
+is worth 1 and no card has points: the value is the tricks the side on lead takes.
+"""
+import numpy as np
+
+from musim.batch import InputError
+from musim.solver.layout import make_game
+from musim.solver.search import make_state, solve, value_after
+from musim.solver.tt import new_generation
+
+SEATS = "NESW"
+SUITS = "SHDC"
+RANKS = "23456789TJQKA"
+STRAINS = ("S", "H", "D", "C", "NT")
+
+
+def parse_pbn(text):
+    """Four hands (lists of (suit, rank) with rank 0 = deuce), in seat order N, E, S, W."""
+    if not isinstance(text, str) or len(text) < 2 or text[0] not in SEATS or text[1] != ":":
+        raise InputError(f"pbn: expected 'N:<hand> <hand> <hand> <hand>', got {text!r}")
+    parts = text[2:].split()
+    if len(parts) != 4:
+        raise InputError(f"pbn: expected 4 hands, got {len(parts)}")
+    first = SEATS.index(text[0])
+    hands = [None] * 4
+    seen = set()
+    for i, part in enumerate(parts):
+        suits = part.split(".")
+        if len(suits) != 4:
+            raise InputError(f"pbn: hand {part!r} does not have 4 suits")
+        cards = []
+        for s, ranks in enumerate(suits):
+            for r in ranks:
+                if r.upper() not in RANKS:
+                    raise InputError(f"pbn: unknown rank {r!r} in hand {part!r}")
+                card = (s, RANKS.index(r.upper()))
+                if card in seen:
+                    raise InputError(f"pbn: card {SUITS[s]}{r.upper()} appears twice")
+                seen.add(card)
+                cards.append(card)
+        hands[(first + i) % 4] = cards
+    sizes = {len(h) for h in hands}
+    if len(sizes) != 1 or 0 in sizes:
+        raise InputError(f"pbn: hands must hold the same number of cards (>0), got {[len(h) for h in hands]}")
+    return hands
+
+
+def card_text(suit, rank):
+    return SUITS[suit] + RANKS[rank]
+
+
+class BridgeSolver:
+    """Solves bridge positions at the start of a trick, like DDS's SolveBoard."""
+
+    def __init__(self, tt):
+        self.tt = tt
+        self.st = make_state()
+
+    def solve(self, obj, all_moves=False):
+        hands = parse_pbn(obj.get("pbn"))
+        trump = obj.get("trump")
+        if trump not in STRAINS:
+            raise InputError(f"trump: expected one of {' '.join(STRAINS)}, got {trump!r}")
+        leader = obj.get("leader")
+        if not isinstance(leader, str) or leader not in SEATS:
+            raise InputError(f"leader: expected one of N E S W, got {leader!r}")
+        leader = SEATS.index(leader)
+        trump_class = STRAINS.index(trump) if trump != "NT" else -1
+        classes = [[(rank + (100 if s == trump_class else 0), 0) for rank in range(13)] for s in range(4)]
+        g, index = make_game(4, classes, trump_class, 1, [leader, (leader + 2) % 4])
+        new_generation(self.tt)
+        st = self.st
+        for seat, cards in enumerate(hands):
+            st.hands[seat] = np.uint64(sum(1 << index[s][r] for s, r in cards))
+        result = {"value": int(solve(g, self.tt, st, leader, 0))}
+        if all_moves:
+            result["moves"] = {card_text(s, r): int(value_after(g, self.tt, st, leader, 0, index[s][r]))
+                               for s, r in sorted(hands[leader], key=lambda c: (c[0], -c[1]))}
+        return result
