@@ -119,3 +119,48 @@ def test_principal_line_reproduces_the_value(solver):
                     v -= pts
                 leader, k = w, 0
         assert total == value
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda p: p.update(players=7), "players"),
+    (lambda p: p.update(leader=9), "leader"),
+    (lambda p: p.update(chief=None), "chief"),
+    (lambda p: p.update(partner=p["chief"]), "partner"),
+    (lambda p: p.update(chief_trump="X"), "chief_trump"),
+    (lambda p: p.update(vice_trump="purple"), "vice_trump"),
+    (lambda p: p["hands"][0].append("Q7"), "hands[0]"),
+    (lambda p: p["hands"][1].append(p["hands"][0][0]), "hands"),
+    (lambda p: p.update(trick=["R7", "R7", "R7", "R7", "R7", "R7"]), "trick"),
+    (lambda p: p.update(hands="nope"), "hands"),
+])
+def test_solve_cli_rejects_bad_positions(mutate, message):
+    line = (GOLDEN / "mu-positions.jsonl").read_text().splitlines()[1]
+    good = json.loads(line)
+    bad = json.loads(line)
+    mutate(bad)
+    res = CliRunner().invoke(cli, ["solve", "-"], input=json.dumps(bad) + "\n" + json.dumps(good) + "\n")
+    assert res.exit_code == 1
+    first, second = [json.loads(x) for x in res.output.splitlines()]
+    assert message in first["error"] and "\n" not in first["error"]
+    assert "value" in second
+
+
+def test_solve_cli_usage_errors():
+    assert CliRunner().invoke(cli, ["solve", "/no/such/file"]).exit_code == 2
+    assert CliRunner().invoke(cli, ["solve", "--tt-mb", "0", "-"], input="").exit_code == 2
+    res = CliRunner().invoke(cli, ["solve", "-"], input='{"game": "chess"}\n')
+    assert res.exit_code == 1 and "unknown game" in res.output
+
+
+def test_bridge_position_errors():
+    bad = [{"game": "bridge", "pbn": "X:...", "trump": "NT", "leader": "N"},
+           {"game": "bridge", "pbn": "N:AKQ.. ... ... ...", "trump": "NT", "leader": "N"},
+           {"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "Z", "leader": "N"},
+           {"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "Q"},
+           {"game": "bridge", "pbn": "N:A... A... ..A. ...A", "trump": "NT", "leader": "N"}]
+    res = CliRunner().invoke(cli, ["solve", "-"], input="\n".join(json.dumps(b) for b in bad))
+    assert res.exit_code == 1
+    assert all("error" in json.loads(x) for x in res.output.splitlines())
+    ok = CliRunner().invoke(cli, ["solve", "--all-moves", "-"],
+                            input='{"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"}')
+    assert json.loads(ok.output) == {"value": 1, "moves": {"SA": 1}}
