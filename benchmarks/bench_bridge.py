@@ -1,0 +1,90 @@
+"""musim's solver against DDS (endplay) on bridge: agreement and the time ratio.
+
+Random deals of --tricks cards per hand (13 = full deals), each solved by DDS's
+SolveBoard and by musim in the strain and with the leader rotating over the
+deals; prints the number of agreements and disagreements, both solvers' total
+and median times and the ratio musim/DDS.  A musim solve over --timeout seconds
+counts as a timeout (neither agreement nor disagreement).
+
+Usage: python benchmarks/bench_bridge.py [--deals 1000] [--tricks 13] [--timeout 60]
+"""
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import call_with_timeout, percentiles  # noqa: E402
+
+from endplay.dds import solve_board  # noqa: E402
+from endplay.types import Deal, Denom, Player  # noqa: E402
+
+from musim.games.bridge import RANKS, SEATS, STRAINS, BridgeSolver  # noqa: E402
+from musim.solver.tt import make_table  # noqa: E402
+
+DENOMS = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt]
+PLAYERS = [Player.north, Player.east, Player.south, Player.west]
+SOLVER = None
+TT_MB = 256
+
+
+def random_pbn(rng, tricks):
+    deck = [(s, r) for s in range(4) for r in range(13)]
+    rng.shuffle(deck)
+    hands = [deck[i * tricks:(i + 1) * tricks] for i in range(4)]
+    return "N:" + " ".join(
+        ".".join("".join(RANKS[r] for r in sorted((r for s, r in h if s == suit), reverse=True))
+                 for suit in range(4)) for h in hands)
+
+
+def musim_solve(obj):
+    global SOLVER
+    if SOLVER is None:
+        SOLVER = BridgeSolver(make_table(TT_MB))
+    return SOLVER.solve(obj)["value"]
+
+
+def main():
+    global TT_MB
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--tricks", type=int, default=13)
+    ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--tt-mb", type=int, default=256)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    TT_MB = a.tt_mb
+    rng = random.Random(a.seed)
+    BridgeSolver(make_table(1)).solve({"pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"})
+    agree = disagree = timeouts = 0
+    t_dds, t_musim = [], []
+    for i in range(a.deals):
+        pbn = random_pbn(rng, a.tricks)
+        strain, leader = i % 5, (i // 5) % 4
+        deal = Deal.from_pbn(pbn)
+        deal.trump, deal.first = DENOMS[strain], PLAYERS[leader]
+        t = time.perf_counter()
+        ref = max(v for _, v in solve_board(deal))
+        t_dds.append(time.perf_counter() - t)
+        secs, got = call_with_timeout(
+            musim_solve, ({"pbn": pbn, "trump": STRAINS[strain], "leader": SEATS[leader]},), a.timeout)
+        t_musim.append(secs)
+        if secs is None:
+            timeouts += 1
+        elif got == ref:
+            agree += 1
+        else:
+            disagree += 1
+            print(f"DISAGREE {pbn} {STRAINS[strain]} {SEATS[leader]}: dds {ref}, musim {got}", flush=True)
+    done = [(m, d) for m, d in zip(t_musim, t_dds) if m is not None]
+    print(f"{a.deals} deals of {a.tricks} tricks: {agree} agree, {disagree} disagree, {timeouts} over {a.timeout:g} s")
+    print(f"DDS:   total {sum(t_dds):.2f} s, median {percentiles(t_dds)[0] * 1000:.2f} ms")
+    if done:
+        tm, td = sum(m for m, _ in done), sum(d for _, d in done)
+        print(f"musim: total {tm:.2f} s, median {percentiles([m for m, _ in done])[0] * 1000:.2f} ms "
+              f"(on the {len(done)} solved); time ratio musim/DDS {tm / td:,.1f}x")
+
+
+if __name__ == "__main__":
+    main()

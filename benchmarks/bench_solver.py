@@ -1,0 +1,84 @@
+"""Double-dummy solve times for Mü (issue: median/p90/max per player count, nodes per second).
+
+Each sample is the starting position of a random full deal (random hands, chief,
+partner, vice and trumps, the chief leading), solved on one core with a fresh
+transposition table generation; a solve that exceeds --timeout seconds is
+reported as over the limit.  --endings T instead solves positions with T tricks
+left (random cards), to show how the time grows with the depth.
+
+Usage: python benchmarks/bench_solver.py [--players 3,4,5,6] [--deals 20] [--timeout 60]
+       python benchmarks/bench_solver.py --players 5 --endings 6,7,8,9 --deals 20
+"""
+import argparse
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import call_with_timeout, fmt_seconds, percentiles  # noqa: E402
+
+from musim.cards import CARD_TEXT, N_CARDS, type_text  # noqa: E402
+from musim.games.mu.solve import MuSolver  # noqa: E402
+from musim.solver.tt import make_table  # noqa: E402
+
+SOLVER = None
+TT_MB = 256
+
+
+def random_position(rng, n, tricks):
+    deck = list(range(36 if n == 3 else N_CARDS))
+    cards = rng.sample(deck, n * tricks)
+    seats = rng.sample(range(n), n)
+    chief_trump = rng.randrange(-1, 15)
+    vice_trump = rng.choice([t for t in range(15) if t != chief_trump]) if n >= 4 else -1
+    return {"game": "mu", "players": n,
+            "hands": [[CARD_TEXT[c] for c in cards[s * tricks:(s + 1) * tricks]] for s in range(n)],
+            "leader": seats[0], "trick": [], "chief": seats[0],
+            "partner": seats[1] if n >= 4 else None, "vice": seats[2] if n >= 4 else None,
+            "chief_trump": type_text(chief_trump), "vice_trump": None if vice_trump < 0 else type_text(vice_trump)}
+
+
+def solve_one(obj):
+    """Solve in this (forked) process, with a table of its own: pages copied on write from
+    the parent would otherwise dominate the time."""
+    global SOLVER
+    if SOLVER is None:
+        SOLVER = MuSolver(make_table(TT_MB))
+    SOLVER.st.stats[0] = 0
+    value = SOLVER.solve(obj)["value"]
+    return value, int(SOLVER.st.stats[0])
+
+
+def main():
+    global TT_MB
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", default="3,4,5,6")
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--endings", default="", help="comma-separated trick counts (default: full deals)")
+    ap.add_argument("--tt-mb", type=int, default=256)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    TT_MB = a.tt_mb
+    MuSolver(make_table(1)).solve(random_position(random.Random(0), 4, 2))  # load kernels before forking
+    for n in (int(x) for x in a.players.split(",")):
+        full = 12 if n in (3, 5) else 60 // n
+        for tricks in ([int(t) for t in a.endings.split(",")] if a.endings else [full]):
+            rng = random.Random(a.seed * 1000 + n * 20 + tricks)
+            times, nodes, node_time = [], 0, 0.0
+            for _ in range(a.deals):
+                secs, out = call_with_timeout(solve_one, (random_position(rng, n, tricks),), a.timeout)
+                times.append(secs)
+                if secs is not None:
+                    nodes += out[1]
+                    node_time += secs
+            med, p90, mx = percentiles(times)
+            over = sum(t is None for t in times)
+            rate = f"{nodes / node_time:,.0f} nodes/s" if node_time else "-"
+            print(f"{n} players, {tricks:2d} tricks, {a.deals} deals: median {fmt_seconds(med)}, "
+                  f"p90 {fmt_seconds(p90)}, max {fmt_seconds(mx)}, over {a.timeout:g} s: {over}, {rate}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
