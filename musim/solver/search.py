@@ -88,6 +88,82 @@ def relative_key(g, st, leader, words):
 
 
 @njit(cache=True)
+def top_power(g, mask):
+    """Highest power in a mask (-1 if empty)."""
+    best = -1
+    m = mask
+    while m:
+        c = lowest(m)
+        m = drop_lowest(m)
+        if g.power[c] > best:
+            best = g.power[c]
+    return best
+
+
+@njit(cache=True)
+def quick_points(g, st, leader):
+    """Points the leader's side surely takes by cashing the leader's sure winners (DDS's
+    "quick tricks", simplified): trumps no other player can beat, then, if nobody else
+    holds a trump, side cards no other player can beat.  Each such trick also brings
+    every other player's cheapest cards, and the trick bonus."""
+    n = g.n
+    mine = st.hands[leader]
+    others = np.uint64(0)
+    for s in range(n):
+        if s != leader:
+            others |= st.hands[s]
+    q, pts = 0, 0
+    other_trumps = np.uint64(0)
+    if g.trump_class >= 0:
+        tmask = g.class_mask[g.trump_class]
+        other_trumps = others & tmask
+        top = top_power(g, other_trumps)
+        m = mine & tmask
+        while m:
+            c = lowest(m)
+            m = drop_lowest(m)
+            if g.power[c] >= top:
+                q += 1
+                pts += g.points[c]
+    if not other_trumps:
+        for k in range(MAX_CLASSES):
+            if k == g.trump_class or not g.class_mask[k]:
+                continue
+            top = top_power(g, others & g.class_mask[k])
+            m = mine & g.class_mask[k]
+            while m:
+                c = lowest(m)
+                m = drop_lowest(m)
+                if g.power[c] >= top:
+                    q += 1
+                    pts += g.points[c]
+    if q == 0:
+        return 0
+    for s in range(n):
+        if s == leader:
+            continue
+        c0, c1, c2 = 0, 0, 0
+        m = st.hands[s]
+        while m:
+            p = g.points[lowest(m)]
+            m = drop_lowest(m)
+            if p == 0:
+                c0 += 1
+            elif p == 1:
+                c1 += 1
+            else:
+                c2 += 1
+        take = q
+        t = min(take, c0)
+        take -= t
+        t = min(take, c1)
+        pts += t
+        take -= t
+        pts += 2 * min(take, c2)
+    return pts + q * g.trick_bonus
+
+
+@njit(cache=True)
 def rank_of(rem, card):
     """Position of `card` among the set bits of rem."""
     return popcount(rem & ((np.uint64(1) << np.uint64(card)) - np.uint64(1)))
@@ -257,6 +333,12 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
             resolved = False
             tt_best = -1
             if k == 0:
+                sure = quick_points(g, st, leader)
+                if g.team[leader] and need <= sure:
+                    r, resolved = True, True
+                elif not g.team[leader] and need > avail - sure:
+                    r, resolved = False, True
+            if k == 0 and not resolved:
                 rem = relative_key(g, st, leader, st.words[d])
                 idx = probe(tt, st.words[d])
                 if idx >= 0:
