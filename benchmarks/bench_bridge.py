@@ -20,22 +20,13 @@ from common import call_with_timeout, percentiles  # noqa: E402
 from endplay.dds import solve_board  # noqa: E402
 from endplay.types import Deal, Denom, Player  # noqa: E402
 
-from musim.games.bridge import RANKS, SEATS, STRAINS, BridgeSolver  # noqa: E402
+from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn  # noqa: E402
 from musim.solver.tt import make_table  # noqa: E402
 
 DENOMS = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt]
 PLAYERS = [Player.north, Player.east, Player.south, Player.west]
 SOLVER = None
 TT_MB = 256
-
-
-def random_pbn(rng, tricks):
-    deck = [(s, r) for s in range(4) for r in range(13)]
-    rng.shuffle(deck)
-    hands = [deck[i * tricks:(i + 1) * tricks] for i in range(4)]
-    return "N:" + " ".join(
-        ".".join("".join(RANKS[r] for r in sorted((r for s, r in h if s == suit), reverse=True))
-                 for suit in range(4)) for h in hands)
 
 
 def musim_solve(obj):

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from musim.games.bridge import RANKS, SEATS, STRAINS, SUITS, BridgeSolver
+from musim.games.bridge import SEATS, STRAINS, SUITS, BridgeSolver, random_pbn
 from musim.solver.tt import make_table
 
 endplay = pytest.importorskip("endplay")
@@ -14,15 +14,6 @@ from endplay.types import Deal, Denom, Player  # noqa: E402
 
 DENOMS = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "NT": Denom.nt}
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
-
-
-def random_pbn(rng, tricks):
-    deck = [(s, r) for s in range(4) for r in range(13)]
-    rng.shuffle(deck)
-    hands = [deck[i * tricks:(i + 1) * tricks] for i in range(4)]
-    return "N:" + " ".join(
-        ".".join("".join(RANKS[r] for r in sorted((r for s, r in h if s == suit), reverse=True))
-                 for suit in range(4)) for h in hands)
 
 
 def dds(pbn, strain, leader):

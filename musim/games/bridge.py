@@ -49,6 +49,16 @@ def parse_pbn(text):
     return hands
 
 
+def random_pbn(rng, tricks=13):
+    """A random deal (or ending of `tricks` cards per hand) in PBN, from a random.Random."""
+    deck = [(s, r) for s in range(4) for r in range(13)]
+    rng.shuffle(deck)
+    hands = [deck[i * tricks:(i + 1) * tricks] for i in range(4)]
+    return "N:" + " ".join(
+        ".".join("".join(RANKS[r] for r in sorted((r for s, r in h if s == suit), reverse=True))
+                 for suit in range(4)) for h in hands)
+
+
 def card_text(suit, rank):
     return SUITS[suit] + RANKS[rank]
 

@@ -186,6 +186,19 @@ def trick_winner_pos(g, line, start, count):
     return best
 
 
+@njit(cache=True, inline="always")
+def finish_trick(g, line, start, leader):
+    """(winning seat, points incl. the trick bonus) of the full trick line[start:start+n]."""
+    n = g.n
+    w = leader + trick_winner_pos(g, line, start, n)
+    if w >= n:
+        w -= n
+    pts = g.trick_bonus
+    for j in range(start, start + n):
+        pts += g.points[line[j]]
+    return w, pts
+
+
 @njit(cache=True)
 def mask_points(g, mask):
     total = 0
@@ -293,13 +306,7 @@ def _play(g, st, d, ply):
     st.line[ply + d] = c
     need, avail = fr[d, F_NEED], fr[d, F_AVAIL]
     if k + 1 == n:
-        start = ply + d + 1 - n
-        w = leader + trick_winner_pos(g, st.line, start, n)
-        if w >= n:
-            w -= n
-        pts = g.trick_bonus
-        for j in range(start, ply + d + 1):
-            pts += g.points[st.line[j]]
+        w, pts = finish_trick(g, st.line, ply + d + 1 - n, leader)
         leader, k, avail = w, 0, avail - pts
         if g.team[w]:
             need -= pts
@@ -435,12 +442,7 @@ def value_after(g, tt, st, leader, k, card):
     if k + 1 < n:
         v = solve(g, tt, st, leader, k + 1)
     else:
-        w = leader + trick_winner_pos(g, st.line, 0, n)
-        if w >= n:
-            w -= n
-        pts = g.trick_bonus
-        for j in range(n):
-            pts += g.points[st.line[j]]
+        w, pts = finish_trick(g, st.line, 0, leader)
         v = solve(g, tt, st, w, 0) + (pts if g.team[w] else 0)
         st.line[:n] = st.trick_save[:n]  # the search reused line: restore the trick
     st.hands[seat] ^= b
@@ -465,12 +467,7 @@ def keeps_value(g, tt, st, leader, k, card, value):
     st.trick_save[:k + 1] = st.line[:k + 1]
     nl, nk, gained = leader, k + 1, 0
     if nk == n:
-        nl = leader + trick_winner_pos(g, st.line, 0, n)
-        if nl >= n:
-            nl -= n
-        pts = g.trick_bonus
-        for j in range(n):
-            pts += g.points[st.line[j]]
+        nl, pts = finish_trick(g, st.line, 0, leader)
         gained = pts if g.team[nl] else 0
         nk = 0
     avail = available(g, st.hands, st.line, nk)

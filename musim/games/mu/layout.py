@@ -53,16 +53,6 @@ def to_canon(mask, canon_of):
     return out
 
 
-@njit(cache=True)
-def to_orig(mask, orig_of):
-    out = np.uint64(0)
-    m = mask
-    while m:
-        out |= bit(orig_of[lowest(m)])
-        m = drop_lowest(m)
-    return out
-
-
 class MuSolverSetup:
     """The arrays of one Mü contract in canonical layout, and its SolverGame."""
 
