@@ -118,12 +118,14 @@ def show_cards(avail, t, k):
     """k cards of `avail` to lay that show type t: its lowest cards first, then the lowest others."""
     chosen = np.uint64(0)
     for pool in (avail & TYPE_MASK[t], avail & ~TYPE_MASK[t]):
-        for d in range(10):
+        d = 0
+        while k > 0 and pool and d < 10:
             m = pool & NUMBER_MASK[d]
             while m and k > 0:
                 chosen |= bit(lowest(m))
                 m = drop_lowest(m)
                 k -= 1
+            d += 1
     return chosen
 
 

@@ -12,8 +12,8 @@ cards that are trumps or of the led class.
 import numpy as np
 from numba import njit
 
-from musim.bits import highest, popcount
-from musim.cards import CARD_COLOUR, CARD_NUMBER, NUMBER_MASK, POINT_MASK, TYPE_MASK, N_COLOURS
+from musim.bits import highest, lowest, popcount
+from musim.cards import CARD_COLOUR, CARD_NUMBER, COLOUR_MASK, NUMBER_MASK, POINT_MASK, TYPE_MASK, N_COLOURS
 
 TRUMP = 5
 N_CLASSES = 6
@@ -43,24 +43,33 @@ def tier(card, chief_trump, vice_trump):
 @njit(cache=True)
 def fill_contract(chief_trump, vice_trump, klass, power, class_mask):
     """Fill per-card class and power and the per-class masks for one trump pair."""
-    class_mask[:] = 0
+    chief = TYPE_MASK[chief_trump] if chief_trump >= 0 else np.uint64(0)
+    vice = TYPE_MASK[vice_trump] if vice_trump >= 0 else np.uint64(0)
+    trumps = chief | vice
+    for k in range(N_COLOURS):
+        class_mask[k] = COLOUR_MASK[k] & ~trumps
+    class_mask[TRUMP] = trumps
     for c in range(60):
-        t = tier(c, chief_trump, vice_trump)
-        if t > 0:
-            klass[c] = TRUMP
-            power[c] = 10 + 10 * t + CARD_NUMBER[c]
-        else:
-            klass[c] = CARD_COLOUR[c]
-            power[c] = CARD_NUMBER[c]
-        class_mask[klass[c]] |= np.uint64(1) << np.uint64(c)
+        klass[c] = CARD_COLOUR[c]
+        power[c] = CARD_NUMBER[c]
+    m = trumps
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        b = np.uint64(1) << np.uint64(c)
+        klass[c] = TRUMP
+        power[c] = 10 + 10 * (2 * ((chief & b) != 0) + ((vice & b) != 0)) + CARD_NUMBER[c]
 
 
 @njit(cache=True)
 def fill_tier_masks(chief_trump, vice_trump, tier_mask):
     """tier_mask[t] = the cards of trump tier t (0 = not trump) for one trump pair."""
-    tier_mask[:] = 0
-    for c in range(60):
-        tier_mask[tier(c, chief_trump, vice_trump)] |= np.uint64(1) << np.uint64(c)
+    chief = TYPE_MASK[chief_trump] if chief_trump >= 0 else np.uint64(0)
+    vice = TYPE_MASK[vice_trump] if vice_trump >= 0 else np.uint64(0)
+    tier_mask[3] = chief & vice
+    tier_mask[2] = chief & ~vice
+    tier_mask[1] = vice & ~chief
+    tier_mask[0] = ~(chief | vice) & ((np.uint64(1) << np.uint64(60)) - np.uint64(1))
 
 
 @njit(cache=True, inline="always")
