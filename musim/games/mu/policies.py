@@ -35,6 +35,8 @@ heuristic  a sensible club player, using only its own hand and public
     win with the cheapest card that surely holds the trick if it carries any
     points, or with the cheapest winner if the trick holds 2+ points or this is
     the last card; otherwise throw the lowest-point, lowest card.
+dd         (card play only) the double-dummy solver: see ddplay.py; the deal
+           kernel dispatches it, the heuristic makes the other decisions.
 """
 import numpy as np
 from numba import njit
