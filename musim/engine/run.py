@@ -117,5 +117,6 @@ def execute(spec, progress=False):
     elapsed = time.perf_counter() - t0
     yield from summary.lines()
     rate = spec.count / elapsed if elapsed > 0 else float("inf")
-    yield (f"seed {spec.seed}, {spec.workers} worker(s), {elapsed:.2f} s ({rate:,.0f} {spec.mode}/s)"
+    shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
+    yield (f"seed {spec.seed}, {spec.workers} worker(s), {elapsed:.2f} s ({shown} {spec.mode}/s)"
            + (f", written to {spec.out}" if spec.out else ""))
