@@ -38,4 +38,4 @@ def percentiles(values):
 
 
 def fmt_seconds(x):
-    return f"> limit" if x == float("inf") else f"{x * 1000:,.1f} ms"
+    return "> limit" if x == float("inf") else f"{x * 1000:,.1f} ms"

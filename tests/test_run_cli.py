@@ -1,5 +1,4 @@
 """`musim run`: argument checking, Parquet contract and metadata, reproducibility, atomic output."""
-import json
 
 import pandas as pd
 import pyarrow.parquet as pq

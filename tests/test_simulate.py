@@ -8,7 +8,7 @@ from musim.bits import popcount
 from musim.cards import N_CARDS, mask_cards
 from musim.games.mu import simulate as sim
 from musim.games.mu.record import replay
-from musim.games.mu.run import DealChunk, deal_record, simulate_deals, simulate_match_chunk
+from musim.games.mu.run import deal_record, simulate_deals, simulate_match_chunk
 
 PLAYS = ("random", "heuristic")
 TOTAL_POINTS = {3: 36, 4: 60, 5: 60, 6: 60}

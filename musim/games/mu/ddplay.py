@@ -15,7 +15,7 @@ from numba import njit
 from musim.bits import bit
 from musim.cards import N_CARDS
 from musim.games.mu.layout import fill_layout, to_canon
-from musim.games.mu.rules import N_CLASSES, TRUMP
+from musim.games.mu.rules import TRUMP
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges
 from musim.solver.search import first_keeping_move, make_state, solve
 from musim.solver.tt import make_table, new_generation
