@@ -339,7 +339,16 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
             st.stats[0] += 1
             resolved = False
             tt_best = -1
-            if k == 0:
+            if k == 0 and popcount(hands[leader]) == 1:
+                # the last trick plays itself: every seat has one card left
+                base = ply + d
+                seat = leader
+                for j in range(n):
+                    st.line[base + j] = lowest(hands[seat])
+                    seat = seat + 1 if seat + 1 < n else 0
+                w, pts = finish_trick(g, st.line, base, leader)
+                r, resolved = (pts if g.team[w] else 0) >= need, True
+            elif k == 0:
                 sure = quick_points(g, st, leader)
                 if g.team[leader] and need <= sure:
                     r, resolved = True, True
