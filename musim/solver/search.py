@@ -44,6 +44,15 @@ def make_state():
 
 
 
+@njit(cache=True, inline="always")
+def remaining(g, st):
+    """All cards still held, by any seat."""
+    rem = np.uint64(0)
+    for s in range(g.n):
+        rem |= st.hands[s]
+    return rem
+
+
 @njit(cache=True)
 def relative_key(g, st, leader, words):
     """The position's structure at a trick boundary, as KEY_WORDS words.
@@ -52,9 +61,7 @@ def relative_key(g, st, leader, words):
     bit planes of their owners, 3-4 their points (1 and 2), 5 marks a card of the
     same power as the one before it, 6 holds the class sizes and the leader.
     """
-    rem = np.uint64(0)
-    for s in range(g.n):
-        rem |= st.hands[s]
+    rem = remaining(g, st)
     for w in range(KEY_WORDS):
         words[w] = 0
     i = 0
@@ -108,10 +115,7 @@ def quick_points(g, st, leader):
     every other player's cheapest cards, and the trick bonus."""
     n = g.n
     mine = st.hands[leader]
-    others = np.uint64(0)
-    for s in range(n):
-        if s != leader:
-            others |= st.hands[s]
+    others = remaining(g, st) & ~mine
     q, pts = 0, 0
     other_trumps = np.uint64(0)
     if g.trump_class >= 0:
@@ -230,10 +234,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         follow = hand & g.class_mask[led_class]
         if follow:
             legal = follow
-    others = np.uint64(0)
-    for s in range(n):
-        if s != seat:
-            others |= hands[s]
+    others = remaining(g, st) & ~hand
     for j in range(t0, ply):
         others |= np.uint64(1) << np.uint64(line[j])
     win_pos = 0
@@ -285,9 +286,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
 @njit(cache=True, inline="always")
 def _store_result(g, tt, st, d, need, result, best):
     """Record what frame d (a trick boundary) proved; its key is st.words[d]."""
-    rem = np.uint64(0)
-    for s in range(g.n):
-        rem |= st.hands[s]
+    rem = remaining(g, st)
     rank = rank_of(rem, best) if best >= 0 else -1
     if result:
         store(tt, st.words[d], need, NO_BOUND_HI, rank, popcount(rem))

@@ -40,11 +40,18 @@ def tier(card, chief_trump, vice_trump):
     return 2 * type_matches(chief_trump, card) + type_matches(vice_trump, card)
 
 
+@njit(cache=True, inline="always")
+def trump_masks(chief_trump, vice_trump):
+    """(chief trump cards, vice trump cards) of a trump pair; empty for -1."""
+    chief = TYPE_MASK[chief_trump] if chief_trump >= 0 else np.uint64(0)
+    vice = TYPE_MASK[vice_trump] if vice_trump >= 0 else np.uint64(0)
+    return chief, vice
+
+
 @njit(cache=True)
 def fill_contract(chief_trump, vice_trump, klass, power, class_mask):
     """Fill per-card class and power and the per-class masks for one trump pair."""
-    chief = TYPE_MASK[chief_trump] if chief_trump >= 0 else np.uint64(0)
-    vice = TYPE_MASK[vice_trump] if vice_trump >= 0 else np.uint64(0)
+    chief, vice = trump_masks(chief_trump, vice_trump)
     trumps = chief | vice
     for k in range(N_COLOURS):
         class_mask[k] = COLOUR_MASK[k] & ~trumps
@@ -64,8 +71,7 @@ def fill_contract(chief_trump, vice_trump, klass, power, class_mask):
 @njit(cache=True)
 def fill_tier_masks(chief_trump, vice_trump, tier_mask):
     """tier_mask[t] = the cards of trump tier t (0 = not trump) for one trump pair."""
-    chief = TYPE_MASK[chief_trump] if chief_trump >= 0 else np.uint64(0)
-    vice = TYPE_MASK[vice_trump] if vice_trump >= 0 else np.uint64(0)
+    chief, vice = trump_masks(chief_trump, vice_trump)
     tier_mask[3] = chief & vice
     tier_mask[2] = chief & ~vice
     tier_mask[1] = vice & ~chief
