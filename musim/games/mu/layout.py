@@ -5,6 +5,8 @@ class 5 (rules.TRUMP), each in ascending power, with exactly the class and power
 the rules kernels give (rules.fill_contract): the solver cannot disagree with
 the rules.  Only the first 36 or 60 positions are used.
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -53,25 +55,43 @@ def to_canon(mask, canon_of):
     return out
 
 
+MuLayout = namedtuple("MuLayout", "canon_of orig_of klass power points class_mask eq_lo eq_hi team")
+
+
+def make_layout():
+    """Arrays for one Mü contract in canonical layout (filled by fill_game)."""
+    z = np.zeros
+    return MuLayout(canon_of=z(N_CARDS, np.int64), orig_of=z(64, np.int64), klass=np.full(64, -1, np.int64),
+                    power=z(64, np.int64), points=z(64, np.int64), class_mask=z(MAX_CLASSES, np.uint64),
+                    eq_lo=z(64, np.int64), eq_hi=z(64, np.int64), team=z(MAX_SEATS, np.bool_))
+
+
+@njit(cache=True)
+def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask):
+    """Fill the contract tables (klass, power, class_mask) and `lay` for a trump pair and team."""
+    fill_layout(chief_trump, vice_trump, klass, power, class_mask, lay.canon_of, lay.orig_of,
+                lay.klass, lay.power, lay.points, lay.class_mask)
+    fill_equal_power_ranges(lay.klass, lay.power, lay.eq_lo, lay.eq_hi)
+    for s in range(MAX_SEATS):
+        lay.team[s] = s < n and on_team[s]
+
+
+@njit(cache=True)
+def solver_game(n, lay):
+    """The SolverGame of a filled layout."""
+    return SolverGame(n, lay.klass, lay.power, lay.points, lay.class_mask, lay.eq_lo, lay.eq_hi,
+                      np.int64(TRUMP), np.int64(0), lay.team)
+
+
 class MuSolverSetup:
-    """The arrays of one Mü contract in canonical layout, and its SolverGame."""
+    """One Mü contract in canonical layout, from Python: its tables, mapping and SolverGame."""
 
     def __init__(self, n, chief_trump, vice_trump, team):
         self.klass = np.zeros(N_CARDS, np.int64)
         self.power = np.zeros(N_CARDS, np.int64)
         self.class_mask = np.zeros(N_CLASSES, np.uint64)
-        self.canon_of = np.zeros(N_CARDS, np.int64)
-        self.orig_of = np.zeros(64, np.int64)
-        g_klass = np.full(64, -1, np.int64)
-        g_power = np.zeros(64, np.int64)
-        g_points = np.zeros(64, np.int64)
-        g_class_mask = np.zeros(MAX_CLASSES, np.uint64)
-        fill_layout(chief_trump, vice_trump, self.klass, self.power, self.class_mask, self.canon_of,
-                    self.orig_of, g_klass, g_power, g_points, g_class_mask)
-        team_arr = np.zeros(MAX_SEATS, np.bool_)
-        for s in team:
-            team_arr[s] = True
-        eq_lo, eq_hi = np.zeros(64, np.int64), np.zeros(64, np.int64)
-        fill_equal_power_ranges(g_klass, g_power, eq_lo, eq_hi)
-        self.game = SolverGame(n, g_klass, g_power, g_points, g_class_mask, eq_lo, eq_hi,
-                               np.int64(TRUMP), np.int64(0), team_arr)
+        self.layout = make_layout()
+        on_team = np.array([s in team for s in range(MAX_SEATS)])
+        fill_game(n, chief_trump, vice_trump, on_team, self.layout, self.klass, self.power, self.class_mask)
+        self.canon_of, self.orig_of = self.layout.canon_of, self.layout.orig_of
+        self.game = solver_game(n, self.layout)

@@ -112,8 +112,8 @@ class MuSolver:
         result = {"value": int(solve(g, self.tt, st, leader, k))}
         if all_moves:
             seat = (leader + k) % n
-            klass, _, class_mask = setup.klass, setup.power, setup.class_mask
-            legal = int(rules.legal_moves(np.uint64(hands[seat]), trick[0] if k else -1, klass, class_mask))
+            legal = int(rules.legal_moves(np.uint64(hands[seat]), trick[0] if k else -1, setup.klass,
+                                          setup.class_mask))
             moves = {}
             for c in range(N_CARDS):
                 if legal >> c & 1 and CARD_TEXT[c] not in moves:
