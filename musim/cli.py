@@ -133,6 +133,8 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
 
     if (deals is None) == (matches is None):
         raise click.UsageError("give exactly one of --deals N or --matches N")
+    if dd_tricks and play != "dd":
+        raise click.UsageError("--dd-tricks applies only with --play dd")
     count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")
     from musim.games import get_game
 

@@ -96,6 +96,7 @@ def test_matches_write_one_row_per_match(tmp_path):
     (["--deals", "10", "--game", "chess"], "unknown game"),
     (["--deals", "10", "--play", "psychic"], "psychic"),
     (["--deals", "10", "--seed", "-1"], "-1"),
+    (["--deals", "10", "--dd-tricks", "3"], "--play dd"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(args, message):
     res = invoke("run", *args)
