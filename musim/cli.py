@@ -166,6 +166,106 @@ def record(players, play, dd_tricks, seed, index):
     click.echo(json.dumps(deal_record(players, seed, index, play, dd_tricks=dd_tricks)))
 
 
+def _player_list(text):
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of player counts", param_hint="--players")
+    bad = [v for v in values if not 3 <= v <= 6]
+    if not values or bad:
+        raise click.BadParameter(f"{text!r}: player counts must be 3..6", param_hint="--players")
+    return sorted(set(values))
+
+
+@cli.command()
+@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
+@click.option("--hand", required=True, help='The hand, e.g. "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5".')
+@click.option("--samples", metavar="N", help="Deals of the unseen cards (default 1068: a +-3 point "
+              "95% interval on a success rate).")
+@click.option("--play", type=click.Choice(["heuristic", "dd"]), default="heuristic", show_default=True,
+              help="Card play (dd: exact double-dummy, slow with 4+ players, see README).")
+@click.option("--vice", type=click.Choice(["strongest", "none"]), default="strongest", show_default=True,
+              help="Bids above 1: the strongest other hand is vice naming its best type, or no vice.")
+@click.option("--partner", type=click.Choice(["public", "hindsight"]), default="public", show_default=True,
+              help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=64, show_default=True,
+              help="With --play dd: transposition-table MB per worker.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
+def bid(players, hand, samples, play, vice, partner, seed, workers, tt_mb, as_json, as_csv):
+    """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
+    import json
+    import os
+
+    from musim.analysis.bid import DEFAULT_SAMPLES, bid_strength, format_table
+    from musim.batch import InputError
+
+    if as_json and as_csv:
+        raise click.UsageError("give at most one of --json and --csv")
+    count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
+    try:
+        rows = bid_strength(players, hand, count, seed, play, vice == "strongest", partner == "hindsight",
+                            workers or os.cpu_count() or 1, tt_mb)
+    except InputError as exc:
+        raise click.BadParameter(str(exc).removeprefix("--hand: "), param_hint="--hand")
+    if as_json:
+        click.echo(json.dumps(rows))
+    elif as_csv:
+        import pandas as pd
+
+        click.echo(pd.DataFrame(rows).to_csv(index=False, float_format="%.4f"), nl=False)
+    else:
+        click.echo(format_table(rows, players, count))
+
+
+@cli.command()
+@click.option("--players", default="3,4,5,6", show_default=True, help="Comma-separated player counts.")
+@click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
+@click.option("--play", type=click.Choice(["heuristic", "dd"]), default="heuristic", show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=64, show_default=True)
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
+@click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def balance(players, deals, play, seed, workers, tt_mb, out, overwrite, progress):
+    """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
+    import os
+    import platform
+    import time
+
+    from tqdm import tqdm
+
+    from musim import __version__
+    from musim.analysis import balance_report
+    from musim.analysis.balance import analyse
+
+    counts = _player_list(players)
+    n_deals = parse_count(deals, "--deals")
+    try:
+        out = balance_report.check_out_dir(out, overwrite)
+    except ValueError as exc:
+        raise click.UsageError(str(exc))
+    workers = workers or os.cpu_count() or 1
+    show = sys.stderr.isatty() if progress is None else progress
+    started = time.perf_counter()
+    results = []
+    with tqdm(total=2 * n_deals * len(counts), disable=not show, unit="deal", file=sys.stderr) as bar:
+        for n in counts:
+            results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update))
+    seconds = time.perf_counter() - started
+    params = {"command": "musim " + " ".join(sys.argv[1:]), "seed": seed, "deals": n_deals, "play": play,
+              "version": __version__, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"}
+    balance_report.write(out, results, params, seconds)
+    for r in results:
+        f = r.facts
+        click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, proposed targets "
+                   f"{f['intercept']:.1f} + {f['slope']:.2f} x bid")
+    click.echo(f"wrote {len(balance_report.FILES)} files to {out} in {seconds:.0f} s")
+
+
 @cli.command()
 def games():
     """List the games musim can run."""

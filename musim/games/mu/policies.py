@@ -12,12 +12,9 @@ random     uniform over the legal choices: on an auction turn first the number o
 heuristic  a sensible club player, using only its own hand and public
            information (laid cards, played cards, the current trick):
   * hand value: for each trump type t it could name, the expected team points
-    `hand_estimates`: n points per trick it expects to win itself (each trump card
-    counts TRUMP_WEIGHT[number] tricks for a colour trump, NUMBER_TRUMP_WEIGHT for
-    a number trump; each side 9 and 8 SIDE_NINE and SIDE_EIGHT), plus
-    PARTNER_FACTOR times an average seat's share of the rest for the partner;
-    the bid it can afford is the highest level whose target that estimate plus
-    BID_OPTIMISM reaches;
+    of the fitted hand model (hand_model.py, table in hand_table.py); the bid it
+    can afford is the highest level whose target that estimate reaches (adding
+    a margin of 3 points lowered the chief's mean score: see the README);
   * auction: if it can afford more than the highest other bid, it lays exactly
     enough to stand alone on top (never ties, so never provokes an eklat); if it
     is already on top it passes; a player with nothing laid who cannot outbid
@@ -42,7 +39,8 @@ import numpy as np
 from numba import njit
 
 from musim.bits import bit, drop_lowest, lowest, popcount
-from musim.cards import CARD_COLOUR, CARD_NUMBER, CARD_POINTS, N_COLOURS, NUMBER_MASK, TYPE_MASK
+from musim.cards import CARD_POINTS, N_COLOURS, NUMBER_MASK, TYPE_MASK
+from musim.games.mu.hand_model import expected_points
 from musim.games.mu.rules import (
     TRUMP, achieved_rank, beats, lay_limit, nameable_types, top_card, top_other,
 )
@@ -52,45 +50,12 @@ RANDOM = 0
 HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
 
-# Expected tricks per trump card by number (colour trump) and per number-trump card.
-TRUMP_WEIGHT = np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.55, 0.6, 0.75, 0.9, 0.95])
-NUMBER_TRUMP_WEIGHT = 0.8
-# Expected tricks of a side (non-trump) 9 and 8.
-SIDE_NINE = 0.5
-SIDE_EIGHT = 0.25
-# Share of the remaining points the heuristic expects its partner to bring, relative to an average seat.
-PARTNER_FACTOR = 1.1
-# Points added to the estimate before choosing the bid: tuned so that the heuristic chief makes
-# its bid in roughly 55-65% of deals at 4-6 players (a plain estimate made 70-85%, bidding too timidly).
-BID_OPTIMISM = 3.0
-
-
-@njit(cache=True)
-def tricks_to_points(tricks, n):
-    """Expected team points from the chief's expected tricks: n points a trick, plus the partner."""
-    total = 36.0 if n == 3 else 60.0
-    own = min(tricks * n, total)
-    if n == 3:
-        return own
-    return own + PARTNER_FACTOR * (total - own) / (n - 1)
-
 
 @njit(cache=True)
 def hand_estimates(hand, n, est):
-    """Fill est[t] with the expected team points of naming each trump type t (see module doc)."""
-    est[:] = 0.0
-    m = hand
-    while m:
-        c = lowest(m)
-        m = drop_lowest(m)
-        est[CARD_COLOUR[c]] += TRUMP_WEIGHT[CARD_NUMBER[c]]
-        est[N_COLOURS + CARD_NUMBER[c]] += NUMBER_TRUMP_WEIGHT
-    nines, eights = hand & NUMBER_MASK[9], hand & NUMBER_MASK[8]
-    side = SIDE_NINE * popcount(nines) + SIDE_EIGHT * popcount(eights)
+    """Fill est[t] with the hand model's expected team points of naming each trump type t."""
     for t in range(15):
-        own = hand & TYPE_MASK[t]
-        side_t = side - SIDE_NINE * popcount(own & nines) - SIDE_EIGHT * popcount(own & eights)
-        est[t] = tricks_to_points(est[t] + side_t, n)
+        est[t] = expected_points(hand, t, n)
 
 
 @njit(cache=True)
@@ -112,7 +77,7 @@ def plan_auction(policy, n, held, plan_type, plan_bid, est):
     for s in range(n):
         t, e = best_type(held[s], nameable_types(held[s], -1), n, est)
         plan_type[s] = t
-        plan_bid[s] = achieved_rank(n, int(e + BID_OPTIMISM))
+        plan_bid[s] = achieved_rank(n, int(e))
 
 
 @njit(cache=True)

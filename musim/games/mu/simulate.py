@@ -152,6 +152,20 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
 
 
 @njit(cache=True)
+def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws):
+    """Play the cards of ws.held under a fixed contract; returns the team's points.
+
+    The analyses (bid strength, balance) call this directly to replay one deal
+    under many contracts."""
+    for s in range(MAX_PLAYERS):
+        ws.on_team[s] = s < n and (s == chief or s == partner)
+    fill_contract(chief_trump, vice_trump, ws.klass, ws.power, ws.class_mask)
+    fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
+    play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws)
+    return card_points[chief] + (card_points[partner] if partner >= 0 else 0)
+
+
+@njit(cache=True)
 def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores, card_points, ws):
     """Deal and play one complete deal; results go to hands, laid, res, scores, card_points."""
     deal_hands(n, ws.cards, state, hands)
@@ -177,11 +191,7 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
     partner = -1
     if n >= 4:
         partner = policies.choose_partner(bid_policy, n, chief, vice, laid, chief_trump, state)
-    for s in range(n):
-        ws.on_team[s] = s == chief or s == partner
-    fill_contract(chief_trump, vice_trump, ws.klass, ws.power, ws.class_mask)
-    fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
-    play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws)
+    play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
     res[DD_VALUE] = ws.dd.meta[ddplay.START_VALUE]
     team, made, short, bon = score_played(n, bid, chief, partner, chief_trump, card_points, scores)
     res[OUTCOME] = PLAYED

@@ -1,0 +1,1 @@
+"""Analyses built on the Mü kernels: bid strength, balance tables, the hand-model fit."""

@@ -1,0 +1,149 @@
+"""`musim balance`: is the team-target table fair?  Per player count and bid level.
+
+Deals are those of `musim run --deals N --seed S --players n --play P` (the
+same rows), so every figure can be traced to a Parquet row.  For each played
+deal we take the bid, the team points and every seat's score; the chief's
+score for a lower bid is the same deal rescored (team points do not depend on
+the bid).  The "pure strength" view replays each deal with every seat as
+chief, every trump it could name and every partner, without a vice, and keeps
+the highest level whose target that seat can reach.
+
+Proposed targets (criterion: every level equally hard): p* is the success rate
+over all played deals of that player count; at each level with enough deals
+the level's target would be the highest t with P(team points >= t | bid) >= p*;
+a line a + c*b is fitted to those by least squares weighted by deals (the
+rulebook's targets are lines too; c is kept >= 0, so that a higher bid never
+has a lower target), and rounded per level.
+"""
+from collections import namedtuple
+
+import numpy as np
+import pandas as pd
+
+from musim.analysis import contracts
+from musim.analysis.stats import mean_interval, wilson
+from musim.engine.local import chunk_starts, run_ordered
+from musim.games.mu import rules
+from musim.games.mu import simulate as sim
+from musim.games.mu.ddplay import make_ddplay
+from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
+
+MIN_DEALS_FOR_FIT = 30
+STRENGTH_CHUNK = 256
+
+
+def _collect(players, deals, seed, play, workers, tt_mb, tick):
+    size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
+    parts = []
+    for ch in run_ordered(lambda s, c: simulate_deals(players, seed, play, s, c, tt_mb),
+                          chunk_starts(deals, size), workers):
+        parts.append(ch)
+        tick(ch.count)
+    cat = lambda name: np.concatenate([getattr(c, name) for c in parts])  # noqa: E731
+    return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
+
+
+def _strength(players, hands, play, workers, tt_mb, tick):
+    best = np.zeros((len(hands), players), np.int64)
+    play_policy = PLAY_POLICIES[play][1]
+
+    def work(start, count):
+        ws = sim.make_workspace(players, make_ddplay(tt_mb) if play == "dd" else None)
+        contracts.strength(players, hands[start:start + count], play_policy, best[start:start + count], ws)
+        return count
+
+    for count in run_ordered(work, chunk_starts(len(hands), STRENGTH_CHUNK), workers):
+        tick(count)
+    return best
+
+
+def _rescored(players, res, card_points):
+    """score[i, b-1]: the chief's score of played deal i had the bid been b (same play)."""
+    levels = rules.hand_size(players)
+    score = np.zeros((len(res), levels), np.int64)
+    rows = np.arange(len(res))
+    chief_pts = card_points[rows, res[:, sim.CHIEF]]
+    team = res[:, sim.TEAM_POINTS]
+    for t in np.unique(res[:, sim.CHIEF_TRUMP]):
+        sel = res[:, sim.CHIEF_TRUMP] == t
+        k = int(sel.sum())
+        tm = np.repeat(team[sel, None, None], 2, axis=2)
+        cp = np.repeat(chief_pts[sel, None, None], 2, axis=2)
+        made = np.zeros((k, 1, levels), np.bool_)
+        sc = np.zeros((k, 1, levels), np.int64)
+        contracts.score_bids(players, np.array([t], np.int64), tm, cp, made, sc)
+        score[sel] = sc[:, 0]
+    return score
+
+
+def proposed_targets(players, bids, team, p_star):
+    """(intercept, slope, {bid: target}) by the equal-difficulty criterion (module doc)."""
+    levels = rules.hand_size(players)
+    xs, ys, ws = [], [], []
+    for b in range(1, levels + 1):
+        pts = np.sort(team[bids == b])
+        if len(pts) < MIN_DEALS_FOR_FIT:
+            continue
+        # highest t with share(team >= t) >= p*: the (1 - p*) quantile, taken as an order statistic
+        idx = int(np.floor((1 - p_star) * len(pts)))
+        xs.append(b)
+        ys.append(pts[min(idx, len(pts) - 1)])
+        ws.append(len(pts))
+    total = 36 if players == 3 else 60
+    if not xs:
+        return float("nan"), float("nan"), {}
+    slope = np.polyfit(xs, ys, 1, w=np.sqrt(ws))[0] if len(xs) >= 2 else 0.0
+    slope = max(float(slope), 0.0)  # a target that falls with the bid would make the top bid free
+    intercept = float(np.average(np.array(ys) - slope * np.array(xs), weights=ws))
+    table = {b: int(np.clip(round(intercept + slope * b), 1, total)) for b in range(1, levels + 1)}
+    return float(intercept), float(slope), table
+
+
+Balance = namedtuple("Balance", "table strength facts bids team")
+
+
+def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=lambda k: None):
+    """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
+    facts, and each played deal's bid and team points."""
+    res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, tick)
+    played = res[:, sim.OUTCOME] == sim.PLAYED
+    r, sc, cp = res[played], scores[played], card_points[played]
+    bids, team, made = r[:, sim.BID], r[:, sim.TEAM_POINTS], r[:, sim.SUCCESS].astype(bool)
+    p_star = float(made.mean()) if len(r) else float("nan")
+    intercept, slope, proposal = proposed_targets(players, bids, team, p_star)
+    rescored = _rescored(players, r, cp)
+    seats = np.arange(players)
+    chief_mask = seats == r[:, sim.CHIEF, None]
+    partner_mask = seats == r[:, sim.PARTNER, None]
+    opp_mask = ~chief_mask & ~partner_mask
+    rows = []
+    for b in range(1, rules.hand_size(players) + 1):
+        sel = bids == b
+        k = int(sel.sum())
+        lo, hi = wilson(made[sel].sum(), k)
+        tp = team[sel]
+        q = np.percentile(tp, [25, 50, 75]) if k else [np.nan] * 3
+        mean_or_nan = lambda x: float(x.mean()) if x.size else float("nan")  # noqa: E731
+        s = sc[sel]
+        rows.append({
+            "players": players, "bid": b, "deals": k, "share": k / max(len(r), 1),
+            "p_made": mean_or_nan(made[sel]), "p_made_low": float(lo), "p_made_high": float(hi),
+            "target": int(rules.target(players, b)), "proposed_target": proposal.get(b),
+            "team_mean": mean_or_nan(tp), "team_q25": float(q[0]), "team_median": float(q[1]),
+            "team_q75": float(q[2]),
+            "chief_score": mean_or_nan(s[chief_mask[sel]]),
+            "partner_score": mean_or_nan(s[partner_mask[sel]]) if players >= 4 else float("nan"),
+            "opponent_score": mean_or_nan(s[opp_mask[sel]]),
+            "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
+        })
+    table = pd.DataFrame(rows)
+    best = _strength(players, hands[played], play, workers, tt_mb, tick)
+    levels = np.arange(0, rules.hand_size(players) + 1)
+    counts = np.bincount(best.ravel(), minlength=len(levels))
+    strength = pd.DataFrame({"players": players, "level": levels, "chiefs": counts,
+                             "share": counts / max(best.size, 1)})
+    facts = {"players": players, "deals": deals, "played": int(played.sum()), "eklats": int((~played).sum()),
+             "p_star": p_star, "intercept": intercept, "slope": slope,
+             "chief_score_mean": mean_interval(sc[chief_mask])[0] if len(r) else float("nan"),
+             "strength_mean": float(best.mean()) if best.size else float("nan")}
+    return Balance(table, strength, facts, bids, team)

@@ -1,0 +1,96 @@
+"""Files of `musim balance`: CSV tables, a Markdown summary and PNG plots, written whole or not at all."""
+import os
+import shutil
+import tempfile
+
+import pandas as pd
+
+from musim.analysis import plots
+from musim.analysis.balance import MIN_DEALS_FOR_FIT
+
+FILES = ("balance.csv", "strength.csv", "summary.md", "success_by_bid.png", "targets.png",
+         "team_points.png", "strength.png")
+
+
+def check_out_dir(out, overwrite):
+    """Refuse to mix with an earlier result unless overwrite; returns the directory's absolute path."""
+    out = os.path.abspath(out)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise ValueError(f"--out {out} is a file, expected a directory")
+    present = [f for f in FILES if os.path.exists(os.path.join(out, f))]
+    if present and not overwrite:
+        raise ValueError(f"--out {out} already holds {present[0]} (use --overwrite to replace)")
+    return out
+
+
+def _fmt(x, spec):
+    return "" if pd.isna(x) else format(x, spec)
+
+
+def summary_markdown(results, params, seconds):
+    lines = ["# Mü team-target balance", "",
+             f"Command: `{params['command']}`  ",
+             f"Seed {params['seed']}, {params['deals']:,} deals per player count, play `{params['play']}`, "
+             f"musim {params['version']}; took {seconds:.0f} s on this machine ({params['machine']}).", "",
+             "Deals are exactly those of `musim run --deals N --seed S --players n --play P`: "
+             "a heuristic auction, trumps and partner, then card play by the chosen policy.", "",
+             "**Criterion for the proposed targets: every bid level equally hard.** p* is the chief's "
+             "success rate over all played deals of the player count; at each level with at least "
+             f"{MIN_DEALS_FOR_FIT} deals the target would be the highest t that the chief's team reaches "
+             "in a share p* of that level's deals; a line a + c*b is fitted through those (weighted by "
+             "deals, its slope kept >= 0) and rounded per level.  Levels rarely bid are extrapolated by the line.", ""]
+    for r in results:
+        f, t = r.facts, r.table
+        n = f["players"]
+        lines += [f"## {n} players", "",
+                  f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats); chief success "
+                  f"overall p* = {f['p_star']:.1%}; proposed targets {f['intercept']:.1f} + "
+                  f"{f['slope']:.2f} x bid.", "",
+                  "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
+                  "chief | partner | opponent | chief if bid-1 |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for x in t.itertuples():
+            if x.deals == 0:
+                continue
+            change = "" if x.proposed_target == x.target else f" ({int(x.proposed_target) - int(x.target):+d})"
+            lines.append(
+                f"| {x.bid} | {x.deals:,} | {x.share:.1%} | {x.p_made:.1%} ({x.p_made_low:.1%}..{x.p_made_high:.1%})"
+                f" | {x.target} | {int(x.proposed_target)}{change} | {x.team_mean:.1f} [{x.team_q25:.0f}, "
+                f"{x.team_median:.0f}, {x.team_q75:.0f}] | {_fmt(x.chief_score, '.1f')} | "
+                f"{_fmt(x.partner_score, '.1f')} | {_fmt(x.opponent_score, '.1f')} | "
+                f"{_fmt(x.chief_score_one_less, '.1f')} |")
+        never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
+        if never:
+            lines.append(f"\nNever bid: levels {never[0]}..{never[-1]} (proposed targets there: "
+                         + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never) + ").")
+        s = r.strength
+        lines += ["", f"Pure strength (each seat as chief, best trump and partner, no vice): mean level "
+                  f"{f['strength_mean']:.2f}; share by level: "
+                  + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001), ""]
+    lines += ["## Files", "",
+              "- `balance.csv`: the tables above, one row per player count and bid level.",
+              "- `strength.csv`: the pure-strength distribution.",
+              "- `success_by_bid.png`, `targets.png`, `team_points.png`, `strength.png`.", ""]
+    return "\n".join(lines)
+
+
+def write(out, results, params, seconds):
+    """Write every file into a scratch directory, then move them into `out` together."""
+    os.makedirs(out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".balance-", dir=out)
+    try:
+        table = pd.concat([r.table for r in results], ignore_index=True)
+        table.to_csv(os.path.join(tmp, "balance.csv"), index=False, float_format="%.4f")
+        pd.concat([r.strength for r in results], ignore_index=True).to_csv(
+            os.path.join(tmp, "strength.csv"), index=False, float_format="%.4f")
+        with open(os.path.join(tmp, "summary.md"), "w", encoding="utf-8") as fh:
+            fh.write(summary_markdown(results, params, seconds))
+        plots.success_by_bid(table, os.path.join(tmp, "success_by_bid.png"), MIN_DEALS_FOR_FIT)
+        plots.targets(table, os.path.join(tmp, "targets.png"))
+        plots.team_points({r.facts["players"]: (r.bids, r.team) for r in results},
+                          os.path.join(tmp, "team_points.png"), MIN_DEALS_FOR_FIT)
+        plots.strength(pd.concat([r.strength for r in results]), os.path.join(tmp, "strength.png"))
+        for f in FILES:
+            os.replace(os.path.join(tmp, f), os.path.join(out, f))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

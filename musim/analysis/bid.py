@@ -1,0 +1,118 @@
+"""`musim bid`: how strong is this hand?  Success rate and score for every bid and chief trump.
+
+The holder is the chief (seat 0 here; only seats relative to the chief matter,
+and the chief leads the first trick).  The unseen cards are dealt at random to
+the other seats; for each sample and each trump the holder could name (a type
+it holds, or `none`), the deal is played once without a vice (what a bid of 1
+implies: nobody else can have laid a card) and once with one (higher bids).
+The vice, public laid cards and partner follow contracts.bid_samples.  Team
+points do not depend on the bid, so every bid level is scored from the same
+plays: made = team points >= target, and the chief's deal score.
+"""
+import numpy as np
+
+from musim.analysis import contracts
+from musim.analysis.stats import mean_interval, samples_for_margin, wilson
+from musim.batch import InputError
+from musim.cards import COLOURS, N_CARDS, CardError, card_kind, deck_for, hand_mask, type_text
+from musim.engine.local import chunk_starts, run_ordered
+from musim.games.mu import rules
+from musim.games.mu.ddplay import make_ddplay
+from musim.games.mu.run import PLAY_POLICIES
+from musim.games.mu.simulate import make_workspace
+
+DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
+CHUNK = 64
+
+
+def parse_hand(text, players):
+    """Mask of a hand written as card texts separated by spaces or commas; InputError if wrong."""
+    cards = text.replace(",", " ").split()
+    size = rules.hand_size(players)
+    if len(cards) != size:
+        raise InputError(f"--hand: {len(cards)} cards, a {players}-player hand holds {size}")
+    try:
+        for c in cards:
+            card_kind(c)
+        mask = hand_mask(cards)
+    except CardError as exc:
+        raise InputError(f"--hand: {exc}")
+    return mask, cards
+
+
+def three_player_deck(mask):
+    """The 36-card deck of a 3-player deal holding `mask`: R Y G unless the hand needs others."""
+    held = [c for c in range(len(COLOURS)) if int(mask) >> (12 * c) & 0xFFF]
+    if len(held) > 3:
+        raise InputError(f"--hand: cards of {len(held)} colours; a 3-player deck has 3")
+    colours = held + [c for c in range(len(COLOURS)) if c not in held][: 3 - len(held)]
+    return deck_for(3, sorted(colours))
+
+
+def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heuristic", vice=True,
+                 hindsight=False, workers=1, tt_mb=64):
+    """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score."""
+    mask, _ = parse_hand(hand_text, players)
+    deck = three_player_deck(mask) if players == 3 else deck_for(players)
+    rest = np.array([c for c in range(N_CARDS) if int(deck) >> c & 1 and not int(mask) >> c & 1], np.int64)
+    types = np.zeros(17, np.int64)
+    trumps = types[:contracts.hand_types(np.uint64(mask), types)].copy()
+    bid_policy, play_policy = PLAY_POLICIES[play]
+    team = np.zeros((samples, len(trumps), 2), np.int64)
+    chief_points = np.zeros_like(team)
+
+    def work(start, count):
+        dd = make_ddplay(tt_mb) if play == "dd" else None
+        ws = make_workspace(players, dd)
+        contracts.bid_samples(players, np.uint64(mask), rest.copy(), seed, start, count, trumps, play_policy,
+                              vice, hindsight, team[start:start + count], chief_points[start:start + count], ws)
+        return count
+
+    for _ in run_ordered(work, chunk_starts(samples, CHUNK), workers):
+        pass
+    levels = rules.hand_size(players)
+    made = np.zeros((samples, len(trumps), levels), np.bool_)
+    score = np.zeros((samples, len(trumps), levels), np.int64)
+    contracts.score_bids(players, trumps, team, chief_points, made, score)
+    lo, hi = wilson(made.sum(axis=0), samples)
+    mean, mlo, mhi = mean_interval(score, axis=0)
+    rows = []
+    for b in range(1, levels + 1):
+        for j, t in enumerate(trumps):
+            rows.append({
+                "bid": b, "chief_trump": type_text(t), "target": int(rules.target(players, b)),
+                "p_made": float(made[:, j, b - 1].mean()), "p_made_low": float(lo[j, b - 1]),
+                "p_made_high": float(hi[j, b - 1]), "expected_score": float(mean[j, b - 1]),
+                "expected_score_low": float(mlo[j, b - 1]), "expected_score_high": float(mhi[j, b - 1]),
+                "mean_team_points": float(team[:, j, 0 if b == 1 else 1].mean()),
+            })
+    return rows
+
+
+def best_row(rows):
+    """The (bid, trump) of highest expected chief score (ties: the lower bid, then earlier trump)."""
+    return max(rows, key=lambda r: (r["expected_score"], -r["bid"]))
+
+
+def format_table(rows, players, samples):
+    """A readable matrix: one line per chief trump, p_made (%) and expected score per bid level,
+    levels shown while some trump still makes them at least 1% of the time; best choice starred."""
+    best = best_row(rows)
+    shown = [b for b in sorted({r["bid"] for r in rows})
+             if b == 1 or any(r["p_made"] >= 0.01 for r in rows if r["bid"] == b)]
+    trumps = list(dict.fromkeys(r["chief_trump"] for r in rows))
+    cell = {(r["bid"], r["chief_trump"]): r for r in rows}
+    head = "trump " + "".join(f"{'bid ' + str(b):>13}" for b in shown)
+    lines = [f"{players} players, {samples} samples: chance to make the target (%) / expected chief score",
+             head, "-" * len(head)]
+    for t in trumps:
+        parts = []
+        for b in shown:
+            r = cell[(b, t)]
+            mark = "*" if r is best else " "
+            parts.append(f"{r['p_made'] * 100:5.1f}/{r['expected_score']:6.1f}{mark}")
+        lines.append(f"{t:<6}" + "".join(f"{p:>13}" for p in parts))
+    lines.append(f"best: bid {best['bid']} with trump {best['chief_trump']}: makes it "
+                 f"{best['p_made']:.1%} (95% {best['p_made_low']:.1%}..{best['p_made_high']:.1%}), "
+                 f"expected score {best['expected_score']:.1f}")
+    return "\n".join(lines)

@@ -1,0 +1,34 @@
+"""Interval estimates shared by the analyses (95% by default)."""
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def samples_for_margin(margin, z=Z95):
+    """Samples that give a rate's 95% interval a half-width of at most `margin` (worst case p = 1/2)."""
+    return math.ceil((z * 0.5 / margin) ** 2)
+
+
+def wilson(successes, n, z=Z95):
+    """Wilson score interval (low, high) of a rate; works elementwise on arrays, (nan, nan) for n = 0."""
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))  # exact ends where rounding misses them
+    hi = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return lo, hi
+
+
+def mean_interval(values, axis=0, z=Z95):
+    """(mean, low, high): the normal-approximation interval of a mean along `axis`."""
+    x = np.asarray(values, dtype=float)
+    m = x.mean(axis=axis)
+    n = x.shape[axis]
+    half = z * x.std(axis=axis, ddof=1) / math.sqrt(n) if n > 1 else np.full_like(m, np.nan)
+    return m, m - half, m + half

@@ -1,0 +1,7 @@
+#!/bin/sh
+# Regenerate everything under results/ with fixed seeds (run from the repository root).
+#   results/hand_model/  the hand-evaluation model (also rewrites musim/games/mu/hand_table.py)
+#   results/balance/     the team-target balance tables and plots
+set -e
+python scripts/fit_hand_model.py --deals 20000 --seed 2026
+musim balance --players 3,4,5,6 --deals 2e4 --seed 2026 --out results/balance --overwrite --no-progress

@@ -1,0 +1,161 @@
+"""Bid strength, balance tables and the hand model: statistics checked against independent
+computations, forced outcomes and invariants; CLI argument errors."""
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import reference as ref
+from musim.analysis import contracts
+from musim.analysis.balance import analyse
+from musim.analysis.bid import bid_strength, parse_hand
+from musim.cards import CARD_TEXT, TYPE_MASK, type_text
+from musim.cli import cli
+from musim.games.mu import simulate as sim
+from musim.games.mu.hand_model import N_FEATURES, hand_features
+from musim.games.mu.policies import HEURISTIC
+from musim.games.mu.run import simulate_deals
+
+FIVE = "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5"
+ALL_RED = " ".join(CARD_TEXT[c] for c in range(12))
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_a_hand_of_every_red_card_makes_every_level_with_red_trump():
+    rows = bid_strength(3, ALL_RED, samples=60, seed=3)
+    red = [r for r in rows if r["chief_trump"] == "R"]
+    assert len(red) == 12
+    # the chief holds every trump, leads them all and takes all 36 points
+    assert all(r["p_made"] == 1.0 and r["mean_team_points"] == 36 for r in red)
+
+
+def test_rates_are_rates_and_fall_with_the_bid():
+    rows = bid_strength(5, FIVE, samples=150, seed=4)
+    for r in rows:
+        assert 0 <= r["p_made_low"] <= r["p_made"] <= r["p_made_high"] <= 1
+    by_trump = {}
+    for r in rows:
+        by_trump.setdefault(r["chief_trump"], []).append(r)
+    for trump_rows in by_trump.values():
+        # bids 2+ are scored from the same plays against a rising target
+        p = [r["p_made"] for r in sorted(trump_rows, key=lambda r: r["bid"]) if r["bid"] >= 2]
+        assert all(a >= b for a, b in zip(p, p[1:]))
+
+
+def test_bid_statistics_match_an_independent_scoring():
+    n, samples, seed = 4, 80, 11
+    rows = bid_strength(n, "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", samples=samples, seed=seed)
+    mask, _ = parse_hand("R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", n)
+    rest = np.array([c for c in range(60) if not int(mask) >> c & 1], np.int64)
+    types = np.zeros(17, np.int64)
+    trumps = types[:contracts.hand_types(mask, types)].copy()
+    team = np.zeros((samples, len(trumps), 2), np.int64)
+    chief = np.zeros_like(team)
+    contracts.bid_samples(n, mask, rest, seed, 0, samples, trumps, HEURISTIC, True, False, team, chief,
+                          sim.make_workspace(n))
+    for r in rows:
+        j = [type_text(t) for t in trumps].index(r["chief_trump"])
+        v = 0 if r["bid"] == 1 else 1
+        made, scores = [], []
+        for i in range(samples):
+            pts = [chief[i, j, v], team[i, j, v] - chief[i, j, v], 0, 0]
+            out = ref.score_deal(n, r["bid"], 0, 1, int(trumps[j]), pts)
+            made.append(out.made)
+            scores.append(out.scores[0])
+        assert r["p_made"] == pytest.approx(np.mean(made))
+        assert r["expected_score"] == pytest.approx(np.mean(scores))
+
+
+def test_bid_is_reproducible_and_independent_of_workers():
+    a = bid_strength(4, FIVE + " Y9 Y8 B9", samples=100, seed=5, workers=1)
+    b = bid_strength(4, FIVE + " Y9 Y8 B9", samples=100, seed=5, workers=2)
+    c = bid_strength(4, FIVE + " Y9 Y8 B9", samples=100, seed=6, workers=1)
+    assert a == b
+    assert a != c
+
+
+def test_hindsight_partner_is_an_upper_bound_on_team_points():
+    public = bid_strength(5, FIVE, samples=100, seed=8)
+    best = bid_strength(5, FIVE, samples=100, seed=8, hindsight=True)
+    for p, h in zip(public, best):
+        assert h["mean_team_points"] >= p["mean_team_points"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", 5, "--hand", "R9 R8"], "2 cards, a 5-player hand holds 12"),
+    (["--players", 5, "--hand", FIVE.replace("R9", "X9")], "unknown card"),
+    (["--players", 5, "--hand", FIVE.replace("R9", "R8")], "more often than available"),
+    (["--players", 5, "--hand", FIVE.replace("R9 R8", "R7 R7")], "more often than available"),
+    (["--players", 7, "--hand", FIVE], "--players"),
+    (["--players", 5, "--hand", FIVE, "--samples", "0"], "--samples"),
+    (["--players", 5, "--hand", FIVE, "--json", "--csv"], "at most one"),
+    (["--players", 3, "--hand", "R0 Y0 G0 B0 R1 R2 R3 R4 R5 R6 R7 R8"], "4 colours"),
+])
+def test_bid_argument_errors_are_one_line(args, message):
+    res = invoke("bid", *args)
+    assert res.exit_code == 2
+    assert message in res.output
+
+
+def test_bid_json_and_csv_outputs():
+    res = invoke("bid", "--players", 3, "--hand", ALL_RED, "--samples", 30, "--json")
+    assert res.exit_code == 0, res.output
+    import json
+
+    rows = json.loads(res.output)
+    assert {"bid", "chief_trump", "p_made", "p_made_low", "p_made_high", "expected_score"} <= set(rows[0])
+    res = invoke("bid", "--players", 3, "--hand", ALL_RED, "--samples", 30, "--csv")
+    assert res.output.splitlines()[0].startswith("bid,chief_trump,")
+    assert len(res.output.splitlines()) == len(rows) + 1
+
+
+def test_balance_agrees_with_the_run_rows():
+    n, deals, seed = 4, 400, 9
+    result = analyse(n, deals, seed)
+    ch = simulate_deals(n, seed, "heuristic", 0, deals)
+    df = pd.DataFrame({"outcome": ch.res[:, sim.OUTCOME], "bid": ch.res[:, sim.BID],
+                       "success": ch.res[:, sim.SUCCESS], "team": ch.res[:, sim.TEAM_POINTS]})
+    df = df[df.outcome == sim.PLAYED]
+    t = result.table.set_index("bid")
+    assert t.deals.sum() == len(df)
+    for b, g in df.groupby("bid"):
+        assert t.loc[b, "deals"] == len(g)
+        assert t.loc[b, "p_made"] == pytest.approx(g.success.mean())
+        assert t.loc[b, "team_mean"] == pytest.approx(g.team.mean())
+    assert result.strength.share.sum() == pytest.approx(1.0)
+    assert (t.proposed_target.diff().dropna() >= 0).all()
+
+
+def test_balance_cli_writes_every_file_and_refuses_to_mix(tmp_path):
+    out = tmp_path / "bal"
+    res = invoke("balance", "--players", "3", "--deals", 200, "--seed", 1, "--out", out)
+    assert res.exit_code == 0, res.output
+    table = pd.read_csv(out / "balance.csv")
+    assert {"players", "bid", "deals", "p_made", "target", "proposed_target"} <= set(table.columns)
+    for f in ("summary.md", "strength.csv", "success_by_bid.png", "targets.png", "team_points.png",
+              "strength.png"):
+        assert (out / f).stat().st_size > 0
+    res = invoke("balance", "--players", "3", "--deals", 200, "--out", out)
+    assert res.exit_code == 2 and "--overwrite" in res.output
+    res = invoke("balance", "--players", "3,9", "--deals", 200, "--out", out)
+    assert res.exit_code == 2 and "3..6" in res.output
+
+
+def test_hand_features_match_a_direct_count():
+    rng = random.Random(2)
+    out = np.zeros(N_FEATURES)
+    for _ in range(2000):
+        cards = rng.sample(range(60), 12)
+        mask = np.uint64(sum(1 << c for c in cards))
+        t = rng.randrange(-1, 15)
+        hand_features(mask, t, out)
+        trumps = [c for c in cards if t >= 0 and int(TYPE_MASK[t]) >> c & 1]
+        side = [c for c in cards if c not in trumps]
+        high = [c for c in trumps if t < 5 and ref.number(c) >= 7]
+        expect = [1, len(trumps), len(high)] + [sum(ref.number(c) == d for c in side) for d in (9, 8, 7)]
+        assert list(out) == expect
