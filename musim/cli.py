@@ -184,8 +184,11 @@ def _player_list(text):
               "95% interval on a success rate).")
 @click.option("--play", type=click.Choice(["heuristic", "dd"]), default="heuristic", show_default=True,
               help="Card play (dd: exact double-dummy, slow with 4+ players, see README).")
-@click.option("--vice", type=click.Choice(["strongest", "none"]), default="strongest", show_default=True,
-              help="Bids above 1: the strongest other hand is vice naming its best type, or no vice.")
+@click.option("--vice", type=click.Choice(["strongest", "none", "auction"]), default="strongest",
+              show_default=True, help="Bids above 1: the strongest other hand is vice naming its best type; "
+              "no vice; or the vice and laid cards of a heuristic auction (uses --seat and --dealer).")
+@click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat.")
+@click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auction model).")
 @click.option("--partner", type=click.Choice(["public", "hindsight"]), default="public", show_default=True,
               help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
@@ -194,7 +197,7 @@ def _player_list(text):
               help="With --play dd: transposition-table MB per worker.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
-def bid(players, hand, samples, play, vice, partner, seed, workers, tt_mb, as_json, as_csv):
+def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers, tt_mb, as_json, as_csv):
     """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
     import json
     import os
@@ -206,10 +209,10 @@ def bid(players, hand, samples, play, vice, partner, seed, workers, tt_mb, as_js
         raise click.UsageError("give at most one of --json and --csv")
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
     try:
-        rows = bid_strength(players, hand, count, seed, play, vice == "strongest", partner == "hindsight",
-                            workers or os.cpu_count() or 1, tt_mb)
+        rows = bid_strength(players, hand, count, seed, play, vice, partner == "hindsight",
+                            workers or os.cpu_count() or 1, tt_mb, seat, dealer)
     except InputError as exc:
-        raise click.BadParameter(str(exc).removeprefix("--hand: "), param_hint="--hand")
+        raise click.UsageError(str(exc))
     if as_json:
         click.echo(json.dumps(rows))
     elif as_csv:

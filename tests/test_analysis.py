@@ -56,8 +56,8 @@ def test_bid_statistics_match_an_independent_scoring():
     trumps = types[:contracts.hand_types(mask, types)].copy()
     team = np.zeros((samples, len(trumps), 2), np.int64)
     chief = np.zeros_like(team)
-    contracts.bid_samples(n, mask, rest, seed, 0, samples, trumps, HEURISTIC, True, False, team, chief,
-                          sim.make_workspace(n))
+    contracts.bid_samples(n, mask, 0, 0, rest, seed, 0, samples, trumps, HEURISTIC, contracts.VICE_STRONGEST,
+                          False, team, chief, sim.make_workspace(n))
     for r in rows:
         j = [type_text(t) for t in trumps].index(r["chief_trump"])
         v = 0 if r["bid"] == 1 else 1
@@ -69,6 +69,20 @@ def test_bid_statistics_match_an_independent_scoring():
             scores.append(out.scores[0])
         assert r["p_made"] == pytest.approx(np.mean(made))
         assert r["expected_score"] == pytest.approx(np.mean(scores))
+
+
+def test_auction_model_matches_the_simple_models_where_they_coincide():
+    # at bid 1 nobody else can have laid a card: every model plays the same no-vice contract
+    hand = FIVE + " Y9 Y8 B9"
+    simple = {r["chief_trump"]: r for r in bid_strength(4, hand, samples=60, seed=12) if r["bid"] == 1}
+    auction = [r for r in bid_strength(4, hand, samples=60, seed=12, vice="auction", seat=0, dealer=3)]
+    for r in auction:
+        assert r["samples"] <= 60
+        if r["bid"] == 1:
+            assert r["p_made"] == simple[r["chief_trump"]]["p_made"]
+            assert r["samples"] == 60
+    # with a vice, some samples lose a trump the vice named
+    assert any(r["samples"] < 60 for r in auction if r["bid"] >= 2 and r["chief_trump"] != "none")
 
 
 def test_bid_is_reproducible_and_independent_of_workers():
@@ -95,6 +109,8 @@ def test_hindsight_partner_is_an_upper_bound_on_team_points():
     (["--players", 5, "--hand", FIVE, "--samples", "0"], "--samples"),
     (["--players", 5, "--hand", FIVE, "--json", "--csv"], "at most one"),
     (["--players", 3, "--hand", "R0 Y0 G0 B0 R1 R2 R3 R4 R5 R6 R7 R8"], "4 colours"),
+    (["--players", 5, "--hand", FIVE, "--seat", 5], "--seat: seat 5 does not exist"),
+    (["--players", 5, "--hand", FIVE, "--dealer", -1], "--dealer: seat -1 does not exist"),
 ])
 def test_bid_argument_errors_are_one_line(args, message):
     res = invoke("bid", *args)

@@ -67,11 +67,10 @@ def _rescored(players, res, card_points):
     for t in np.unique(res[:, sim.CHIEF_TRUMP]):
         sel = res[:, sim.CHIEF_TRUMP] == t
         k = int(sel.sum())
-        tm = np.repeat(team[sel, None, None], 2, axis=2)
-        cp = np.repeat(chief_pts[sel, None, None], 2, axis=2)
         made = np.zeros((k, 1, levels), np.bool_)
         sc = np.zeros((k, 1, levels), np.int64)
-        contracts.score_bids(players, np.array([t], np.int64), tm, cp, made, sc)
+        contracts.score_bids(players, np.array([t], np.int64), np.zeros(levels, np.int64),
+                             team[sel, None, None].copy(), chief_pts[sel, None, None].copy(), made, sc)
         score[sel] = sc[:, 0]
     return score
 

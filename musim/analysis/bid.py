@@ -49,49 +49,75 @@ def three_player_deck(mask):
     return deck_for(3, sorted(colours))
 
 
-def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heuristic", vice=True,
-                 hindsight=False, workers=1, tt_mb=64):
-    """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score."""
+VICE_MODELS = {"strongest": contracts.VICE_STRONGEST, "none": contracts.VICE_NONE,
+               "auction": contracts.VICE_AUCTION}
+
+
+def _seat(value, name, players):
+    if not 0 <= value < players:
+        raise InputError(f"{name}: seat {value} does not exist with {players} players (0..{players - 1})")
+    return value
+
+
+def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heuristic", vice="strongest",
+                 hindsight=False, workers=1, tt_mb=64, seat=0, dealer=0):
+    """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score with
+    its interval, mean team points, and how many samples allowed that trump (with a vice
+    that named it, the chief cannot)."""
     mask, _ = parse_hand(hand_text, players)
+    seat, dealer = _seat(seat, "--seat", players), _seat(dealer, "--dealer", players)
     deck = three_player_deck(mask) if players == 3 else deck_for(players)
     rest = np.array([c for c in range(N_CARDS) if int(deck) >> c & 1 and not int(mask) >> c & 1], np.int64)
     types = np.zeros(17, np.int64)
     trumps = types[:contracts.hand_types(np.uint64(mask), types)].copy()
-    bid_policy, play_policy = PLAY_POLICIES[play]
-    team = np.zeros((samples, len(trumps), 2), np.int64)
+    play_policy = PLAY_POLICIES[play][1]
+    levels = rules.hand_size(players)
+    model = VICE_MODELS[vice]
+    if model == contracts.VICE_AUCTION:
+        column = np.arange(levels)
+    elif model == contracts.VICE_NONE or players == 3:
+        column = np.zeros(levels, np.int64)
+    else:
+        column = np.minimum(np.arange(levels), 1)
+    team = np.zeros((samples, len(trumps), column.max() + 1), np.int64)
     chief_points = np.zeros_like(team)
 
     def work(start, count):
         dd = make_ddplay(tt_mb) if play == "dd" else None
         ws = make_workspace(players, dd)
-        contracts.bid_samples(players, np.uint64(mask), rest.copy(), seed, start, count, trumps, play_policy,
-                              vice, hindsight, team[start:start + count], chief_points[start:start + count], ws)
+        contracts.bid_samples(players, np.uint64(mask), seat, dealer, rest.copy(), seed, start, count, trumps,
+                              play_policy, model, hindsight, team[start:start + count],
+                              chief_points[start:start + count], ws)
         return count
 
     for _ in run_ordered(work, chunk_starts(samples, CHUNK), workers):
         pass
-    levels = rules.hand_size(players)
     made = np.zeros((samples, len(trumps), levels), np.bool_)
     score = np.zeros((samples, len(trumps), levels), np.int64)
-    contracts.score_bids(players, trumps, team, chief_points, made, score)
-    lo, hi = wilson(made.sum(axis=0), samples)
-    mean, mlo, mhi = mean_interval(score, axis=0)
+    contracts.score_bids(players, trumps, column, team, chief_points, made, score)
+    valid = team[:, :, column] >= 0  # (samples, trumps, levels)
+    used = valid.sum(axis=0)
+    lo, hi = wilson(made.sum(axis=0), used)
     rows = []
     for b in range(1, levels + 1):
         for j, t in enumerate(trumps):
+            ok = valid[:, j, b - 1]
+            mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if ok.sum() > 1 else (np.nan,) * 3
             rows.append({
                 "bid": b, "chief_trump": type_text(t), "target": int(rules.target(players, b)),
-                "p_made": float(made[:, j, b - 1].mean()), "p_made_low": float(lo[j, b - 1]),
-                "p_made_high": float(hi[j, b - 1]), "expected_score": float(mean[j, b - 1]),
-                "expected_score_low": float(mlo[j, b - 1]), "expected_score_high": float(mhi[j, b - 1]),
-                "mean_team_points": float(team[:, j, 0 if b == 1 else 1].mean()),
+                "p_made": float(made[ok, j, b - 1].mean()) if ok.any() else float("nan"),
+                "p_made_low": float(lo[j, b - 1]), "p_made_high": float(hi[j, b - 1]),
+                "expected_score": float(mean), "expected_score_low": float(mlo),
+                "expected_score_high": float(mhi),
+                "mean_team_points": float(team[ok, j, column[b - 1]].mean()) if ok.any() else float("nan"),
+                "samples": int(used[j, b - 1]),
             })
     return rows
 
 
 def best_row(rows):
     """The (bid, trump) of highest expected chief score (ties: the lower bid, then earlier trump)."""
-    return max(rows, key=lambda r: (r["expected_score"], -r["bid"]))
+    return max((r for r in rows if r["samples"] > 1), key=lambda r: (r["expected_score"], -r["bid"]))
 
 
 def format_table(rows, players, samples):

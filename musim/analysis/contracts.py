@@ -12,8 +12,8 @@ from musim.bits import bit, popcount
 from musim.cards import N_TYPES, TYPE_MASK
 from musim.games.mu import policies
 from musim.games.mu.hand_model import hand_features, kind_of
-from musim.games.mu.rules import achieved_rank, nameable_types, score_played
-from musim.games.mu.simulate import MAX_PLAYERS, deal_hands, play_contract
+from musim.games.mu.rules import achieved_rank, auction_result, nameable_types, score_played
+from musim.games.mu.simulate import MAX_PLAYERS, deal_hands, play_contract, run_auction
 from musim.rng import randint, stream_state
 
 NO_TRUMP = -1
@@ -80,95 +80,138 @@ def fit_samples(n, seed, start, count, feats, kinds, team, ws):
 
 
 @njit(cache=True)
-def deal_others(n, hand, rest, state, hands):
-    """Seat 0 holds `hand`; the cards of `rest` go uniformly into seats 1..n-1 (rest is
-    reshuffled from its sorted order, so a sample depends on its stream alone)."""
+def deal_others(n, seat, hand, rest, state, hands):
+    """`seat` holds `hand`; the cards of `rest` go uniformly to the other seats in seat order
+    (rest is reshuffled from its sorted order, so a sample depends on its stream alone)."""
     rest.sort()
     m = rest.shape[0]
     for i in range(m - 1, 0, -1):
         j = randint(state, i + 1)
         rest[i], rest[j] = rest[j], rest[i]
     h = m // (n - 1)
-    hands[0] = hand
-    for s in range(1, n):
+    pos = 0
+    for s in range(n):
+        if s == seat:
+            hands[s] = hand
+            continue
         hands[s] = 0
-        for i in range((s - 1) * h, s * h):
+        for i in range(pos, pos + h):
             hands[s] |= bit(rest[i])
+        pos += h
+
+
+# Models of the vice and the public laid cards in `musim bid` (see bid_samples).
+VICE_STRONGEST, VICE_NONE, VICE_AUCTION = 0, 1, 2
+
+
+@njit(cache=True)
+def _play_chief(n, hands, chief, vice, vt, t, laid, hindsight, play_policy, state, card_points, ws):
+    """(team points, chief's card points) with the heuristic's partner from `laid`, or the best
+    partner in hindsight."""
+    if n == 3:
+        team = _replay(n, hands, chief, -1, t, vt, play_policy, state, card_points, ws)
+        return team, card_points[chief]
+    if not hindsight:
+        p = policies.choose_partner(policies.HEURISTIC, n, chief, vice, laid, t, state)
+        team = _replay(n, hands, chief, p, t, vt, play_policy, state, card_points, ws)
+        return team, card_points[chief]
+    best, best_chief = -1, 0
+    for p in range(n):
+        if p != chief and p != vice:
+            team = _replay(n, hands, chief, p, t, vt, play_policy, state, card_points, ws)
+            if team > best:
+                best, best_chief = team, card_points[chief]
+    return best, best_chief
 
 
 @njit(cache=True, nogil=True)
-def bid_samples(n, hand, rest, seed, start, count, trumps, play_policy, use_vice, hindsight,
-                team, chief_points, ws):
-    """Sample the unseen cards and play seat 0's hand as chief under each chief trump.
+def bid_samples(n, hand, seat, dealer, rest, seed, start, count, trumps, play_policy, vice_model,
+                hindsight, team, chief_points, ws):
+    """Sample the unseen cards and play `seat`'s hand as chief under each chief trump.
 
-    team[i, j, v] and chief_points[i, j, v]: sample start+i, trump trumps[j], v = 0 without
-    a vice (a bid of 1: nobody else can have laid a card) and v = 1 with one (higher bids).
-    Vice: the other seat whose best type the heuristic values most, naming that type (its
-    best other than the chief's, which its laid card would show).  Public laid cards: the
-    vice shows one card of its trump, every other seat that the heuristic would bid with
-    one card of its best type.  Partner: the heuristic's choice from those laid cards, or
-    with `hindsight` the one that brings the team most points.
+    team[i, j, v], chief_points[i, j, v]: sample start+i, trump trumps[j], contract variant
+    v (team = -1: the vice named that trump, so the chief cannot).  Variants by vice model:
+      VICE_STRONGEST  v = 0 no vice (a bid of 1: nobody else can have laid a card), v = 1
+                      (higher bids) the other hand the heuristic values most is vice, naming
+                      its best type other than the chief's (its laid card would show it);
+                      the vice shows one card of its trump and every other seat the heuristic
+                      would bid with one card of its best type;
+      VICE_NONE       v = 0 only: no vice at any bid, nothing else laid;
+      VICE_AUCTION    v = b - 1 for each bid b: the heuristic auction from `dealer`, the
+                      others bidding their plans but never b or more, decides the vice (by
+                      the rules) and every laid card; the vice names its best laid type.
+    Partner: the heuristic's choice from the laid cards, or with `hindsight` the one that
+    brings the team most points.
     """
     hands = np.zeros(MAX_PLAYERS, np.uint64)
     laid = np.zeros(MAX_PLAYERS, np.uint64)
     card_points = np.zeros(MAX_PLAYERS, np.int64)
-    value = np.zeros(MAX_PLAYERS, np.float64)
+    base_bid = np.zeros(MAX_PLAYERS, np.int64)
+    tied = np.zeros(MAX_PLAYERS, np.int64)
     state = np.zeros(1, np.uint64)
     est = ws.est
+    variants = team.shape[2]
     for i in range(count):
         state[0] = stream_state(seed, start + i)
-        deal_others(n, hand, rest, state, hands)
-        policies.plan_auction(policies.HEURISTIC, n, hands, ws.plan_type, ws.plan_bid, est)
-        strongest = -1
-        for s in range(1, n):
-            value[s] = policies.best_type(hands[s], nameable_types(hands[s], -1), n, est)[1]
-            if strongest < 0 or value[s] > value[strongest]:
-                strongest = s
-        for j in range(trumps.shape[0]):
-            t = trumps[j]
-            for v in range(2):
-                if v == 1 and not (use_vice and n >= 4):
-                    team[i, j, 1], chief_points[i, j, 1] = team[i, j, 0], chief_points[i, j, 0]
-                    continue
-                vice = strongest if v == 1 else -1
-                vt = -1
-                laid[:] = 0
+        deal_others(n, seat, hand, rest, state, hands)
+        for s in range(n):
+            ws.held[s] = hands[s]
+        policies.plan_auction(policies.HEURISTIC, n, hands, ws.plan_type, base_bid, est)
+        strongest, strongest_value = -1, 0.0
+        for s in range(n):
+            if s != seat:
+                e = policies.best_type(hands[s], nameable_types(hands[s], -1), n, est)[1]
+                if strongest < 0 or e > strongest_value:
+                    strongest, strongest_value = s, e
+        for v in range(variants):
+            vice = -1
+            vt_auction = -1
+            laid[:] = 0
+            if vice_model == VICE_AUCTION:
+                for s in range(n):
+                    ws.plan_bid[s] = v + 1 if s == seat else min(base_bid[s], v)
+                    ws.held[s] = hands[s]
+                run_auction(n, dealer, policies.HEURISTIC, state, laid, ws)
+                vice = auction_result(laid, ws.counts, ws.last_lay, n, tied)[1]
                 if vice >= 0:
+                    vt_auction = policies.choose_trump(policies.HEURISTIC, n, hands[vice], laid[vice], -1,
+                                                       False, est, state)
+            elif vice_model == VICE_STRONGEST and v == 1 and n >= 4:
+                vice = strongest
+            for j in range(trumps.shape[0]):
+                t = trumps[j]
+                vt = vt_auction
+                if vice_model == VICE_STRONGEST and vice >= 0:
                     vt = policies.best_type(hands[vice], nameable_types(hands[vice], t), n, est)[0]
-                    for s in range(1, n):
+                    laid[:] = 0
+                    for s in range(n):
                         if s == vice:
                             laid[s] = policies.show_cards(hands[s], vt, 1)
-                        elif ws.plan_bid[s] >= 1:
+                        elif s != seat and base_bid[s] >= 1:
                             laid[s] = policies.show_cards(hands[s], ws.plan_type[s], 1)
-                best_team, best_chief = -1, 0
-                if n == 3:
-                    best_team = _replay(n, hands, 0, -1, t, vt, play_policy, state, card_points, ws)
-                    best_chief = card_points[0]
-                elif not hindsight:
-                    p = policies.choose_partner(policies.HEURISTIC, n, 0, vice, laid, t, state)
-                    best_team = _replay(n, hands, 0, p, t, vt, play_policy, state, card_points, ws)
-                    best_chief = card_points[0]
-                else:
-                    for p in range(1, n):
-                        if p != vice:
-                            tp = _replay(n, hands, 0, p, t, vt, play_policy, state, card_points, ws)
-                            if tp > best_team:
-                                best_team, best_chief = tp, card_points[0]
-                team[i, j, v] = best_team
-                chief_points[i, j, v] = best_chief
+                if t >= 0 and t == vt:
+                    team[i, j, v], chief_points[i, j, v] = -1, 0
+                    continue
+                team[i, j, v], chief_points[i, j, v] = _play_chief(
+                    n, hands, seat, vice, vt, t, laid, hindsight, play_policy, state, card_points, ws)
 
 
 @njit(cache=True)
-def score_bids(n, trumps, team, chief_points, made, score):
+def score_bids(n, trumps, column, team, chief_points, made, score):
     """made[i, j, b-1] and score[i, j, b-1]: whether sample i makes bid b with trump trumps[j],
-    and the chief's deal score (rules.score_played).  A bid of 1 uses the no-vice play."""
+    and the chief's deal score (rules.score_played), from the play team[i, j, column[b-1]];
+    a blocked play (team < 0) scores as not made, 0 (the caller leaves it out)."""
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     scores = np.zeros(MAX_PLAYERS, np.int64)
     partner = -1 if n == 3 else 1
     for i in range(team.shape[0]):
         for j in range(trumps.shape[0]):
             for b in range(1, made.shape[2] + 1):
-                v = 0 if b == 1 else 1
+                v = column[b - 1]
+                if team[i, j, v] < 0:
+                    made[i, j, b - 1] = False
+                    score[i, j, b - 1] = 0
+                    continue
                 card_points[0] = chief_points[i, j, v]
                 card_points[1] = team[i, j, v] - chief_points[i, j, v]
                 _, ok, _, _ = score_played(n, b, 0, partner, trumps[j], card_points, scores)

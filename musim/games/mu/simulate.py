@@ -79,13 +79,13 @@ def deal_hands(n, cards, state, hands):
 
 @njit(cache=True)
 def run_auction(n, dealer, bid_policy, state, laid, ws):
-    """Play the auction to its end (n consecutive passes); returns the number of turns."""
+    """Play the auction to its end (n consecutive passes); returns the number of turns.
+    Heuristic players follow the plans in ws.plan_type and ws.plan_bid."""
     held, counts, last_lay, plan_type, plan_bid = ws.held, ws.counts, ws.last_lay, ws.plan_type, ws.plan_bid
     for s in range(n):
         laid[s] = 0
         counts[s] = 0
         last_lay[s] = -1
-    policies.plan_auction(bid_policy, n, held, plan_type, plan_bid, ws.est)
     passes, turn, seat = 0, 0, dealer
     while not auction_over(passes, n):
         lay = policies.choose_lay(bid_policy, n, seat, held, laid, counts, plan_type, plan_bid, state)
@@ -172,6 +172,7 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
     for s in range(n):
         ws.held[s] = hands[s]
     res[:] = -1
+    policies.plan_auction(bid_policy, n, ws.held, ws.plan_type, ws.plan_bid, ws.est)
     res[AUCTION_TURNS] = run_auction(n, dealer, bid_policy, state, laid, ws)
     chief, vice, provoker, _ = auction_result(laid, ws.counts, ws.last_lay, n, ws.tied)
     if chief < 0:
