@@ -19,9 +19,19 @@ MAX_CLASSES = 8
 
 SolverGame = namedtuple(
     "SolverGame",
-    "n klass power points class_mask eq_lo eq_hi trump_class trick_bonus team",
+    "n klass power points point_mask class_mask eq_lo eq_hi trump_class trick_bonus team",
 )
-# eq_lo[c], eq_hi[c]: the first and last position holding c's power (equal powers are adjacent).
+# eq_lo[c], eq_hi[c]: the first and last position holding c's power (equal powers are adjacent);
+# point_mask[p]: the cards worth p points (p = 2: 2 or more).
+
+
+@njit(cache=True)
+def fill_point_masks(klass, points, point_mask):
+    """point_mask[p] = the positions of cards worth p points (2: two or more)."""
+    point_mask[:] = 0
+    for c in range(64):
+        if klass[c] >= 0:
+            point_mask[min(points[c], 2)] |= np.uint64(1) << np.uint64(c)
 
 
 @njit(cache=True)
@@ -63,5 +73,7 @@ def make_game(n, classes, trump_class, trick_bonus, team):
         team_arr[s] = True
     eq_lo, eq_hi = np.zeros(64, np.int64), np.zeros(64, np.int64)
     fill_equal_power_ranges(klass, power, eq_lo, eq_hi)
-    return SolverGame(n, klass, power, points, class_mask, eq_lo, eq_hi, np.int64(trump_class),
+    point_mask = np.zeros(3, np.uint64)
+    fill_point_masks(klass, points, point_mask)
+    return SolverGame(n, klass, power, points, point_mask, class_mask, eq_lo, eq_hi, np.int64(trump_class),
                       np.int64(trick_bonus), team_arr), index

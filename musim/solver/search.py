@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from musim.bits import drop_lowest, lowest, nth_bit, popcount
+from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.tt import KEY_WORDS, probe, store
 
@@ -94,17 +94,30 @@ def relative_key(g, st, leader, words):
     return rem
 
 
+@njit(cache=True, inline="always")
+def at_least_points(g, mask):
+    """Points of the cards in mask (cards worth more than 2 count 2: a lower bound)."""
+    return popcount(mask & g.point_mask[1]) + 2 * popcount(mask & g.point_mask[2])
+
+
+@njit(cache=True, inline="always")
+def from_power_of(g, card):
+    """All positions of card's class order at or above its power's first position."""
+    return ~((np.uint64(1) << np.uint64(g.eq_lo[card])) - np.uint64(1))
+
+
 @njit(cache=True)
-def top_power(g, mask):
-    """Highest power in a mask (-1 if empty)."""
-    best = -1
-    m = mask
-    while m:
-        c = lowest(m)
-        m = drop_lowest(m)
-        if g.power[c] > best:
-            best = g.power[c]
-    return best
+def cheapest_points(g, st, skip, q):
+    """The fewest points the seats other than `skip` can give to q tricks: each its q cheapest cards."""
+    pts = 0
+    for s in range(g.n):
+        if s == skip:
+            continue
+        h = st.hands[s]
+        take = q - min(q, popcount(h & g.point_mask[0]))
+        t = min(take, popcount(h & g.point_mask[1]))
+        pts += t + 2 * min(take - t, popcount(h & g.point_mask[2]))
+    return pts
 
 
 @njit(cache=True)
@@ -113,58 +126,51 @@ def quick_points(g, st, leader):
     "quick tricks", simplified): trumps no other player can beat, then, if nobody else
     holds a trump, side cards no other player can beat.  Each such trick also brings
     every other player's cheapest cards, and the trick bonus."""
-    n = g.n
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
-    q, pts = 0, 0
+    win = np.uint64(0)
     other_trumps = np.uint64(0)
     if g.trump_class >= 0:
         tmask = g.class_mask[g.trump_class]
         other_trumps = others & tmask
-        top = top_power(g, other_trumps)
-        m = mine & tmask
-        while m:
-            c = lowest(m)
-            m = drop_lowest(m)
-            if g.power[c] >= top:
-                q += 1
-                pts += g.points[c]
+        win = mine & tmask
+        if other_trumps:
+            win &= from_power_of(g, highest(other_trumps))  # led first, an equal power wins
     if not other_trumps:
         for k in range(MAX_CLASSES):
             if k == g.trump_class or not g.class_mask[k]:
                 continue
-            top = top_power(g, others & g.class_mask[k])
-            m = mine & g.class_mask[k]
-            while m:
-                c = lowest(m)
-                m = drop_lowest(m)
-                if g.power[c] >= top:
-                    q += 1
-                    pts += g.points[c]
+            mk = mine & g.class_mask[k]
+            ok = others & g.class_mask[k]
+            win |= mk & from_power_of(g, highest(ok)) if ok else mk
+    q = popcount(win)
     if q == 0:
         return 0
-    for s in range(n):
-        if s == leader:
-            continue
-        c0, c1, c2 = 0, 0, 0
-        m = st.hands[s]
-        while m:
-            p = g.points[lowest(m)]
-            m = drop_lowest(m)
-            if p == 0:
-                c0 += 1
-            elif p == 1:
-                c1 += 1
-            else:
-                c2 += 1
-        take = q
-        t = min(take, c0)
-        take -= t
-        t = min(take, c1)
-        pts += t
-        take -= t
-        pts += 2 * min(take, c2)
-    return pts + q * g.trick_bonus
+    return at_least_points(g, win) + cheapest_points(g, st, leader, q) + q * g.trick_bonus
+
+
+@njit(cache=True)
+def top_trump_points(g, st, leader):
+    """(seat, points): a seat other than the leader holding trumps that beat every other
+    player's trumps wins a trick with each of them whenever it plays it, so its side surely
+    takes their points, every other seat's cheapest cards and the trick bonuses; (-1, 0) if none."""
+    if g.trump_class < 0:
+        return -1, 0
+    tmask = g.class_mask[g.trump_class]
+    trumps = remaining(g, st) & tmask
+    if not trumps:
+        return -1, 0
+    h = st.owner[highest(trumps)]
+    if h == leader:
+        return -1, 0
+    win = st.hands[h] & tmask
+    others = trumps & ~win
+    if others:  # strictly higher: played later, an equal power loses
+        win &= ~((np.uint64(2) << np.uint64(g.eq_hi[highest(others)])) - np.uint64(1))
+    q = popcount(win)
+    if q == 0:
+        return -1, 0
+    return h, at_least_points(g, win) + cheapest_points(g, st, h, q) + q * g.trick_bonus
 
 
 @njit(cache=True)
@@ -353,6 +359,12 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     r, resolved = True, True
                 elif not g.team[leader] and need > avail - sure:
                     r, resolved = False, True
+                else:
+                    holder, sure = top_trump_points(g, st, leader)
+                    if holder >= 0 and g.team[holder] and need <= sure:
+                        r, resolved = True, True
+                    elif holder >= 0 and not g.team[holder] and need > avail - sure:
+                        r, resolved = False, True
             if k == 0 and not resolved:
                 rem = relative_key(g, st, leader, st.words[d])
                 idx = probe(tt, st.words[d])

@@ -13,7 +13,7 @@ from numba import njit
 from musim.bits import bit, drop_lowest, lowest
 from musim.cards import CARD_POINTS, N_CARDS
 from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
-from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges
+from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks
 
 
 @njit(cache=True)
@@ -55,14 +55,15 @@ def to_canon(mask, canon_of):
     return out
 
 
-MuLayout = namedtuple("MuLayout", "canon_of orig_of klass power points class_mask eq_lo eq_hi team")
+MuLayout = namedtuple("MuLayout", "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi team")
 
 
 def make_layout():
     """Arrays for one Mü contract in canonical layout (filled by fill_game)."""
     z = np.zeros
     return MuLayout(canon_of=z(N_CARDS, np.int64), orig_of=z(64, np.int64), klass=np.full(64, -1, np.int64),
-                    power=z(64, np.int64), points=z(64, np.int64), class_mask=z(MAX_CLASSES, np.uint64),
+                    power=z(64, np.int64), points=z(64, np.int64), point_mask=z(3, np.uint64),
+                    class_mask=z(MAX_CLASSES, np.uint64),
                     eq_lo=z(64, np.int64), eq_hi=z(64, np.int64), team=z(MAX_SEATS, np.bool_))
 
 
@@ -72,6 +73,7 @@ def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask
     fill_layout(chief_trump, vice_trump, klass, power, class_mask, lay.canon_of, lay.orig_of,
                 lay.klass, lay.power, lay.points, lay.class_mask)
     fill_equal_power_ranges(lay.klass, lay.power, lay.eq_lo, lay.eq_hi)
+    fill_point_masks(lay.klass, lay.points, lay.point_mask)
     for s in range(MAX_SEATS):
         lay.team[s] = s < n and on_team[s]
 
@@ -79,7 +81,7 @@ def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask
 @njit(cache=True)
 def solver_game(n, lay):
     """The SolverGame of a filled layout."""
-    return SolverGame(n, lay.klass, lay.power, lay.points, lay.class_mask, lay.eq_lo, lay.eq_hi,
+    return SolverGame(n, lay.klass, lay.power, lay.points, lay.point_mask, lay.class_mask, lay.eq_lo, lay.eq_hi,
                       np.int64(TRUMP), np.int64(0), lay.team)
 
 
