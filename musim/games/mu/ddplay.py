@@ -19,21 +19,33 @@ from musim.solver.tt import make_table, new_generation
 
 DDPlay = namedtuple("DDPlay", "tt st lay meta")
 # meta[0] = value solved at the start of double-dummy play (-1 if none),
-# meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact value,
-# meta[3] = 1 while double-dummy play is active
-START_VALUE, TRICKS, VALUE, ACTIVE = range(4)
+# meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact value
+START_VALUE, TRICKS, VALUE = range(3)
 
 
 def make_ddplay(tt_megabytes, tricks=0):
     """Solver scratch for one worker: a transposition table of tt_megabytes, reused across deals."""
     return DDPlay(tt=make_table(tt_megabytes), st=make_state(), lay=make_layout(),
-                  meta=np.array([-1, tricks, 0, 0], np.int64))
+                  meta=np.array([-1, tricks, 0], np.int64))
 
 
 @njit(cache=True)
 def dd_reset(dd):
     dd.meta[START_VALUE] = -1
-    dd.meta[ACTIVE] = 0
+
+
+@njit(cache=True)
+def dd_starts_at(dd, tricks_left):
+    """Does double-dummy play begin with `tricks_left` tricks to go?"""
+    return dd.meta[TRICKS] == 0 or tricks_left <= dd.meta[TRICKS]
+
+
+@njit(cache=True)
+def dd_start_value(dd):
+    """The value solved when double-dummy play began (-1: none, or no solver at all)."""
+    if dd is None:
+        return -1
+    return dd.meta[START_VALUE]
 
 
 @njit(cache=True)
@@ -46,7 +58,6 @@ def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power
     v = solve(solver_game(n, dd.lay), dd.tt, dd.st, leader, 0)
     dd.meta[START_VALUE] = v
     dd.meta[VALUE] = v
-    dd.meta[ACTIVE] = 1
 
 
 @njit(cache=True)

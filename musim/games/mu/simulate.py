@@ -43,7 +43,7 @@ def deck_cards(players):
 
 def make_workspace(players, dd=None):
     """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
-    (ddplay.make_ddplay), a minimal one if the policy does not use it."""
+    (ddplay.make_ddplay), or None: the kernels are then compiled without the solver."""
     z = np.zeros
     return Workspace(
         cards=deck_cards(players), held=z(MAX_PLAYERS, np.uint64), counts=z(MAX_PLAYERS, np.int64),
@@ -53,7 +53,7 @@ def make_workspace(players, dd=None):
         tier_mask=z(4, np.uint64),
         plan_type=z(MAX_PLAYERS, np.int64), plan_bid=z(MAX_PLAYERS, np.int64), est=z(15, np.float64),
         auction_log=z(MAX_TURNS, np.uint64), play_log=z(N_CARDS, np.int64),
-        dd=dd if dd is not None else ddplay.make_ddplay(0.001),
+        dd=dd,
     )
 
 
@@ -103,11 +103,12 @@ def run_auction(n, dealer, bid_policy, state, laid, ws):
 
 
 @njit(cache=True)
-def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws):
+def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, dd):
     """Play every trick: the chief leads first, each trick's winner leads the next.
 
-    With the DD policy the last ws.dd.meta[TRICKS] tricks (0: all) are played by
-    the double-dummy solver (ddplay.py), the rest by the heuristic."""
+    With the DD policy the last dd.meta[TRICKS] tricks (0: all) are played by the
+    double-dummy solver (ddplay.py), the rest by the heuristic.  `dd` is ws.dd, passed
+    on its own so that numba prunes the solver away when it is None."""
     held, trick, on_team, log = ws.held, ws.trick, ws.on_team, ws.play_log
     klass, power, class_mask, tier_mask = ws.klass, ws.power, ws.class_mask, ws.tier_mask
     remaining = np.uint64(0)
@@ -116,19 +117,23 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
         remaining |= held[s]
     leader = chief
     pos = 0
-    dd = ws.dd
-    ddplay.dd_reset(dd)
+    active = False  # double-dummy play under way
+    if dd is not None:
+        ddplay.dd_reset(dd)
     tricks = popcount(held[0])
     for t in range(tricks):
-        if play_policy == policies.DD and not dd.meta[ddplay.ACTIVE] and (
-                dd.meta[ddplay.TRICKS] == 0 or tricks - t <= dd.meta[ddplay.TRICKS]):
-            ddplay.dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power,
-                            class_mask)
+        if dd is not None:
+            if play_policy == policies.DD and not active and ddplay.dd_starts_at(dd, tricks - t):
+                ddplay.dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power,
+                                class_mask)
+                active = True
         winner_pos, winner, seat = 0, leader, leader
         for k in range(n):
-            if dd.meta[ddplay.ACTIVE]:
-                card = ddplay.dd_card(n, dd, seat, leader, k)
-            else:
+            card = -1
+            if dd is not None:
+                if active:
+                    card = ddplay.dd_card(n, dd, seat, leader, k)
+            if card < 0:
                 legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
                 card = policies.choose_card(play_policy, legal, held[seat], remaining & ~held[seat],
                                             trick, k, k == n - 1, winner_pos,
@@ -146,8 +151,9 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
         for k in range(n):
             pts += CARD_POINTS[trick[k]]
         card_points[winner] += pts
-        if dd.meta[ddplay.ACTIVE]:
-            ddplay.dd_trick_done(dd, on_team[winner], pts)
+        if dd is not None:
+            if active:
+                ddplay.dd_trick_done(dd, on_team[winner], pts)
         leader = winner
 
 
@@ -161,7 +167,7 @@ def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state
         ws.on_team[s] = s < n and (s == chief or s == partner)
     fill_contract(chief_trump, vice_trump, ws.klass, ws.power, ws.class_mask)
     fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
-    play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws)
+    play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, ws.dd)
     return card_points[chief] + (card_points[partner] if partner >= 0 else 0)
 
 
@@ -193,7 +199,7 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
     if n >= 4:
         partner = policies.choose_partner(bid_policy, n, chief, vice, laid, chief_trump, state)
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
-    res[DD_VALUE] = ws.dd.meta[ddplay.START_VALUE]
+    res[DD_VALUE] = ddplay.dd_start_value(ws.dd)
     team, made, short, bon = score_played(n, bid, chief, partner, chief_trump, card_points, scores)
     res[OUTCOME] = PLAYED
     res[CHIEF] = chief
