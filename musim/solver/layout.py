@@ -12,7 +12,9 @@ a `SolverGame`.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+
+from musim.jit import flat_kernel
+
 
 MAX_SEATS = 6
 MAX_CLASSES = 8
@@ -25,7 +27,7 @@ SolverGame = namedtuple(
 # point_mask[p]: the cards worth p points (p = 2: 2 or more).
 
 
-@njit(cache=True)
+@flat_kernel
 def fill_point_masks(klass, points, point_mask):
     """point_mask[p] = the positions of cards worth p points (2: two or more)."""
     point_mask[:] = 0
@@ -34,7 +36,7 @@ def fill_point_masks(klass, points, point_mask):
             point_mask[min(points[c], 2)] |= np.uint64(1) << np.uint64(c)
 
 
-@njit(cache=True)
+@flat_kernel
 def fill_equal_power_ranges(klass, power, eq_lo, eq_hi):
     """For each canonical position, the span of positions of its class with the same power."""
     for c in range(64):

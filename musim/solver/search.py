@@ -17,9 +17,9 @@ low discards.  No allocation happens inside the search: all scratch lives in a
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
+from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.tt import KEY_WORDS, probe, store
 
@@ -44,7 +44,7 @@ def make_state():
 
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def remaining(g, st):
     """All cards still held, by any seat."""
     rem = np.uint64(0)
@@ -53,7 +53,7 @@ def remaining(g, st):
     return rem
 
 
-@njit(cache=True)
+@flat_kernel
 def relative_key(g, st, leader, words):
     """The position's structure at a trick boundary, as KEY_WORDS words.
 
@@ -94,19 +94,19 @@ def relative_key(g, st, leader, words):
     return rem
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def at_least_points(g, mask):
     """Points of the cards in mask (cards worth more than 2 count 2: a lower bound)."""
     return popcount(mask & g.point_mask[1]) + 2 * popcount(mask & g.point_mask[2])
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def from_power_of(g, card):
     """All positions of card's class order at or above its power's first position."""
     return ~((np.uint64(1) << np.uint64(g.eq_lo[card])) - np.uint64(1))
 
 
-@njit(cache=True)
+@flat_kernel
 def cheapest_points(g, st, skip, q):
     """The fewest points the seats other than `skip` can give to q tricks: each its q cheapest cards."""
     pts = 0
@@ -120,7 +120,7 @@ def cheapest_points(g, st, skip, q):
     return pts
 
 
-@njit(cache=True)
+@flat_kernel
 def quick_points(g, st, leader):
     """Points the leader's side surely takes by cashing the leader's sure winners (DDS's
     "quick tricks", simplified): trumps no other player can beat, then, if nobody else
@@ -149,7 +149,7 @@ def quick_points(g, st, leader):
     return at_least_points(g, win) + cheapest_points(g, st, leader, q) + q * g.trick_bonus
 
 
-@njit(cache=True)
+@flat_kernel
 def top_trump_points(g, st, leader):
     """(seat, points): a seat other than the leader holding trumps that beat every other
     player's trumps wins a trick with each of them whenever it plays it, so its side surely
@@ -173,19 +173,19 @@ def top_trump_points(g, st, leader):
     return h, at_least_points(g, win) + cheapest_points(g, st, h, q) + q * g.trick_bonus
 
 
-@njit(cache=True)
+@flat_kernel
 def rank_of(rem, card):
     """Position of `card` among the set bits of rem."""
     return popcount(rem & ((np.uint64(1) << np.uint64(card)) - np.uint64(1)))
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def beats(g, card, best, led_class):
     k = g.klass[card]
     return (k == led_class or k == g.trump_class) and g.power[card] > g.power[best]
 
 
-@njit(cache=True)
+@flat_kernel
 def trick_winner_pos(g, line, start, count):
     """Position in the trick line[start:start+count] of its winning card (first played wins ties)."""
     led_class = g.klass[line[start]]
@@ -196,7 +196,7 @@ def trick_winner_pos(g, line, start, count):
     return best
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def finish_trick(g, line, start, leader):
     """(winning seat, points incl. the trick bonus) of the full trick line[start:start+n]."""
     n = g.n
@@ -209,7 +209,7 @@ def finish_trick(g, line, start, leader):
     return w, pts
 
 
-@njit(cache=True)
+@flat_kernel
 def mask_points(g, mask):
     total = 0
     m = mask
@@ -219,13 +219,13 @@ def mask_points(g, mask):
     return total
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def span(a, b):
     """Bits a..b inclusive (a <= b)."""
     return ((np.uint64(2) << np.uint64(b)) - np.uint64(1)) & ~((np.uint64(1) << np.uint64(a)) - np.uint64(1))
 
 
-@njit(cache=True)
+@flat_kernel
 def gen_moves(g, st, seat, leader, k, ply, tt_best):
     """Fill st.moves[ply] with one card per group of interchangeable legal cards, best first."""
     n = g.n
@@ -289,7 +289,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     return count
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def _store_result(g, tt, st, d, need, result, best):
     """Record what frame d (a trick boundary) proved; its key is st.words[d]."""
     rem = remaining(g, st)
@@ -300,7 +300,7 @@ def _store_result(g, tt, st, d, need, result, best):
         store(tt, st.words[d], 0, need - 1, rank, popcount(rem))
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def _play(g, st, d, ply):
     """Play frame d's current move and set up frame d+1 for the position after it."""
     n = g.n
@@ -320,7 +320,7 @@ def _play(g, st, d, ply):
     fr[d + 1, F_LEADER], fr[d + 1, F_K], fr[d + 1, F_NEED], fr[d + 1, F_AVAIL] = leader, k, need, avail
 
 
-@njit(cache=True)
+@flat_kernel
 def can_reach(g, tt, st, leader, k, need, avail, ply):
     """Can the maximising team still take `need` points from here (avail = all points left)?
 
@@ -406,7 +406,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
             d = p
 
 
-@njit(cache=True)
+@flat_kernel
 def set_owners(g, st):
     """Record which seat holds each remaining card (cards never change hands)."""
     for s in range(g.n):
@@ -416,7 +416,7 @@ def set_owners(g, st):
             m = drop_lowest(m)
 
 
-@njit(cache=True)
+@flat_kernel
 def available(g, hands, line, k):
     """All points still to be won: remaining cards, the current trick's line[:k], and trick bonuses."""
     cards = 0
@@ -429,7 +429,7 @@ def available(g, hands, line, k):
     return pts + g.trick_bonus * ((cards + k) // g.n)
 
 
-@njit(cache=True)
+@flat_kernel
 def solve(g, tt, st, leader, k):
     """Exact value: points the maximising team takes from here with best play by both sides.
 
@@ -448,7 +448,14 @@ def solve(g, tt, st, leader, k):
     return lo
 
 
-@njit(cache=True)
+@flat_kernel(inline="always")
+def copy_line(src, dst, count):
+    """dst[:count] = src[:count], element by element (a slice copy would need numba's allocator)."""
+    for j in range(count):
+        dst[j] = src[j]
+
+
+@flat_kernel
 def value_after(g, tt, st, leader, k, card):
     """Exact value of the position after the seat to move plays `card` (its points included)."""
     n = g.n
@@ -458,18 +465,18 @@ def value_after(g, tt, st, leader, k, card):
     b = np.uint64(1) << np.uint64(card)
     st.hands[seat] ^= b
     st.line[k] = card
-    st.trick_save[:k + 1] = st.line[:k + 1]
+    copy_line(st.line, st.trick_save, k + 1)
     if k + 1 < n:
         v = solve(g, tt, st, leader, k + 1)
     else:
         w, pts = finish_trick(g, st.line, 0, leader)
         v = solve(g, tt, st, w, 0) + (pts if g.team[w] else 0)
-        st.line[:n] = st.trick_save[:n]  # the search reused line: restore the trick
+        copy_line(st.trick_save, st.line, n)  # the search reused line: restore the trick
     st.hands[seat] ^= b
     return v
 
 
-@njit(cache=True)
+@flat_kernel
 def keeps_value(g, tt, st, leader, k, card, value):
     """Does the seat to move keep the position's exact value `value` by playing `card`?
 
@@ -484,7 +491,7 @@ def keeps_value(g, tt, st, leader, k, card, value):
     b = np.uint64(1) << np.uint64(card)
     st.hands[seat] ^= b
     st.line[k] = card
-    st.trick_save[:k + 1] = st.line[:k + 1]
+    copy_line(st.line, st.trick_save, k + 1)
     nl, nk, gained = leader, k + 1, 0
     if nk == n:
         nl, pts = finish_trick(g, st.line, 0, leader)
@@ -494,12 +501,12 @@ def keeps_value(g, tt, st, leader, k, card, value):
     need = value - gained if maximiser else value + 1 - gained
     set_owners(g, st)
     r = can_reach(g, tt, st, nl, nk, need, avail, nk)
-    st.line[:k + 1] = st.trick_save[:k + 1]  # the search may have reused line
+    copy_line(st.trick_save, st.line, k + 1)  # the search may have reused line
     st.hands[seat] ^= b
     return r if maximiser else not r
 
 
-@njit(cache=True)
+@flat_kernel
 def first_keeping_move(g, tt, st, leader, k, value, orig_of):
     """The legal card (canonical index) that keeps `value`, lowest in the game's own card
     order (orig_of maps canonical to original indices): a fixed, reproducible choice."""

@@ -13,7 +13,8 @@ in O(1): entries of older generations count as empty.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+
+from musim.jit import flat_kernel
 
 KEY_WORDS = 7
 BUCKET = 4
@@ -39,7 +40,7 @@ def make_table(megabytes=DEFAULT_MB):
     )
 
 
-@njit(cache=True)
+@flat_kernel
 def new_generation(tt):
     """Invalidate every entry (a new game, contract or team) in O(1)."""
     tt.meta[0] += 1
@@ -48,7 +49,7 @@ def new_generation(tt):
         tt.meta[0] = 1
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def _matches(tt, i, words, gen):
     if tt.gen[i] != gen:
         return False
@@ -58,7 +59,7 @@ def _matches(tt, i, words, gen):
     return True
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def _bucket(tt, words):
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(KEY_WORDS):
@@ -67,7 +68,7 @@ def _bucket(tt, words):
     return np.int64(h >> np.uint64(1)) & tt.meta[1] & ~(BUCKET - 1)
 
 
-@njit(cache=True)
+@flat_kernel
 def probe(tt, words):
     """Index of the entry for this key, or -1."""
     gen = tt.meta[0]
@@ -78,7 +79,7 @@ def probe(tt, words):
     return -1
 
 
-@njit(cache=True)
+@flat_kernel
 def store(tt, words, lb, ub, best, size):
     """Record bounds for a key: merge into its entry, else replace the bucket's emptiest
     slot (an old generation first, then the fewest cards left: the cheapest to redo)."""
@@ -97,7 +98,8 @@ def store(tt, words, lb, ub, best, size):
         if score < victim_score:
             victim, victim_score = i, score
     i = victim
-    tt.words[i, :] = words
+    for w in range(KEY_WORDS):
+        tt.words[i, w] = words[w]
     tt.lb[i] = lb
     tt.ub[i] = ub
     tt.best[i] = best

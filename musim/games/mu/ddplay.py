@@ -10,10 +10,10 @@ value solved at the start.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from musim.bits import bit
 from musim.games.mu.layout import fill_game, make_layout, solver_game, to_canon
+from musim.jit import flat_kernel
 from musim.solver.search import first_keeping_move, make_state, solve
 from musim.solver.tt import make_table, new_generation
 
@@ -29,18 +29,18 @@ def make_ddplay(tt_megabytes, tricks=0):
                   meta=np.array([-1, tricks, 0], np.int64))
 
 
-@njit(cache=True)
+@flat_kernel
 def dd_reset(dd):
     dd.meta[START_VALUE] = -1
 
 
-@njit(cache=True)
+@flat_kernel
 def dd_starts_at(dd, tricks_left):
     """Does double-dummy play begin with `tricks_left` tricks to go?"""
     return dd.meta[TRICKS] == 0 or tricks_left <= dd.meta[TRICKS]
 
 
-@njit(cache=True)
+@flat_kernel
 def dd_start_value(dd):
     """The value solved when double-dummy play began (-1: none, or no solver at all)."""
     if dd is None:
@@ -48,7 +48,7 @@ def dd_start_value(dd):
     return dd.meta[START_VALUE]
 
 
-@njit(cache=True)
+@flat_kernel
 def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask):
     """Map the position (a trick boundary) into the solver layout and solve it."""
     fill_game(n, chief_trump, vice_trump, on_team, dd.lay, klass, power, class_mask)
@@ -60,7 +60,7 @@ def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power
     dd.meta[VALUE] = v
 
 
-@njit(cache=True)
+@flat_kernel
 def dd_card(n, dd, seat, leader, k):
     """The card (original index) the seat to move plays, keeping the exact value."""
     c = first_keeping_move(solver_game(n, dd.lay), dd.tt, dd.st, leader, k, dd.meta[VALUE], dd.lay.orig_of)
@@ -69,7 +69,7 @@ def dd_card(n, dd, seat, leader, k):
     return dd.lay.orig_of[c]
 
 
-@njit(cache=True)
+@flat_kernel
 def dd_trick_done(dd, team_won, points):
     """After a trick: the value left for the team drops by what it just won."""
     if team_won:

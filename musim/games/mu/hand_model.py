@@ -12,18 +12,18 @@ Features of a hand for trump type t (trump = a card of type t):
   3  side 9s, 4  side 8s, 5  side 7s (side = not of type t; all of them for `none`)
 """
 import numpy as np
-from numba import njit
 
 from musim.bits import popcount
 from musim.cards import COLOUR_MASK, N_COLOURS, NUMBER_MASK, TYPE_MASK
 from musim.games.mu.hand_table import COEF
+from musim.jit import flat_kernel
 
 N_FEATURES = 6
 KINDS = ("colour", "number", "none")
 FEATURE_NAMES = ("intercept", "trumps", "high_trumps", "side_9s", "side_8s", "side_7s")
 
 
-@njit(cache=True)
+@flat_kernel
 def kind_of(t):
     """0 colour trump, 1 number trump, 2 none."""
     if t < 0:
@@ -31,7 +31,7 @@ def kind_of(t):
     return 0 if t < N_COLOURS else 1
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def feature_tuple(hand, t):
     """The model's features of `hand` for trump type t, as a tuple."""
     trumps = hand & TYPE_MASK[t] if t >= 0 else np.uint64(0)
@@ -43,7 +43,7 @@ def feature_tuple(hand, t):
             float(popcount(side & NUMBER_MASK[8])), float(popcount(side & NUMBER_MASK[7])))
 
 
-@njit(cache=True)
+@flat_kernel
 def hand_features(hand, t, out):
     """Fill out[0:N_FEATURES] with the model's features of `hand` for trump type t."""
     f = feature_tuple(hand, t)
@@ -51,7 +51,7 @@ def hand_features(hand, t, out):
         out[i] = f[i]
 
 
-@njit(cache=True)
+@flat_kernel
 def expected_points(hand, t, n):
     """The model's expected team points for a chief holding `hand` who names t."""
     f = feature_tuple(hand, t)

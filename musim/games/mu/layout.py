@@ -8,15 +8,15 @@ the rules.  Only the first 36 or 60 positions are used.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from musim.bits import bit, drop_lowest, lowest
 from musim.cards import CARD_POINTS, N_CARDS
 from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
+from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks
 
 
-@njit(cache=True)
+@flat_kernel
 def fill_layout(chief_trump, vice_trump, klass, power, class_mask, canon_of, orig_of,
                 g_klass, g_power, g_points, g_class_mask):
     """Fill the contract tables and the canonical mapping (canon_of[orig], orig_of[canon])."""
@@ -45,7 +45,7 @@ def fill_layout(chief_trump, vice_trump, klass, power, class_mask, canon_of, ori
             g_class_mask[k] |= bit(i)
 
 
-@njit(cache=True)
+@flat_kernel
 def to_canon(mask, canon_of):
     out = np.uint64(0)
     m = mask
@@ -67,7 +67,7 @@ def make_layout():
                     eq_lo=z(64, np.int64), eq_hi=z(64, np.int64), team=z(MAX_SEATS, np.bool_))
 
 
-@njit(cache=True)
+@flat_kernel
 def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask):
     """Fill the contract tables (klass, power, class_mask) and `lay` for a trump pair and team."""
     fill_layout(chief_trump, vice_trump, klass, power, class_mask, lay.canon_of, lay.orig_of,
@@ -78,7 +78,7 @@ def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask
         lay.team[s] = s < n and on_team[s]
 
 
-@njit(cache=True)
+@flat_kernel
 def solver_game(n, lay):
     """The SolverGame of a filled layout."""
     return SolverGame(n, lay.klass, lay.power, lay.points, lay.point_mask, lay.class_mask, lay.eq_lo, lay.eq_hi,

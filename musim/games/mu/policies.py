@@ -36,7 +36,6 @@ dd         (card play only) the double-dummy solver: see ddplay.py; the deal
            kernel dispatches it, the heuristic makes the other decisions.
 """
 import numpy as np
-from numba import njit
 
 from musim.bits import bit, drop_lowest, lowest, popcount
 from musim.cards import CARD_POINTS, N_COLOURS, NUMBER_MASK, TYPE_MASK
@@ -44,6 +43,7 @@ from musim.games.mu.hand_model import expected_points
 from musim.games.mu.rules import (
     TRUMP, achieved_rank, beats, lay_limit, nameable_types, top_card, top_other,
 )
+from musim.jit import flat_kernel
 from musim.rng import randint, random_bit
 
 RANDOM = 0
@@ -51,14 +51,14 @@ HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
 
 
-@njit(cache=True)
+@flat_kernel
 def hand_estimates(hand, n, est):
     """Fill est[t] with the hand model's expected team points of naming each trump type t."""
     for t in range(15):
         est[t] = expected_points(hand, t, n)
 
 
-@njit(cache=True)
+@flat_kernel
 def best_type(hand, allowed, n, est):
     """(type, estimate) of the best of the allowed types (bit t of `allowed`), or (-1, 0)."""
     hand_estimates(hand, n, est)
@@ -69,7 +69,7 @@ def best_type(hand, allowed, n, est):
     return best, best_est
 
 
-@njit(cache=True)
+@flat_kernel
 def plan_auction(policy, n, held, plan_type, plan_bid, est):
     """Before the auction: each heuristic player's best type and the bid it can afford."""
     if policy != HEURISTIC:
@@ -80,7 +80,7 @@ def plan_auction(policy, n, held, plan_type, plan_bid, est):
         plan_bid[s] = achieved_rank(n, int(e))
 
 
-@njit(cache=True)
+@flat_kernel
 def show_cards(avail, t, k):
     """k cards of `avail` to lay that show type t: its lowest cards first, then the lowest others."""
     chosen = np.uint64(0)
@@ -96,7 +96,7 @@ def show_cards(avail, t, k):
     return chosen
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def random_subset(state, avail, k):
     """A uniformly chosen k-card subset of `avail`."""
     chosen = np.uint64(0)
@@ -107,7 +107,7 @@ def random_subset(state, avail, k):
     return chosen
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def choose_lay(policy, n, seat, held, laid, counts, plan_type, plan_bid, state):
     """Cards `seat` lays on its auction turn (0 = pass)."""
     avail = held[seat] & ~laid[seat]
@@ -126,7 +126,7 @@ def choose_lay(policy, n, seat, held, laid, counts, plan_type, plan_bid, state):
     return np.uint64(0)
 
 
-@njit(cache=True)
+@flat_kernel
 def choose_trump(policy, n, hand, laid, exclude, may_pass, est, state):
     """Trump type named by a player with these laid cards; -1 = `none` (only if may_pass)."""
     allowed = nameable_types(laid, exclude)
@@ -142,7 +142,7 @@ def choose_trump(policy, n, hand, laid, exclude, may_pass, est, state):
     return best_type(hand, allowed, n, est)[0]
 
 
-@njit(cache=True)
+@flat_kernel
 def choose_partner(policy, n, chief, vice, laid, chief_trump, state):
     """The partner the chief names (4+ players)."""
     if policy == RANDOM:
@@ -165,7 +165,7 @@ def choose_partner(policy, n, chief, vice, laid, chief_trump, state):
     return best
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def cheapest(mask, power):
     """A card of minimal power, ties broken by most points."""
     best = lowest(mask)
@@ -178,7 +178,7 @@ def cheapest(mask, power):
     return best
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def by_points(mask, power, most):
     """The card with the most (or fewest) points, ties broken by lowest power."""
     best = lowest(mask)
@@ -192,13 +192,13 @@ def by_points(mask, power, most):
     return best
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def top_power(mask, power, tier_mask):
     """Highest power among the cards of a mask of trumps and one side colour (-1 if empty)."""
     return power[top_card(mask, tier_mask)] if mask else -1
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def heuristic_lead(hand, unseen, on_chief_team, power, class_mask, tier_mask):
     """Lead a sure winner if there is one, else the cheapest card of the longest side colour."""
     best, best_key = -1, -1
@@ -221,7 +221,7 @@ def heuristic_lead(hand, unseen, on_chief_team, power, class_mask, tier_mask):
     return by_points(hand & class_mask[longest], power, False)
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen, klass, power,
                      class_mask, tier_mask):
     """Card to play to a trick in progress (see module doc)."""
@@ -255,7 +255,7 @@ def heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen
     return by_points(legal, power, False)
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def choose_card(policy, legal, hand, unseen, trick, count, last, winner_pos, mate_winning,
                 on_chief_team, klass, power, class_mask, tier_mask, state):
     """The card to play from `legal`; `unseen` = all cards neither played nor in `hand`."""

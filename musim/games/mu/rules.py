@@ -10,10 +10,10 @@ so that the trick winner is simply the first card of maximal power among the
 cards that are trumps or of the led class.
 """
 import numpy as np
-from numba import njit
 
 from musim.bits import highest, lowest, popcount
 from musim.cards import CARD_COLOUR, CARD_NUMBER, COLOUR_MASK, NUMBER_MASK, POINT_MASK, TYPE_MASK, N_COLOURS
+from musim.jit import flat_kernel
 
 TRUMP = 5
 N_CLASSES = 6
@@ -24,7 +24,7 @@ GOAL = 200
 # ---------------------------------------------------------------- trumps and tricks
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def type_matches(t, card):
     """Does card match trump type t (colour 0..4, number 5..14; -1 never)?"""
     if t < 0:
@@ -34,13 +34,13 @@ def type_matches(t, card):
     return CARD_NUMBER[card] == t - N_COLOURS
 
 
-@njit(cache=True)
+@flat_kernel
 def tier(card, chief_trump, vice_trump):
     """Trump tier: 3 double trump, 2 chief trump, 1 vice trump, 0 not trump."""
     return 2 * type_matches(chief_trump, card) + type_matches(vice_trump, card)
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def trump_masks(chief_trump, vice_trump):
     """(chief trump cards, vice trump cards) of a trump pair; empty for -1."""
     chief = TYPE_MASK[chief_trump] if chief_trump >= 0 else np.uint64(0)
@@ -48,7 +48,7 @@ def trump_masks(chief_trump, vice_trump):
     return chief, vice
 
 
-@njit(cache=True)
+@flat_kernel
 def fill_contract(chief_trump, vice_trump, klass, power, class_mask):
     """Fill per-card class and power and the per-class masks for one trump pair."""
     chief, vice = trump_masks(chief_trump, vice_trump)
@@ -68,7 +68,7 @@ def fill_contract(chief_trump, vice_trump, klass, power, class_mask):
         power[c] = 10 + 10 * (2 * ((chief & b) != 0) + ((vice & b) != 0)) + CARD_NUMBER[c]
 
 
-@njit(cache=True)
+@flat_kernel
 def fill_tier_masks(chief_trump, vice_trump, tier_mask):
     """tier_mask[t] = the cards of trump tier t (0 = not trump) for one trump pair."""
     chief, vice = trump_masks(chief_trump, vice_trump)
@@ -78,7 +78,7 @@ def fill_tier_masks(chief_trump, vice_trump, tier_mask):
     tier_mask[0] = ~(chief | vice) & ((np.uint64(1) << np.uint64(60)) - np.uint64(1))
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def top_card(mask, tier_mask):
     """A card of maximal power in a non-empty mask of trumps and at most one side colour.
 
@@ -102,7 +102,7 @@ def contract(chief_trump, vice_trump):
     return klass, power, class_mask
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def legal_moves(hand, led, klass, class_mask):
     """Mask of the cards of `hand` that may be played; led = first card of the trick or -1."""
     if led < 0:
@@ -111,14 +111,14 @@ def legal_moves(hand, led, klass, class_mask):
     return follow if follow else hand
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def beats(card, best, led_class, klass, power):
     """Does `card`, played after `best`, take the lead of a trick led in led_class?"""
     k = klass[card]
     return (k == TRUMP or k == led_class) and power[card] > power[best]
 
 
-@njit(cache=True)
+@flat_kernel
 def trick_winner(cards, count, klass, power):
     """Position (0-based) in the trick of its winning card; first played wins among equals."""
     led_class = klass[cards[0]]
@@ -129,7 +129,7 @@ def trick_winner(cards, count, klass, power):
     return best
 
 
-@njit(cache=True)
+@flat_kernel
 def mask_points(mask):
     """Card points in a mask."""
     return popcount(mask & POINT_MASK[1]) + 2 * popcount(mask & POINT_MASK[2])
@@ -138,20 +138,20 @@ def mask_points(mask):
 # ---------------------------------------------------------------- auction
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def lay_limit(own, top, in_hand):
     """Most cards a player may lay: 1 if already strictly on top, else top+1-own; never more than held."""
     limit = 1 if own > top else top + 1 - own
     return min(limit, in_hand)
 
 
-@njit(cache=True)
+@flat_kernel
 def auction_over(passes, n):
     """Has the auction ended after `passes` consecutive passing turns?"""
     return passes >= n
 
 
-@njit(cache=True, inline="always")
+@flat_kernel(inline="always")
 def top_other(counts, n, seat):
     """Largest laid count among the players other than `seat`."""
     top = 0
@@ -161,7 +161,7 @@ def top_other(counts, n, seat):
     return top
 
 
-@njit(cache=True)
+@flat_kernel
 def laid_key(laid):
     """Ordering key of a laid set for the vice tie-break: number counts, 9s most significant."""
     key = 0
@@ -170,7 +170,7 @@ def laid_key(laid):
     return key
 
 
-@njit(cache=True)
+@flat_kernel
 def auction_result(laid, counts, last_lay, n, out_tied):
     """Outcome of an ended auction.
 
@@ -211,7 +211,7 @@ def auction_result(laid, counts, last_lay, n, out_tied):
     return chief, vice, -1, 1
 
 
-@njit(cache=True)
+@flat_kernel
 def eklat_scores(counts, n, provoker, out_scores):
     """Scores of an eklat: +5M per tied player, -10M for the provoker, 0 for the rest."""
     top = 0
@@ -224,7 +224,7 @@ def eklat_scores(counts, n, provoker, out_scores):
             out_scores[s] = 0
 
 
-@njit(cache=True)
+@flat_kernel
 def nameable_types(laid, exclude):
     """Bit t set for each trump type t a player may name from their laid cards, minus `exclude`."""
     allowed = 0
@@ -236,7 +236,7 @@ def nameable_types(laid, exclude):
     return allowed
 
 
-@njit(cache=True)
+@flat_kernel
 def partner_allowed(partner, chief, vice, n):
     """May the chief name `partner` (4+ players: anyone but chief and vice)?"""
     return n >= 4 and 0 <= partner < n and partner != chief and partner != vice
@@ -245,13 +245,13 @@ def partner_allowed(partner, chief, vice, n):
 # ---------------------------------------------------------------- scoring
 
 
-@njit(cache=True)
+@flat_kernel
 def hand_size(n):
     """Cards per hand in Mü: 12, 15, 12, 10 for 3..6 players."""
     return 12 if n == 3 else 60 // n
 
 
-@njit(cache=True)
+@flat_kernel
 def target(n, bid):
     """Team points the chief's team needs with n players and bid b."""
     if n == 3:
@@ -263,7 +263,7 @@ def target(n, bid):
     return 16 + 4 * bid
 
 
-@njit(cache=True)
+@flat_kernel
 def achieved_rank(n, team_points):
     """Largest bid whose target the team points reach (0 if none)."""
     r = 0
@@ -273,7 +273,7 @@ def achieved_rank(n, team_points):
     return r
 
 
-@njit(cache=True)
+@flat_kernel
 def trump_extra(chief_trump):
     """Bonus steps of the chief trump: colour 0, number 1 or 7: 1, other number 2, none 3."""
     if chief_trump < 0:
@@ -284,13 +284,13 @@ def trump_extra(chief_trump):
     return 1 if d == 1 or d == 7 else 2
 
 
-@njit(cache=True)
+@flat_kernel
 def bonus(bid, chief_trump):
     """Bonus for chief and partner when the target is made."""
     return 10 * min(bid + trump_extra(chief_trump), 10)
 
 
-@njit(cache=True)
+@flat_kernel
 def score_played(n, bid, chief, partner, chief_trump, card_points, out_scores):
     """Fill the deal scores of a played deal; returns (team_points, success, shortfall, bonus)."""
     team = card_points[chief] + (card_points[partner] if partner >= 0 else 0)

@@ -9,15 +9,15 @@ Scratch arrays travel in a `Workspace` named tuple, allocated once per chunk.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from musim.bits import bit, popcount
 from musim.cards import CARD_POINTS, N_CARDS
 from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
     TRUMP, auction_over, auction_result, beats, eklat_scores, fill_contract, fill_tier_masks, legal_moves,
-    score_played, target,
+    score_played, target, top_other,
 )
+from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
 # Columns of the per-deal integer result vector.
@@ -32,7 +32,7 @@ MATCH_DEAL_CAP = 10_000
 Workspace = namedtuple(
     "Workspace",
     "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
-    "est auction_log play_log dd",
+    "est auction_log play_log rng dd",
 )
 
 
@@ -52,12 +52,12 @@ def make_workspace(players, dd=None):
         klass=z(N_CARDS, np.int64), power=z(N_CARDS, np.int64), class_mask=z(TRUMP + 1, np.uint64),
         tier_mask=z(4, np.uint64),
         plan_type=z(MAX_PLAYERS, np.int64), plan_bid=z(MAX_PLAYERS, np.int64), est=z(15, np.float64),
-        auction_log=z(MAX_TURNS, np.uint64), play_log=z(N_CARDS, np.int64),
+        auction_log=z(MAX_TURNS, np.uint64), play_log=z(N_CARDS, np.int64), rng=z(1, np.uint64),
         dd=dd,
     )
 
 
-@njit(cache=True)
+@flat_kernel
 def deal_hands(n, cards, state, hands):
     """Deal cards 0..len(cards)-1 into n equal hands after a Fisher-Yates shuffle in `cards`.
 
@@ -77,7 +77,7 @@ def deal_hands(n, cards, state, hands):
             hands[s] |= bit(cards[i])
 
 
-@njit(cache=True)
+@flat_kernel
 def run_auction(n, dealer, bid_policy, state, laid, ws):
     """Play the auction to its end (n consecutive passes); returns the number of turns.
     Heuristic players follow the plans in ws.plan_type and ws.plan_bid."""
@@ -102,7 +102,7 @@ def run_auction(n, dealer, bid_policy, state, laid, ws):
     return turn
 
 
-@njit(cache=True)
+@flat_kernel
 def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, dd):
     """Play every trick: the chief leads first, each trick's winner leads the next.
 
@@ -157,7 +157,7 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
         leader = winner
 
 
-@njit(cache=True)
+@flat_kernel
 def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws):
     """Play the cards of ws.held under a fixed contract; returns the team's points.
 
@@ -171,7 +171,7 @@ def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state
     return card_points[chief] + (card_points[partner] if partner >= 0 else 0)
 
 
-@njit(cache=True)
+@flat_kernel
 def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores, card_points, ws):
     """Deal and play one complete deal; results go to hands, laid, res, scores, card_points."""
     deal_hands(n, ws.cards, state, hands)
@@ -184,7 +184,7 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
     if chief < 0:
         res[OUTCOME] = EKLAT
         res[PROVOKER] = provoker
-        res[BID] = ws.counts[:n].max()
+        res[BID] = top_other(ws.counts, n, -1)
         eklat_scores(ws.counts, n, provoker, scores)
         card_points[:n] = 0
         return
@@ -215,11 +215,11 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
     res[BONUS] = bon
 
 
-@njit(cache=True, nogil=True)
+@flat_kernel(nogil=True)
 def simulate_chunk(n, seed, start, bid_policy, play_policy, dealers, res, scores, card_points,
                    hands, laid, ws):
     """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
-    state = np.zeros(1, np.uint64)
+    state = ws.rng
     for i in range(dealers.shape[0]):
         state[0] = stream_state(seed, start + i)
         dealers[i] = randint(state, n)
@@ -227,7 +227,7 @@ def simulate_chunk(n, seed, start, bid_policy, play_policy, dealers, res, scores
                   scores[i], card_points[i], ws)
 
 
-@njit(cache=True, nogil=True)
+@flat_kernel(nogil=True)
 def simulate_matches(n, seed, start, goal, bid_policy, play_policy, deals, totals, chief_counts,
                      eklats, hands, laid, res, scores, card_points, ws):
     """Play matches start .. start+len(deals)-1 to `goal` (RULES.md §2 "Match").
@@ -236,7 +236,7 @@ def simulate_matches(n, seed, start, goal, bid_policy, play_policy, deals, total
     first dealer is drawn, then the dealer moves one seat left each deal.  A match
     stops after MATCH_DEAL_CAP deals if nobody reached the goal.
     """
-    state = np.zeros(1, np.uint64)
+    state = ws.rng
     for i in range(deals.shape[0]):
         state[0] = stream_state(~np.uint64(seed), start + i)
         dealer = randint(state, n)
@@ -252,8 +252,11 @@ def simulate_matches(n, seed, start, goal, bid_policy, play_policy, deals, total
                 eklats[i] += 1
             else:
                 chief_counts[i, res[CHIEF]] += 1
-            totals[i, :n] += scores[:n]
-            if totals[i, :n].max() >= goal:
+            reached = False
+            for s in range(n):
+                totals[i, s] += scores[s]
+                reached |= totals[i, s] >= goal
+            if reached:
                 break
             dealer = (dealer + 1) % n
         deals[i] = played

@@ -1,0 +1,18 @@
+"""The decorator for kernels that never allocate.
+
+numba's runtime (NRT) reference-counts arrays: every call that passes an array
+to a compiled function increments and decrements its count atomically.  The
+solver's helpers take named tuples of a dozen arrays each, and that
+bookkeeping took about two thirds of the search time.  A `flat_kernel` is
+compiled without NRT: it may not allocate (or slice-copy) arrays, which the
+search never needs to, and it passes arrays on for free.  The arrays it gets
+belong to the caller, which keeps them alive.
+"""
+from numba import njit
+
+
+def flat_kernel(fn=None, **options):
+    """njit(cache=True) without reference counting; usable bare or with options (inline=...)."""
+    if fn is None:
+        return lambda f: flat_kernel(f, **options)
+    return njit(cache=True, _nrt=False, **options)(fn)
