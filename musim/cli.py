@@ -202,12 +202,15 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
     import json
     import os
 
-    from musim.analysis.bid import DEFAULT_SAMPLES, bid_strength, format_table
+    from musim.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
     from musim.batch import InputError
 
     if as_json and as_csv:
         raise click.UsageError("give at most one of --json and --csv")
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
+    if count > MAX_SAMPLES:
+        raise click.BadParameter(f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)",
+                                 param_hint="--samples")
     try:
         rows = bid_strength(players, hand, count, seed, play, vice, partner == "hindsight",
                             workers or os.cpu_count() or 1, tt_mb, seat, dealer)
@@ -243,10 +246,13 @@ def balance(players, deals, play, seed, workers, tt_mb, out, overwrite, progress
 
     from musim import __version__
     from musim.analysis import balance_report
-    from musim.analysis.balance import analyse
+    from musim.analysis.balance import MAX_BALANCE_DEALS, analyse
 
     counts = _player_list(players)
     n_deals = parse_count(deals, "--deals")
+    if n_deals > MAX_BALANCE_DEALS:
+        raise click.BadParameter(f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept "
+                                 "in memory)", param_hint="--deals")
     try:
         out = balance_report.check_out_dir(out, overwrite)
     except ValueError as exc:

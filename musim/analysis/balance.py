@@ -29,6 +29,7 @@ from musim.games.mu.ddplay import make_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
 
 MIN_DEALS_FOR_FIT = 30
+MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
 STRENGTH_CHUNK = 256
 
 

@@ -20,6 +20,12 @@ def check_out_dir(out, overwrite):
     present = [f for f in FILES if os.path.exists(os.path.join(out, f))]
     if present and not overwrite:
         raise ValueError(f"--out {out} already holds {present[0]} (use --overwrite to replace)")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"--out {out}: cannot create the directory ({exc.strerror})")
+    if not os.access(out, os.W_OK):
+        raise ValueError(f"--out {out}: the directory is not writable")
     return out
 
 

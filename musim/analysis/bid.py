@@ -22,6 +22,7 @@ from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace
 
 DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
+MAX_SAMPLES = 200_000  # every sample's plays and scores are kept: about 50 bytes per (trump, bid) each
 CHUNK = 64
 
 
