@@ -216,8 +216,8 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
                             workers or os.cpu_count() or 1, tt_mb, seat, dealer)
     except InputError as exc:
         raise click.UsageError(str(exc))
-    if as_json:
-        click.echo(json.dumps(rows))
+    if as_json:  # an undefined rate (no sample allowed that trump) is null, not NaN
+        click.echo(json.dumps([{k: None if v != v else v for k, v in r.items()} for r in rows]))
     elif as_csv:
         import pandas as pd
 

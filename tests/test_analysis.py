@@ -130,6 +130,18 @@ def test_bid_json_and_csv_outputs():
     assert len(res.output.splitlines()) == len(rows) + 1
 
 
+def test_bid_json_is_strict_when_a_trump_is_never_available():
+    import json
+
+    def no_nan(name):
+        raise AssertionError(f"non-standard JSON constant {name}")
+
+    res = invoke("bid", "--players", 4, "--hand", FIVE + " Y9 Y8 B9", "--samples", 1, "--vice", "auction", "--json")
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output, parse_constant=no_nan)
+    assert any(r["samples"] == 0 and r["p_made"] is None for r in rows)
+
+
 def test_balance_agrees_with_the_run_rows():
     n, deals, seed = 4, 400, 9
     result = analyse(n, deals, seed)

@@ -103,7 +103,7 @@ def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heur
     for b in range(1, levels + 1):
         for j, t in enumerate(trumps):
             ok = valid[:, j, b - 1]
-            mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if ok.sum() > 1 else (np.nan,) * 3
+            mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if ok.any() else (np.nan,) * 3
             rows.append({
                 "bid": b, "chief_trump": type_text(t), "target": int(rules.target(players, b)),
                 "p_made": float(made[ok, j, b - 1].mean()) if ok.any() else float("nan"),
@@ -118,7 +118,7 @@ def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heur
 
 def best_row(rows):
     """The (bid, trump) of highest expected chief score (ties: the lower bid, then earlier trump)."""
-    return max((r for r in rows if r["samples"] > 1), key=lambda r: (r["expected_score"], -r["bid"]))
+    return max((r for r in rows if r["samples"]), key=lambda r: (r["expected_score"], -r["bid"]))
 
 
 def format_table(rows, players, samples):
