@@ -14,12 +14,13 @@ from musim.games.mu import policies
 from musim.games.mu.hand_model import hand_features, kind_of
 from musim.games.mu.rules import achieved_rank, auction_result, nameable_types, score_played
 from musim.games.mu.simulate import MAX_PLAYERS, deal_hands, play_contract, run_auction
+from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
 NO_TRUMP = -1
 
 
-@njit(cache=True)
+@flat_kernel
 def hand_types(hand, out):
     """Fill out with the trump types a chief holding `hand` could name (its types, then none);
     returns how many."""
@@ -32,7 +33,7 @@ def hand_types(hand, out):
     return k + 1
 
 
-@njit(cache=True)
+@flat_kernel
 def most_held_type(hand, exclude):
     """The type `hand` holds most cards of, other than `exclude` (lowest code on ties)."""
     best, count = -1, -1
@@ -43,7 +44,7 @@ def most_held_type(hand, exclude):
     return best
 
 
-@njit(cache=True)
+@flat_kernel
 def _replay(n, hands, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws):
     for s in range(n):
         ws.held[s] = hands[s]
@@ -104,7 +105,7 @@ def deal_others(n, seat, hand, rest, state, hands):
 VICE_STRONGEST, VICE_NONE, VICE_AUCTION = 0, 1, 2
 
 
-@njit(cache=True)
+@flat_kernel
 def _play_chief(n, hands, chief, vice, vt, t, laid, hindsight, play_policy, state, card_points, ws):
     """(team points, chief's card points) with the heuristic's partner from `laid`, or the best
     partner in hindsight."""
