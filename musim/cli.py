@@ -166,6 +166,13 @@ def record(players, play, dd_tricks, seed, index):
     click.echo(json.dumps(deal_record(players, seed, index, play, dd_tricks=dd_tricks)))
 
 
+def _warn_if_slow(play, players):
+    """Double-dummy play of full deals is exact but slow (README, "The double-dummy solver")."""
+    if play == "dd" and max(players) >= 4:
+        click.echo("musim: warning: --play dd solves each 4-6 player deal in minutes or more; "
+                   "expect a very long run", err=True)
+
+
 def _player_list(text):
     try:
         values = [int(x) for x in text.split(",") if x.strip()]
@@ -207,6 +214,7 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 
     if as_json and as_csv:
         raise click.UsageError("give at most one of --json and --csv")
+    _warn_if_slow(play, [players])
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
     if count > MAX_SAMPLES:
         raise click.BadParameter(f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)",
@@ -249,6 +257,7 @@ def balance(players, deals, play, seed, workers, tt_mb, out, overwrite, progress
     from musim.analysis.balance import MAX_BALANCE_DEALS, analyse
 
     counts = _player_list(players)
+    _warn_if_slow(play, counts)
     n_deals = parse_count(deals, "--deals")
     if n_deals > MAX_BALANCE_DEALS:
         raise click.BadParameter(f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept "
