@@ -135,6 +135,8 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
         raise click.UsageError("give exactly one of --deals N or --matches N")
     if dd_tricks and play != "dd":
         raise click.UsageError("--dd-tricks applies only with --play dd")
+    if not dd_tricks:
+        _warn_if_slow(play, [players])
     count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")
     from musim.games import get_game
 
@@ -170,7 +172,7 @@ def _warn_if_slow(play, players):
     """Double-dummy play of full deals is exact but slow (README, "The double-dummy solver")."""
     if play == "dd" and max(players) >= 4:
         click.echo("musim: warning: --play dd solves each 4-6 player deal in minutes or more; "
-                   "expect a very long run", err=True)
+                   "expect a very long run (musim run: --dd-tricks N limits it to the last N tricks)", err=True)
 
 
 def _player_list(text):
