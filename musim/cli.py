@@ -257,6 +257,7 @@ def balance(players, deals, play, seed, workers, tt_mb, out, overwrite, progress
     from musim import __version__
     from musim.analysis import balance_report
     from musim.analysis.balance import MAX_BALANCE_DEALS, analyse
+    from musim.engine.parquet import OutputError
 
     counts = _player_list(players)
     _warn_if_slow(play, counts)
@@ -266,7 +267,7 @@ def balance(players, deals, play, seed, workers, tt_mb, out, overwrite, progress
                                  "in memory)", param_hint="--deals")
     try:
         out = balance_report.check_out_dir(out, overwrite)
-    except ValueError as exc:
+    except OutputError as exc:
         raise click.UsageError(str(exc))
     workers = workers or os.cpu_count() or 1
     show = sys.stderr.isatty() if progress is None else progress

@@ -7,6 +7,7 @@ import pandas as pd
 
 from musim.analysis import plots
 from musim.analysis.balance import MIN_DEALS_FOR_FIT
+from musim.engine.parquet import OutputError, ensure_writable_dir
 
 FILES = ("balance.csv", "strength.csv", "summary.md", "success_by_bid.png", "targets.png",
          "team_points.png", "strength.png")
@@ -16,16 +17,11 @@ def check_out_dir(out, overwrite):
     """Refuse to mix with an earlier result unless overwrite; returns the directory's absolute path."""
     out = os.path.abspath(out)
     if os.path.exists(out) and not os.path.isdir(out):
-        raise ValueError(f"--out {out} is a file, expected a directory")
+        raise OutputError(f"--out {out} is a file, expected a directory")
     present = [f for f in FILES if os.path.exists(os.path.join(out, f))]
     if present and not overwrite:
-        raise ValueError(f"--out {out} already holds {present[0]} (use --overwrite to replace)")
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as exc:
-        raise ValueError(f"--out {out}: cannot create the directory ({exc.strerror})")
-    if not os.access(out, os.W_OK):
-        raise ValueError(f"--out {out}: the directory is not writable")
+        raise OutputError(f"--out {out} already holds {present[0]} (use --overwrite to replace)")
+    ensure_writable_dir(out, out)
     return out
 
 

@@ -24,13 +24,17 @@ def check_output(path, overwrite):
         raise OutputError(f"--out {path} is a directory")
     if os.path.exists(path) and not overwrite:
         raise OutputError(f"--out {path} exists (use --overwrite to replace it)")
-    parent = os.path.dirname(os.path.abspath(path))
+    ensure_writable_dir(os.path.dirname(os.path.abspath(path)), path)
+
+
+def ensure_writable_dir(directory, out):
+    """Create `directory` if needed; OutputError (naming the --out value) unless it is writable."""
     try:
-        os.makedirs(parent, exist_ok=True)
+        os.makedirs(directory, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"--out {path}: cannot create directory {parent} ({exc.strerror})")
-    if not os.access(parent, os.W_OK):
-        raise OutputError(f"--out {path}: directory {parent} is not writable")
+        raise OutputError(f"--out {out}: cannot create directory {directory} ({exc.strerror})")
+    if not os.access(directory, os.W_OK):
+        raise OutputError(f"--out {out}: directory {directory} is not writable")
 
 
 @contextmanager
