@@ -21,7 +21,7 @@ BUCKET = 4
 DEFAULT_MB = 256
 
 TransTable = namedtuple("TransTable", "words lb ub best size gen meta")
-# meta[0] = current generation, meta[1] = index mask
+# meta[0] = current generation, meta[1] = number of buckets
 
 
 def entry_bytes():
@@ -29,14 +29,14 @@ def entry_bytes():
 
 
 def make_table(megabytes=DEFAULT_MB):
-    """A table of at most `megabytes` MB (a power-of-two number of entries, at least 1024)."""
+    """A table of at most `megabytes` MB (whole buckets, at least 256 of them)."""
     if megabytes <= 0:
         raise ValueError("transposition table size must be positive")
-    entries = 1 << max(10, int(megabytes * 2**20 / entry_bytes()).bit_length() - 1)
+    entries = max(256, int(megabytes * 2**20 / entry_bytes()) // BUCKET) * BUCKET
     return TransTable(
         words=np.zeros((entries, KEY_WORDS), np.uint64), lb=np.zeros(entries, np.int16),
         ub=np.zeros(entries, np.int16), best=np.zeros(entries, np.int8), size=np.zeros(entries, np.int8),
-        gen=np.zeros(entries, np.uint32), meta=np.array([1, entries - 1], np.int64),
+        gen=np.zeros(entries, np.uint32), meta=np.array([1, entries // BUCKET], np.int64),
     )
 
 
@@ -65,7 +65,8 @@ def _bucket(tt, words):
     for w in range(KEY_WORDS):
         h = (h ^ words[w]) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
-    return np.int64(h >> np.uint64(1)) & tt.meta[1] & ~(BUCKET - 1)
+    # the high 32 bits scaled to [0, buckets): any table size, no modulo
+    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32)) * BUCKET
 
 
 @flat_kernel
