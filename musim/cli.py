@@ -243,10 +243,12 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @click.option("--tt-mb", type=click.IntRange(1, 65536), default=64, show_default=True)
+@click.option("--strength-deals", metavar="N", help="Deals the pure-strength view replays (default: all; "
+              "it solves every seat, trump and partner of a deal).")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
 @click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def balance(players, deals, play, seed, workers, tt_mb, out, overwrite, progress):
+def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, overwrite, progress):
     """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
     import os
     import platform
@@ -265,6 +267,7 @@ def balance(players, deals, play, seed, workers, tt_mb, out, overwrite, progress
     if n_deals > MAX_BALANCE_DEALS:
         raise click.BadParameter(f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept "
                                  "in memory)", param_hint="--deals")
+    n_strength = n_deals if strength_deals is None else parse_count(strength_deals, "--strength-deals")
     try:
         out = balance_report.check_out_dir(out, overwrite)
     except OutputError as exc:
@@ -273,11 +276,13 @@ def balance(players, deals, play, seed, workers, tt_mb, out, overwrite, progress
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
     results = []
-    with tqdm(total=2 * n_deals * len(counts), disable=not show, unit="deal", file=sys.stderr) as bar:
+    with tqdm(total=(n_deals + min(n_strength, n_deals)) * len(counts), disable=not show, unit="deal",
+              file=sys.stderr) as bar:
         for n in counts:
-            results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update))
+            results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength))
     seconds = time.perf_counter() - started
     params = {"command": "musim " + " ".join(sys.argv[1:]), "seed": seed, "deals": n_deals, "play": play,
+              "strength_deals": min(n_strength, n_deals),
               "version": __version__, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"}
     balance_report.write(out, results, params, seconds)
     for r in results:

@@ -159,6 +159,14 @@ def test_balance_agrees_with_the_run_rows():
     assert (t.proposed_target.diff().dropna() >= 0).all()
 
 
+def test_strength_deals_limits_the_pure_strength_view_to_the_first_deals():
+    full = analyse(3, 120, 4)
+    part = analyse(3, 120, 4, strength_deals=30)
+    assert part.facts["strength_deals"] == 30 and part.strength.chiefs.sum() == 3 * 30
+    assert full.facts["strength_deals"] == full.facts["played"]
+    pd.testing.assert_frame_equal(full.table, part.table)
+
+
 def test_balance_cli_writes_every_file_and_refuses_to_mix(tmp_path):
     out = tmp_path / "bal"
     res = invoke("balance", "--players", "3", "--deals", 200, "--seed", 1, "--out", out)
@@ -187,3 +195,28 @@ def test_hand_features_match_a_direct_count():
         high = [c for c in trumps if t < 5 and ref.number(c) >= 7]
         expect = [1, len(trumps), len(high)] + [sum(ref.number(c) == d for c in side) for d in (9, 8, 7)]
         assert list(out) == expect
+
+
+def test_contract_value_is_the_team_points_of_double_dummy_play():
+    """The pure-strength view under --play dd takes the solver's value instead of playing the
+    cards out; both must give the same team points."""
+    from musim.games.mu.ddplay import make_ddplay
+    from musim.games.mu.policies import DD
+    rng = random.Random(11)
+    for i in range(40):
+        n = 3 + i % 4
+        deck = list(range(36 if n == 3 else 60))
+        cards = rng.sample(deck, 4 * n)
+        hands = np.array([sum(1 << c for c in cards[4 * s:4 * s + 4]) for s in range(n)], np.uint64)
+        chief = rng.randrange(n)
+        partner = -1 if n == 3 else rng.choice([s for s in range(n) if s != chief])
+        trump = rng.randrange(-1, 15)
+        ws = sim.make_workspace(n, make_ddplay(1))
+        for s in range(n):
+            ws.held[s] = hands[s]
+        value = sim.contract_value(n, chief, partner, trump, -1, ws)
+        for s in range(n):
+            ws.held[s] = hands[s]
+        played = sim.play_contract(n, chief, partner, trump, -1, DD, np.zeros(1, np.uint64),
+                                   np.zeros(sim.MAX_PLAYERS, np.int64), ws)
+        assert value == played, (n, hands, chief, partner, trump)

@@ -102,9 +102,12 @@ def proposed_targets(players, bids, team, p_star):
 Balance = namedtuple("Balance", "table strength facts bids team")
 
 
-def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=lambda k: None):
+def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=lambda k: None,
+            strength_deals=None):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
-    facts, and each played deal's bid and team points."""
+    facts, and each played deal's bid and team points.  The pure-strength view replays the
+    first `strength_deals` played deals (default: all): it solves every seat, trump and partner
+    of a deal, so under double-dummy play it costs far more per deal than the table."""
     res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, tick)
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r, sc, cp = res[played], scores[played], card_points[played]
@@ -137,7 +140,7 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
             "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
         })
     table = pd.DataFrame(rows)
-    best = _strength(players, hands[played], play, workers, tt_mb, tick)
+    best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, tick)
     levels = np.arange(0, rules.hand_size(players) + 1)
     counts = np.bincount(best.ravel(), minlength=len(levels))
     strength = pd.DataFrame({"players": players, "level": levels, "chiefs": counts,
@@ -145,5 +148,5 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
     facts = {"players": players, "deals": deals, "played": int(played.sum()), "eklats": int((~played).sum()),
              "p_star": p_star, "intercept": intercept, "slope": slope,
              "chief_score_mean": mean_interval(sc[chief_mask])[0] if len(r) else float("nan"),
-             "strength_mean": float(best.mean()) if best.size else float("nan")}
+             "strength_mean": float(best.mean()) if best.size else float("nan"), "strength_deals": len(best)}
     return Balance(table, strength, facts, bids, team)

@@ -66,7 +66,8 @@ def summary_markdown(results, params, seconds):
             lines.append(f"\nNever bid: levels {never[0]}..{never[-1]} (proposed targets there: "
                          + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never) + ").")
         s = r.strength
-        lines += ["", f"Pure strength (each seat as chief, best trump and partner, no vice): mean level "
+        lines += ["", f"Pure strength ({f['strength_deals']:,} played deals, each seat as chief, best trump "
+                  "and partner, no vice): mean level "
                   f"{f['strength_mean']:.2f}; share by level: "
                   + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001), ""]
     lines += ["## Files", "",

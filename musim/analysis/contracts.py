@@ -13,7 +13,7 @@ from musim.cards import N_TYPES, TYPE_MASK
 from musim.games.mu import policies
 from musim.games.mu.hand_model import hand_features, kind_of
 from musim.games.mu.rules import achieved_rank, auction_result, nameable_types, score_played
-from musim.games.mu.simulate import MAX_PLAYERS, deal_hands, play_contract, run_auction
+from musim.games.mu.simulate import MAX_PLAYERS, contract_value, deal_hands, play_contract, run_auction
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
@@ -220,6 +220,18 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
                 score[i, j, b - 1] = scores[0]
 
 
+@flat_kernel
+def _strength_team(n, hands, chief, partner, t, play_policy, state, card_points, ws, dd):
+    """Team points with no vice; under double-dummy play the solver's value alone, without
+    playing the cards out (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
+    if dd is not None:
+        if play_policy == policies.DD:
+            for s in range(n):
+                ws.held[s] = hands[s]
+            return contract_value(n, chief, partner, t, -1, ws)
+    return _replay(n, hands, chief, partner, t, -1, play_policy, state, card_points, ws)
+
+
 @njit(cache=True, nogil=True)
 def strength(n, hands, play_policy, best_rank, ws):
     """Pure strength: best_rank[i, c] = the highest bid whose target seat c, as chief of deal i
@@ -235,6 +247,7 @@ def strength(n, hands, play_policy, best_rank, ws):
                     if n >= 4 and p == c:
                         continue
                     partner = p if n >= 4 else -1
-                    team = _replay(n, hands[i], c, partner, types[j], -1, play_policy, state, card_points, ws)
+                    team = _strength_team(n, hands[i], c, partner, types[j], play_policy, state, card_points,
+                                          ws, ws.dd)
                     best = max(best, achieved_rank(n, team))
             best_rank[i, c] = best

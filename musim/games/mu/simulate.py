@@ -172,6 +172,19 @@ def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state
 
 
 @flat_kernel
+def contract_value(n, chief, partner, chief_trump, vice_trump, ws):
+    """The team's points under double-dummy play of ws.held, without playing the cards: the
+    solver's value of the opening position (what play_contract returns with the DD policy,
+    for a fraction of the time).  Needs ws.dd."""
+    for s in range(MAX_PLAYERS):
+        ws.on_team[s] = s < n and (s == chief or s == partner)
+    dd = ws.dd
+    ddplay.dd_start(n, chief_trump, vice_trump, ws.held, ws.on_team, chief, dd, ws.klass, ws.power,
+                    ws.class_mask)
+    return dd.meta[ddplay.START_VALUE]
+
+
+@flat_kernel
 def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores, card_points, ws):
     """Deal and play one complete deal; results go to hands, laid, res, scores, card_points."""
     deal_hands(n, ws.cards, state, hands)
