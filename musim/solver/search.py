@@ -31,7 +31,7 @@ SearchState = namedtuple("SearchState", "hands owner line trick_save moves score
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); frames/words: the explicit search stack and each
 # frame's relative key; stats[0] = nodes searched
-F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX = range(7)
+F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES = range(8)
 
 
 def make_state():
@@ -294,10 +294,11 @@ def _store_result(g, tt, st, d, need, result, best):
     """Record what frame d (a trick boundary) proved; its key is st.words[d]."""
     rem = remaining(g, st)
     rank = rank_of(rem, best) if best >= 0 else -1
+    work = highest(np.uint64(st.stats[0] - st.frames[d, F_NODES]) | np.uint64(1))  # log2 of its nodes
     if result:
-        store(tt, st.words[d], need, NO_BOUND_HI, rank, popcount(rem))
+        store(tt, st.words[d], need, NO_BOUND_HI, rank, work)
     else:
-        store(tt, st.words[d], 0, need - 1, rank, popcount(rem))
+        store(tt, st.words[d], 0, need - 1, rank, work)
 
 
 @flat_kernel(inline="always")
@@ -380,6 +381,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 if seat >= n:
                     seat -= n
                 fr[d, F_SEAT] = seat
+                fr[d, F_NODES] = st.stats[0]
                 fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best)
                 fr[d, F_IDX] = 0
                 _play(g, st, d, ply)

@@ -8,7 +8,8 @@ already played, so they share one entry; keys are compared in full, so a hit
 is never a hash collision.  Each entry holds a lower and an upper bound on the
 points the maximising team still takes, and the last best move (as a position
 in that order).  A generation number per entry lets a new game start afresh
-in O(1): entries of older generations count as empty.
+in O(1): entries of older generations count as empty.  When a bucket is full,
+the entry whose search took the fewest nodes gives way: it is the cheapest to redo.
 """
 from collections import namedtuple
 
@@ -20,7 +21,7 @@ KEY_WORDS = 7
 BUCKET = 4
 DEFAULT_MB = 256
 
-TransTable = namedtuple("TransTable", "words lb ub best size gen meta")
+TransTable = namedtuple("TransTable", "words lb ub best work gen meta")
 # meta[0] = current generation, meta[1] = number of buckets
 
 
@@ -35,7 +36,7 @@ def make_table(megabytes=DEFAULT_MB):
     entries = max(256, int(megabytes * 2**20 / entry_bytes()) // BUCKET) * BUCKET
     return TransTable(
         words=np.zeros((entries, KEY_WORDS), np.uint64), lb=np.zeros(entries, np.int16),
-        ub=np.zeros(entries, np.int16), best=np.zeros(entries, np.int8), size=np.zeros(entries, np.int8),
+        ub=np.zeros(entries, np.int16), best=np.zeros(entries, np.int8), work=np.zeros(entries, np.int8),
         gen=np.zeros(entries, np.uint32), meta=np.array([1, entries // BUCKET], np.int64),
     )
 
@@ -81,9 +82,9 @@ def probe(tt, words):
 
 
 @flat_kernel
-def store(tt, words, lb, ub, best, size):
-    """Record bounds for a key: merge into its entry, else replace the bucket's emptiest
-    slot (an old generation first, then the fewest cards left: the cheapest to redo)."""
+def store(tt, words, lb, ub, best, work):
+    """Record bounds for a key: merge into its entry, else replace the bucket's cheapest slot
+    (an old generation first, then the least work: log2 of the nodes its search took)."""
     gen = tt.meta[0]
     base = _bucket(tt, words)
     victim, victim_score = base, 1 << 30
@@ -94,8 +95,9 @@ def store(tt, words, lb, ub, best, size):
             tt.ub[i] = min(tt.ub[i], ub)
             if best >= 0:
                 tt.best[i] = best
+            tt.work[i] = max(tt.work[i], work)
             return
-        score = -1 if tt.gen[i] != gen else tt.size[i]
+        score = -1 if tt.gen[i] != gen else tt.work[i]
         if score < victim_score:
             victim, victim_score = i, score
     i = victim
@@ -104,5 +106,5 @@ def store(tt, words, lb, ub, best, size):
     tt.lb[i] = lb
     tt.ub[i] = ub
     tt.best[i] = best
-    tt.size[i] = size
+    tt.work[i] = work
     tt.gen[i] = gen
