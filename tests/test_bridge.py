@@ -1,6 +1,7 @@
 """The solver on bridge against DDS (the endplay package): random endings of 1 to 8 tricks
-(181 deals), every strain, rotating leaders; values and per-card values.  Full 13-card
-deals are compared by benchmarks/bench_bridge.py (too slow for the suite so far)."""
+(181 deals), every strain, rotating leaders; values and per-card values.  Also 100 random
+full 13-card deals per strain (marked `fulldeals`: about an hour on one core, so the
+default run leaves it out; run it with `python -m pytest -m fulldeals`)."""
 import random
 
 import pytest
@@ -42,3 +43,16 @@ def test_bridge_endings_agree_with_dds(solver, tricks, deals):
             assert got["value"] == max(ref.values()), (pbn, strain, leader)
             # DDS lists one card per run of equivalent cards; each must agree
             assert all(got["moves"][card] == v for card, v in ref.items()), (pbn, strain, leader)
+
+
+@pytest.mark.fulldeals
+@pytest.mark.parametrize("strain", STRAINS)
+def test_bridge_full_deals_agree_with_dds(strain):
+    solver = BridgeSolver(make_table(256))
+    rng = random.Random(13 + STRAINS.index(strain))
+    for i in range(100):
+        pbn = random_pbn(rng, 13)
+        leader = SEATS[i % 4]
+        ref = max(dds(pbn, strain, leader).values())
+        assert solver.solve({"game": "bridge", "pbn": pbn, "trump": strain, "leader": leader})["value"] == ref, \
+            (pbn, strain, leader)
