@@ -4,10 +4,14 @@ Each sample is the starting position of a random full deal (random hands, chief,
 partner, vice and trumps, the chief leading), solved on one core with a fresh
 transposition table generation; a solve that exceeds --timeout seconds is
 reported as over the limit.  --endings T instead solves positions with T tricks
-left (random cards), to show how the time grows with the depth.
+left (random cards), to show how the time grows with the depth.  --contracts
+auction takes the contracts of `musim run --play heuristic --seed S` instead
+(deals 0, 1, ...; eklats skipped): real auctions give the chief long, strong
+trumps, which random contracts rarely do.
 
 Usage: python benchmarks/bench_solver.py [--players 3,4,5,6] [--deals 20] [--timeout 60]
        python benchmarks/bench_solver.py --players 5 --endings 6,7,8,9 --deals 20
+       python benchmarks/bench_solver.py --players 3 --contracts auction --deals 30
 """
 import argparse
 import random
@@ -17,7 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import call_with_timeout, fmt_seconds, percentiles  # noqa: E402
 
-from musim.cards import CARD_TEXT, N_CARDS, type_text  # noqa: E402
+from musim.cards import CARD_TEXT, N_CARDS, mask_cards, type_text  # noqa: E402
+from musim.games.mu import simulate as sim  # noqa: E402
+from musim.games.mu.run import simulate_deals  # noqa: E402
 from musim.games.mu.solve import MuSolver  # noqa: E402
 from musim.solver.tt import make_table  # noqa: E402
 
@@ -38,6 +44,23 @@ def random_position(rng, n, tricks):
             "chief_trump": type_text(chief_trump), "vice_trump": None if vice_trump < 0 else type_text(vice_trump)}
 
 
+def auction_positions(n, seed):
+    """Start positions of the played deals of a heuristic run, in deal order."""
+    deal = 0
+    while True:
+        ch = simulate_deals(n, seed, "heuristic", deal, 1)
+        deal += 1
+        r = ch.res[0]
+        if r[sim.OUTCOME] != sim.PLAYED:
+            continue
+        opt = lambda s: None if s < 0 else int(s)  # noqa: E731
+        yield {"game": "mu", "players": n, "hands": [mask_cards(h) for h in ch.hands[0][:n]],
+               "leader": int(r[sim.CHIEF]), "trick": [], "chief": int(r[sim.CHIEF]),
+               "partner": opt(r[sim.PARTNER]), "vice": opt(r[sim.VICE]),
+               "chief_trump": type_text(r[sim.CHIEF_TRUMP]),
+               "vice_trump": None if r[sim.VICE_TRUMP] < 0 else type_text(r[sim.VICE_TRUMP])}
+
+
 def solve_one(obj):
     """Solve in this (forked) process, with a table of its own: pages copied on write from
     the parent would otherwise dominate the time."""
@@ -56,6 +79,8 @@ def main():
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--endings", default="", help="comma-separated trick counts (default: full deals)")
+    ap.add_argument("--contracts", choices=["random", "auction"], default="random",
+                    help="full deals: random contracts, or those of a heuristic run's auctions")
     ap.add_argument("--tt-mb", type=int, default=256)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
@@ -65,9 +90,11 @@ def main():
         full = 12 if n in (3, 5) else 60 // n
         for tricks in ([int(t) for t in a.endings.split(",")] if a.endings else [full]):
             rng = random.Random(a.seed * 1000 + n * 20 + tricks)
+            dealt = auction_positions(n, a.seed) if a.contracts == "auction" and not a.endings else None
             times, nodes, node_time = [], 0, 0.0
             for _ in range(a.deals):
-                secs, out = call_with_timeout(solve_one, (random_position(rng, n, tricks),), a.timeout)
+                obj = next(dealt) if dealt else random_position(rng, n, tricks)
+                secs, out = call_with_timeout(solve_one, (obj,), a.timeout)
                 times.append(secs)
                 if secs is not None:
                     nodes += out[1]
@@ -75,7 +102,8 @@ def main():
             med, p90, mx = percentiles(times)
             over = sum(t is None for t in times)
             rate = f"{nodes / node_time:,.0f} nodes/s" if node_time else "-"
-            print(f"{n} players, {tricks:2d} tricks, {a.deals} deals: median {fmt_seconds(med)}, "
+            label = " (auction contracts)" if dealt else ""
+            print(f"{n} players, {tricks:2d} tricks, {a.deals} deals{label}: median {fmt_seconds(med)}, "
                   f"p90 {fmt_seconds(p90)}, max {fmt_seconds(mx)}, over {a.timeout:g} s: {over}, {rate}",
                   flush=True)
 
