@@ -10,8 +10,9 @@ boundaries stores proven bounds, so the binary search over `need` that
 Moves are generated once per group of interchangeable cards (same class, same
 points, and equal power or no other unplayed card with a power from the lower's
 to the higher's, ends included) and tried in a promising order: the
-table's best move, then cheap winners, partner's tricks smeared with points,
-low discards.  No allocation happens inside the search: all scratch lives in a
+table's best move, then cheap winners (a lead only if no other seat holds a higher
+card of its class and no opponent void in it holds a trump), partner's tricks
+smeared with points, low discards.  No allocation happens inside the search: all scratch lives in a
 `SearchState` made once.
 """
 from collections import namedtuple
@@ -254,6 +255,14 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     if ws >= n:
         ws -= n
     mate_winning = k > 0 and g.team[ws] == g.team[seat]
+    ruffed = 0  # leading: classes in which an opponent is void and holds a trump
+    if k == 0 and g.trump_class >= 0:
+        tmask = g.class_mask[g.trump_class]
+        for s in range(n):
+            if g.team[s] != g.team[seat] and hands[s] & tmask:
+                for kk in range(MAX_CLASSES):
+                    if kk != g.trump_class and not (hands[s] & g.class_mask[kk]):
+                        ruffed |= 1 << kk
     count = 0
     prev = -1
     m = legal
@@ -268,7 +277,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         pts = g.points[c]
         if k == 0:
             higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
-            score = 1000 + 10 * pts if not higher else -10 * pts - g.power[c]
+            score = 1000 + 10 * pts if not higher and not (ruffed >> g.klass[c]) & 1 else -10 * pts - g.power[c]
         elif mate_winning:
             score = 20 * pts - (5 if beats(g, c, win_card, led_class) else 0)
         elif beats(g, c, win_card, led_class):
