@@ -12,8 +12,8 @@ points, and equal power or no other unplayed card with a power from the lower's
 to the higher's, ends included) and tried in a promising order: the
 table's best move, then cheap winners (a lead only if no other seat holds a higher
 card of its class and no opponent void in it holds a trump), partner's tricks
-smeared with points, low discards.  No allocation happens inside the search: all scratch lives in a
-`SearchState` made once.
+smeared with points, low discards.  No allocation happens inside the search: all
+scratch lives in a `SearchState` made once.
 """
 from collections import namedtuple
 
