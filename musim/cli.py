@@ -267,7 +267,9 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
     if n_deals > MAX_BALANCE_DEALS:
         raise click.BadParameter(f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept "
                                  "in memory)", param_hint="--deals")
-    n_strength = n_deals if strength_deals is None else parse_count(strength_deals, "--strength-deals")
+    n_strength = n_deals
+    if strength_deals is not None:
+        n_strength = min(parse_count(strength_deals, "--strength-deals"), n_deals)
     try:
         out = balance_report.check_out_dir(out, overwrite)
     except OutputError as exc:
@@ -276,13 +278,13 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
     results = []
-    with tqdm(total=(n_deals + min(n_strength, n_deals)) * len(counts), disable=not show, unit="deal",
+    with tqdm(total=(n_deals + n_strength) * len(counts), disable=not show, unit="deal",
               file=sys.stderr) as bar:
         for n in counts:
             results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength))
     seconds = time.perf_counter() - started
     params = {"command": "musim " + " ".join(sys.argv[1:]), "seed": seed, "deals": n_deals, "play": play,
-              "strength_deals": min(n_strength, n_deals),
+              "strength_deals": n_strength,
               "version": __version__, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"}
     balance_report.write(out, results, params, seconds)
     for r in results:
