@@ -16,6 +16,7 @@ SEATS = "NESW"
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
 STRAINS = ("S", "H", "D", "C", "NT")
+TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation)
 
 
 def parse_pbn(text):
@@ -82,7 +83,7 @@ class BridgeSolver:
         trump_class = STRAINS.index(trump) if trump != "NT" else -1
         classes = [[(rank + (100 if s == trump_class else 0), 0) for rank in range(13)] for s in range(4)]
         g, index = make_game(4, classes, trump_class, 1, [leader, (leader + 2) % 4])
-        new_generation(self.tt)
+        new_generation(self.tt, TT_BUCKET)
         st = self.st
         for seat, cards in enumerate(hands):
             st.hands[seat] = np.uint64(sum(1 << index[s][r] for s, r in cards))

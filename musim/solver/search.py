@@ -5,7 +5,9 @@ here?" with alpha-beta logic on a boolean (DDS's approach): a maximiser's move
 that reaches it, or a minimiser's move that denies it, ends the node.  Points
 still available bound it from both sides, and a transposition table at trick
 boundaries stores proven bounds, so the binary search over `need` that
-`solve` runs reuses most of the work of its earlier iterations.
+`solve` runs reuses most of the work of its earlier iterations.  Each result
+carries the set of cards whose rank it relied on, so a table entry covers every
+position that agrees on the cards from those down (partition search, tt.py).
 
 Moves are generated once per group of interchangeable cards (same class, same
 points, and equal power or no other unplayed card with a power from the lower's
@@ -22,16 +24,19 @@ import numpy as np
 from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
-from musim.solver.tt import KEY_WORDS, probe, store
+from musim.solver.tt import PRIME_WORDS, TOP_WORDS, probe, store
 
 MAX_PLY = 64
 MAX_MOVES = 16
 NO_BOUND_HI = 32000
 
-SearchState = namedtuple("SearchState", "hands owner line trick_save moves scores frames words stats")
+SearchState = namedtuple("SearchState",
+                         "hands owner line trick_save moves groups scores frames words prime rel trel offsets stats")
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
-# trick is line[ply - k: ply]); frames/words: the explicit search stack and each
-# frame's relative key; stats[0] = nodes searched
+# trick is line[ply - k: ply]); moves/groups: each ply's moves and the interchangeable
+# cards each stands for; frames: the explicit search stack, with each frame's keys
+# (words, prime), the cards whose rank its proof needed so far (rel) and those the
+# trick completed on entering it needed (trel); stats[0] = nodes searched
 F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES = range(8)
 
 
@@ -39,8 +44,10 @@ def make_state():
     z = np.zeros
     return SearchState(hands=z(MAX_SEATS, np.uint64), owner=z(64, np.int64),
                        line=z(MAX_PLY + MAX_SEATS, np.int64), trick_save=z(MAX_SEATS, np.int64),
-                       frames=z((MAX_PLY + 2, 8), np.int64), words=z((MAX_PLY + 2, KEY_WORDS), np.uint64),
-                       moves=z((MAX_PLY + 1, 64), np.int64), scores=z((MAX_PLY + 1, 64), np.int64),
+                       frames=z((MAX_PLY + 2, 8), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
+                       prime=z((MAX_PLY + 2, PRIME_WORDS), np.uint64), rel=z(MAX_PLY + 2, np.uint64),
+                       trel=z(MAX_PLY + 2, np.uint64), offsets=z(MAX_CLASSES, np.int64), moves=z((MAX_PLY + 1, 64), np.int64),
+                       groups=z((MAX_PLY + 1, 64), np.uint64), scores=z((MAX_PLY + 1, 64), np.int64),
                        stats=z(4, np.int64))
 
 
@@ -55,44 +62,99 @@ def remaining(g, st):
 
 
 @flat_kernel
-def relative_key(g, st, leader, words):
-    """The position's structure at a trick boundary, as KEY_WORDS words.
+def position_keys(g, st, leader, words, prime):
+    """The position's table keys at a trick boundary (see tt.py); returns the remaining cards.
 
-    Remaining cards are numbered 0.. in class and power order; words 0-2 are the
+    words: remaining cards numbered 0.. in class and power order; words 0-2 are the
     bit planes of their owners, 3-4 their points (1 and 2), 5 marks a card of the
-    same power as the one before it, 6 holds the class sizes and the leader.
+    same power as the one before it.  prime: the same planes 0-4 for the cards
+    re-sorted by class, seat and points (the counts per class, seat and points),
+    and word 5 the class sizes and the leader.
     """
     rem = remaining(g, st)
-    for w in range(KEY_WORDS):
+    for w in range(TOP_WORDS):
         words[w] = 0
-    i = 0
+    for w in range(PRIME_WORDS):
+        prime[w] = 0
+    i = np.uint64(0)
     prev = -1
     m = rem
     while m:
         c = lowest(m)
         m = drop_lowest(m)
-        b = np.uint64(1) << np.uint64(i)
-        o = st.owner[c]
-        if o & 1:
-            words[0] |= b
-        if o & 2:
-            words[1] |= b
-        if o & 4:
-            words[2] |= b
-        p = g.points[c]
-        if p == 1:
-            words[3] |= b
-        elif p >= 2:
-            words[4] |= b
+        o = np.uint64(st.owner[c])
+        p = np.uint64(min(g.points[c], 2))
+        words[0] |= (o & np.uint64(1)) << i
+        words[1] |= ((o >> np.uint64(1)) & np.uint64(1)) << i
+        words[2] |= (o >> np.uint64(2)) << i
+        words[3] |= (p & np.uint64(1)) << i
+        words[4] |= (p >> np.uint64(1)) << i
         if prev >= 0 and g.klass[prev] == g.klass[c] and g.power[prev] == g.power[c]:
-            words[5] |= b
+            words[5] |= np.uint64(1) << i
         prev = c
-        i += 1
+        i += np.uint64(1)
+    # prime: each class's cards re-sorted by seat and points; off[k] = the next free position of class k
+    off = st.offsets
     lens = np.uint64(leader)
+    start = 0
     for k in range(MAX_CLASSES):
-        lens |= np.uint64(popcount(rem & g.class_mask[k])) << np.uint64(3 + 7 * k)
-    words[6] = lens
+        size = popcount(rem & g.class_mask[k])
+        lens |= np.uint64(size) << np.uint64(3 + 7 * k)
+        off[k] = start
+        start += size
+    for s in range(g.n):
+        for p in range(3):
+            hp = st.hands[s] & g.point_mask[p]
+            while hp:
+                k = g.klass[lowest(hp)]
+                cnt = popcount(hp & g.class_mask[k])
+                hp &= ~g.class_mask[k]
+                run = ((np.uint64(1) << np.uint64(cnt)) - np.uint64(1)) << np.uint64(off[k])
+                off[k] += cnt
+                if s & 1:
+                    prime[0] |= run
+                if s & 2:
+                    prime[1] |= run
+                if s & 4:
+                    prime[2] |= run
+                if p == 1:
+                    prime[3] |= run
+                elif p == 2:
+                    prime[4] |= run
+    prime[5] = lens
     return rem
+
+
+@flat_kernel
+def top_mask(g, rem, rel):
+    """The top part of a table entry for relevant cards `rel`: the positions (in rem's class and
+    power order) of each class's cards from the lowest relevant one's power up."""
+    mask = np.uint64(0)
+    for k in range(MAX_CLASSES):
+        r = rel & rem & g.class_mask[k]
+        if not r:
+            continue
+        top = rem & g.class_mask[k] & from_power_of(g, lowest(r))
+        start = popcount(rem & ((np.uint64(1) << np.uint64(lowest(top))) - np.uint64(1)))
+        mask |= ((np.uint64(1) << np.uint64(popcount(top))) - np.uint64(1)) << np.uint64(start)
+    return mask
+
+
+@flat_kernel
+def top_cards(g, rem, mask):
+    """The cards at the positions `mask` of a table entry's top part (the inverse of top_mask)."""
+    out = np.uint64(0)
+    start = 0
+    for k in range(MAX_CLASSES):
+        cm = rem & g.class_mask[k]
+        size = popcount(cm)
+        if size == 0:
+            continue
+        ntop = popcount(mask & (((np.uint64(1) << np.uint64(size)) - np.uint64(1)) << np.uint64(start)))
+        if ntop:
+            out |= cm & ~((np.uint64(1) << np.uint64(nth_bit(cm, size - ntop))) - np.uint64(1))
+        start += size
+    return out
 
 
 @flat_kernel(inline="always")
@@ -123,55 +185,68 @@ def cheapest_points(g, st, skip, q):
 
 @flat_kernel
 def quick_points(g, st, leader):
-    """Points the leader's side surely takes by cashing the leader's sure winners (DDS's
-    "quick tricks", simplified): trumps no other player can beat, then, if nobody else
-    holds a trump, side cards no other player can beat.  Each such trick also brings
-    every other player's cheapest cards, and the trick bonus."""
+    """(points, relevant cards): points the leader's side surely takes by cashing the leader's
+    sure winners (DDS's "quick tricks", simplified): trumps no other player can beat, then, if
+    nobody else holds a trump, side cards no other player can beat.  Each such trick also
+    brings every other player's cheapest cards, and the trick bonus.  The relevant cards are
+    the highest other card of each class used: the count holds wherever they stay on top."""
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
+    rel = np.uint64(0)
     other_trumps = np.uint64(0)
     if g.trump_class >= 0:
         tmask = g.class_mask[g.trump_class]
         other_trumps = others & tmask
         win = mine & tmask
         if other_trumps:
-            win &= from_power_of(g, highest(other_trumps))  # led first, an equal power wins
+            h = highest(other_trumps)
+            win &= from_power_of(g, h)  # led first, an equal power wins
+            rel |= np.uint64(1) << np.uint64(h)
     if not other_trumps:
         for k in range(MAX_CLASSES):
             if k == g.trump_class or not g.class_mask[k]:
                 continue
             mk = mine & g.class_mask[k]
             ok = others & g.class_mask[k]
-            win |= mk & from_power_of(g, highest(ok)) if ok else mk
+            if ok and mk:
+                h = highest(ok)
+                win |= mk & from_power_of(g, h)
+                rel |= np.uint64(1) << np.uint64(h)
+            else:
+                win |= mk
     q = popcount(win)
     if q == 0:
-        return 0
-    return at_least_points(g, win) + cheapest_points(g, st, leader, q) + q * g.trick_bonus
+        return 0, rel
+    return at_least_points(g, win) + cheapest_points(g, st, leader, q) + q * g.trick_bonus, rel
 
 
 @flat_kernel
 def top_trump_points(g, st, leader):
-    """(seat, points): a seat other than the leader holding trumps that beat every other
-    player's trumps wins a trick with each of them whenever it plays it, so its side surely
-    takes their points, every other seat's cheapest cards and the trick bonuses; (-1, 0) if none."""
+    """(seat, points, relevant cards): a seat other than the leader holding trumps that beat
+    every other player's trumps wins a trick with each of them whenever it plays it, so its
+    side surely takes their points, every other seat's cheapest cards and the trick bonuses;
+    (-1, 0, 0) if none.  Relevant: the highest trump of the other seats."""
     if g.trump_class < 0:
-        return -1, 0
+        return -1, 0, np.uint64(0)
     tmask = g.class_mask[g.trump_class]
     trumps = remaining(g, st) & tmask
     if not trumps:
-        return -1, 0
+        return -1, 0, np.uint64(0)
     h = st.owner[highest(trumps)]
     if h == leader:
-        return -1, 0
+        return -1, 0, np.uint64(0)
     win = st.hands[h] & tmask
     others = trumps & ~win
+    rel = np.uint64(0)
     if others:  # strictly higher: played later, an equal power loses
-        win &= ~((np.uint64(2) << np.uint64(g.eq_hi[highest(others)])) - np.uint64(1))
+        o = highest(others)
+        win &= ~((np.uint64(2) << np.uint64(g.eq_hi[o])) - np.uint64(1))
+        rel = np.uint64(1) << np.uint64(o)
     q = popcount(win)
     if q == 0:
-        return -1, 0
-    return h, at_least_points(g, win) + cheapest_points(g, st, h, q) + q * g.trick_bonus
+        return -1, 0, np.uint64(0)
+    return h, at_least_points(g, win) + cheapest_points(g, st, h, q) + q * g.trick_bonus, rel
 
 
 @flat_kernel
@@ -195,6 +270,17 @@ def trick_winner_pos(g, line, start, count):
         if beats(g, line[start + j], line[start + best], led_class):
             best = j
     return best
+
+
+@flat_kernel
+def trick_relevance(g, line, start, count, wpos):
+    """The cards whose rank decided a trick: the winner's equal-power group if another card
+    of its class was played to it (else it won by its class alone: nothing)."""
+    w = line[start + wpos]
+    for j in range(count):
+        if j != wpos and g.klass[line[start + j]] == g.klass[w]:
+            return span(g.eq_lo[w], g.eq_hi[w])
+    return np.uint64(0)
 
 
 @flat_kernel(inline="always")
@@ -265,6 +351,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
                         ruffed |= 1 << kk
     count = 0
     prev = -1
+    rep = -1
     m = legal
     while m:
         c = lowest(m)
@@ -272,8 +359,12 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         if (prev >= 0 and g.klass[c] == g.klass[prev] and g.points[c] == g.points[prev]
                 and (g.power[c] == g.power[prev] or not (others & span(g.eq_lo[prev], g.eq_hi[c])))):
             prev = c
+            for i in range(count):  # c is tried as its group's representative
+                if st.moves[ply, i] == rep:
+                    st.groups[ply, i] |= np.uint64(1) << np.uint64(c)
             continue
         prev = c
+        rep = c
         pts = g.points[c]
         if k == 0:
             higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
@@ -291,23 +382,27 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         while i > 0 and st.scores[ply, i - 1] < score:
             st.moves[ply, i] = st.moves[ply, i - 1]
             st.scores[ply, i] = st.scores[ply, i - 1]
+            st.groups[ply, i] = st.groups[ply, i - 1]
             i -= 1
         st.moves[ply, i] = c
         st.scores[ply, i] = score
+        st.groups[ply, i] = np.uint64(1) << np.uint64(c)
         count += 1
     return count
 
 
 @flat_kernel(inline="always")
-def _store_result(g, tt, st, d, need, result, best):
-    """Record what frame d (a trick boundary) proved; its key is st.words[d]."""
+def _store_result(g, tt, st, d, need, result, best, rel):
+    """Record what frame d (a trick boundary) proved, for every position that agrees with it
+    on the cards from each class's lowest relevant card up (`rel`; keys in st.words[d], st.prime[d])."""
     rem = remaining(g, st)
     rank = rank_of(rem, best) if best >= 0 else -1
     work = highest(np.uint64(st.stats[0] - st.frames[d, F_NODES]) | np.uint64(1))  # log2 of its nodes
+    mask = top_mask(g, rem, rel)
     if result:
-        store(tt, st.words[d], need, NO_BOUND_HI, rank, work)
+        store(tt, st.prime[d], st.words[d], mask, need, NO_BOUND_HI, rank, work)
     else:
-        store(tt, st.words[d], 0, need - 1, rank, work)
+        store(tt, st.prime[d], st.words[d], mask, 0, need - 1, rank, work)
 
 
 @flat_kernel(inline="always")
@@ -320,8 +415,17 @@ def _play(g, st, d, ply):
     st.hands[seat] ^= np.uint64(1) << np.uint64(c)
     st.line[ply + d] = c
     need, avail = fr[d, F_NEED], fr[d, F_AVAIL]
+    st.trel[d + 1] = 0
     if k + 1 == n:
-        w, pts = finish_trick(g, st.line, ply + d + 1 - n, leader)
+        start = ply + d + 1 - n
+        wpos = trick_winner_pos(g, st.line, start, n)
+        st.trel[d + 1] = trick_relevance(g, st.line, start, n, wpos)
+        w = leader + wpos
+        if w >= n:
+            w -= n
+        pts = g.trick_bonus
+        for j in range(start, start + n):
+            pts += g.points[st.line[j]]
         leader, k, avail = w, 0, avail - pts
         if g.team[w]:
             need -= pts
@@ -336,16 +440,21 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
 
     Depth-first over an explicit stack of frames (numba cannot reliably cache a
     recursive function): frame d is the position at ply `ply + d`, the current
-    trick being st.line[ply + d - k: ply + d].
+    trick being st.line[ply + d - k: ply + d].  Along with each result goes the set of
+    cards whose rank it relied on (rr): a proof that a maximiser's (minimiser's) move
+    works needs only that move's set, one that none works the union over all moves,
+    and a trick's winner is relevant when it beat a card of its own class.
     """
     n = g.n
     hands, fr = st.hands, st.frames
     fr[0, F_LEADER], fr[0, F_K], fr[0, F_NEED], fr[0, F_AVAIL] = leader, k, need, avail
+    st.trel[0] = 0
     d = 0
     while True:
         # enter frame d: bounds, table, or expand
         leader, k, need, avail = fr[d, F_LEADER], fr[d, F_K], fr[d, F_NEED], fr[d, F_AVAIL]
         resolved = True
+        rr = np.uint64(0)
         if need <= 0:
             r = True
         elif need > avail:
@@ -362,29 +471,28 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     st.line[base + j] = lowest(hands[seat])
                     seat = seat + 1 if seat + 1 < n else 0
                 w, pts = finish_trick(g, st.line, base, leader)
+                rr = trick_relevance(g, st.line, base, n, trick_winner_pos(g, st.line, base, n))
                 r, resolved = (pts if g.team[w] else 0) >= need, True
             elif k == 0:
-                sure = quick_points(g, st, leader)
+                sure, rel = quick_points(g, st, leader)
                 if g.team[leader] and need <= sure:
-                    r, resolved = True, True
+                    r, resolved, rr = True, True, rel
                 elif not g.team[leader] and need > avail - sure:
-                    r, resolved = False, True
+                    r, resolved, rr = False, True, rel
                 else:
-                    holder, sure = top_trump_points(g, st, leader)
+                    holder, sure, rel = top_trump_points(g, st, leader)
                     if holder >= 0 and g.team[holder] and need <= sure:
-                        r, resolved = True, True
+                        r, resolved, rr = True, True, rel
                     elif holder >= 0 and not g.team[holder] and need > avail - sure:
-                        r, resolved = False, True
+                        r, resolved, rr = False, True, rel
             if k == 0 and not resolved:
-                rem = relative_key(g, st, leader, st.words[d])
-                idx = probe(tt, st.words[d])
+                rem = position_keys(g, st, leader, st.words[d], st.prime[d])
+                idx, hint = probe(tt, st.prime[d], st.words[d], need)
                 if idx >= 0:
-                    if tt.lb[idx] >= need:
-                        r, resolved = True, True
-                    elif tt.ub[idx] < need:
-                        r, resolved = False, True
-                    elif tt.best[idx] >= 0:
-                        tt_best = nth_bit(rem, tt.best[idx])
+                    r, resolved = tt.lb[idx] >= need, True
+                    rr = top_cards(g, rem, tt.mask[idx])
+                elif hint >= 0:
+                    tt_best = nth_bit(rem, hint)
             if not resolved:
                 seat = leader + k
                 if seat >= n:
@@ -393,6 +501,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 fr[d, F_NODES] = st.stats[0]
                 fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best)
                 fr[d, F_IDX] = 0
+                st.rel[d] = 0
                 _play(g, st, d, ply)
                 d += 1
                 continue
@@ -402,18 +511,25 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 return r
             p = d - 1
             seat = fr[p, F_SEAT]
-            c = st.moves[ply + p, fr[p, F_IDX]]
+            i = fr[p, F_IDX]
+            c = st.moves[ply + p, i]
             hands[seat] ^= np.uint64(1) << np.uint64(c)
-            maximiser = g.team[seat]
-            if r != maximiser:
+            rr |= st.trel[d]
+            if rr & st.groups[ply + p, i]:
+                # the proof for c needed one of the cards c stands for: it covers them only
+                # where all of them are on top
+                rr |= st.groups[ply + p, i]
+            if r != g.team[seat]:
+                st.rel[p] |= rr
                 fr[p, F_IDX] += 1
                 if fr[p, F_IDX] < fr[p, F_COUNT]:
                     _play(g, st, p, ply)
                     d = p + 1
                     break
                 c = -1
+                rr = st.rel[p]
             if fr[p, F_K] == 0:
-                _store_result(g, tt, st, p, fr[p, F_NEED], r, c)
+                _store_result(g, tt, st, p, fr[p, F_NEED], r, c, rr)
             d = p
 
 

@@ -1,15 +1,25 @@
-"""Transposition table for the double-dummy search: exact relative keys, bounds, reused.
+"""Transposition table for the double-dummy search: partition-search entries, bounds, reused.
 
-Entries are stored at trick boundaries, keyed by the position's *structure*
-(see search.relative_key): the owner, points and equal-power links of every
-remaining card in class and power order, class sizes and the leader.  Two
-positions with the same structure play identically whichever low cards were
-already played, so they share one entry; keys are compared in full, so a hit
-is never a hash collision.  Each entry holds a lower and an upper bound on the
-points the maximising team still takes, and the last best move (as a position
-in that order).  A generation number per entry lets a new game start afresh
-in O(1): entries of older generations count as empty.  When a bucket is full,
-the entry whose search took the fewest nodes gives way: it is the cheapest to redo.
+Entries are stored at trick boundaries and describe a *set* of positions (Ginsberg's
+partition search; DDS's "winning ranks"), in two parts:
+
+- the primary key: the leader and, per class and seat, how many cards worth 0, 1
+  and 2 points the seat holds (search.position_keys encodes it as 6 words);
+- the top part: for each class, the top few remaining cards (a mask over the
+  remaining cards in class and power order) with their owners, points and
+  equal-power links.
+
+A proof found in one position holds in every position with the same primary key
+and the same top part, where the top part reaches down to the lowest card whose
+rank mattered in the proof (search.can_reach tracks that set).  Cards below it
+never won a trick by rank, so only their seats and points matter, which the
+primary key fixes.  Keys are compared in full, so a hit is never a hash collision.
+
+Each entry holds a lower and an upper bound on the points the maximising team still
+takes and the last best move (as a position in that order).  All entries of one
+primary key share a bucket, scanned in full.  A generation number per bucket lets a
+new game start afresh in O(1).  When a bucket is full, the entry whose search took
+the fewest nodes gives way: it is the cheapest to redo.
 """
 from collections import namedtuple
 
@@ -17,94 +27,141 @@ import numpy as np
 
 from musim.jit import flat_kernel
 
-KEY_WORDS = 7
-BUCKET = 4
+PRIME_WORDS = 6
+TOP_WORDS = 6
+MAX_BUCKET = 256
+MIN_BUCKET = 8
 DEFAULT_MB = 256
 
-TransTable = namedtuple("TransTable", "words lb ub best work gen meta")
-# meta[0] = current generation, meta[1] = number of buckets
+TransTable = namedtuple("TransTable", "stamp prime top mask lb ub best work fill meta")
+# stamp[i] = a 32-bit hash of the primary key: one compare rejects an entry of another key;
+# top is stored plane by plane so that a bucket's scan reads contiguous memory;
+# fill[b] = generation << 16 | the number of entries bucket b holds (they come first);
+# meta[0] = current generation, meta[1] = number of buckets, meta[2] = entries per bucket
 
 
 def entry_bytes():
-    return KEY_WORDS * 8 + 2 + 2 + 1 + 1 + 4
+    return (PRIME_WORDS + TOP_WORDS + 2) * 8 + 2 + 2 + 1 + 1 + 8 / MIN_BUCKET
 
 
 def make_table(megabytes=DEFAULT_MB):
-    """A table of at most `megabytes` MB (whole buckets, at least 256 of them)."""
+    """A table of at most `megabytes` MB (a whole number of the largest buckets, at least 4)."""
     if megabytes <= 0:
         raise ValueError("transposition table size must be positive")
-    entries = max(256, int(megabytes * 2**20 / entry_bytes()) // BUCKET) * BUCKET
+    entries = max(4, int(megabytes * 2**20 / entry_bytes()) // MAX_BUCKET) * MAX_BUCKET
     return TransTable(
-        words=np.zeros((entries, KEY_WORDS), np.uint64), lb=np.zeros(entries, np.int16),
-        ub=np.zeros(entries, np.int16), best=np.zeros(entries, np.int8), work=np.zeros(entries, np.int8),
-        gen=np.zeros(entries, np.uint32), meta=np.array([1, entries // BUCKET], np.int64),
+        stamp=np.zeros(entries, np.uint64), prime=np.zeros((entries, PRIME_WORDS), np.uint64),
+        top=np.zeros((TOP_WORDS, entries), np.uint64), mask=np.zeros(entries, np.uint64),
+        lb=np.zeros(entries, np.int16), ub=np.zeros(entries, np.int16),
+        best=np.zeros(entries, np.int8), work=np.zeros(entries, np.int8),
+        fill=np.zeros(entries // MIN_BUCKET, np.uint64),
+        meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET], np.int64),
     )
 
 
 @flat_kernel
-def new_generation(tt):
-    """Invalidate every entry (a new game, contract or team) in O(1)."""
+def new_generation(tt, bucket):
+    """Invalidate every entry (a new game, contract or team) in O(1), and split the table
+    into buckets of `bucket` entries (MIN_BUCKET to MAX_BUCKET).
+
+    All entries of one primary key share a bucket, so the game chooses its size: in
+    bridge the primary key is only the suit lengths and one key gathers hundreds of
+    entries; in Mü it holds the points as well and few do, so small buckets scan faster."""
+    tt.meta[2] = bucket
+    tt.meta[1] = tt.lb.shape[0] // bucket
     tt.meta[0] += 1
-    if tt.meta[0] >= 2**32 - 1:
-        tt.gen[:] = 0
+    if tt.meta[0] >= 2**50:
+        tt.fill[:] = 0
         tt.meta[0] = 1
 
 
 @flat_kernel(inline="always")
-def _matches(tt, i, words, gen):
-    if tt.gen[i] != gen:
+def _hash(prime):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(PRIME_WORDS):
+        h = (h ^ prime[w]) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@flat_kernel(inline="always")
+def _place(tt, prime):
+    """(the primary key's bucket, the stamp its entries carry)."""
+    h = _hash(prime)
+    # the high 32 bits scaled to [0, buckets): any table size, no modulo
+    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32)), h & np.uint64(0xFFFFFFFF)
+
+
+@flat_kernel(inline="always")
+def _used(tt, b):
+    """Number of entries bucket b holds in the current generation."""
+    f = tt.fill[b]
+    return np.int64(f & np.uint64(0xFFFF)) if f >> np.uint64(16) == np.uint64(tt.meta[0]) else 0
+
+
+@flat_kernel(inline="always")
+def _covers(tt, i, stamp, prime, full):
+    """Does entry i hold the position with this primary key and full top words?"""
+    if tt.stamp[i] != stamp:
         return False
-    for w in range(KEY_WORDS):
-        if tt.words[i, w] != words[w]:
+    m = tt.mask[i]
+    for w in range(TOP_WORDS):
+        if full[w] & m != tt.top[w, i]:
+            return False
+    for w in range(PRIME_WORDS):
+        if tt.prime[i, w] != prime[w]:
             return False
     return True
 
 
-@flat_kernel(inline="always")
-def _bucket(tt, words):
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(KEY_WORDS):
-        h = (h ^ words[w]) * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(29)
-    # the high 32 bits scaled to [0, buckets): any table size, no modulo
-    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32)) * BUCKET
+@flat_kernel
+def probe(tt, prime, full, need):
+    """(an entry holding the position whose bounds settle `need`, or -1;
+    the best-move hint of an entry holding it, or -1)."""
+    b, stamp = _place(tt, prime)
+    hint = -1
+    base = b * tt.meta[2]
+    for i in range(base, base + _used(tt, b)):
+        if _covers(tt, i, stamp, prime, full):
+            if tt.lb[i] >= need or tt.ub[i] < need:
+                return i, hint
+            if tt.best[i] >= 0:
+                hint = tt.best[i]
+    return -1, hint
 
 
 @flat_kernel
-def probe(tt, words):
-    """Index of the entry for this key, or -1."""
-    gen = tt.meta[0]
-    base = _bucket(tt, words)
-    for j in range(BUCKET):
-        if _matches(tt, base + j, words, gen):
-            return base + j
-    return -1
-
-
-@flat_kernel
-def store(tt, words, lb, ub, best, work):
-    """Record bounds for a key: merge into its entry, else replace the bucket's cheapest slot
-    (an old generation first, then the least work: log2 of the nodes its search took)."""
-    gen = tt.meta[0]
-    base = _bucket(tt, words)
-    victim, victim_score = base, 1 << 30
-    for j in range(BUCKET):
-        i = base + j
-        if _matches(tt, i, words, gen):
+def store(tt, prime, full, mask, lb, ub, best, work):
+    """Record bounds for the positions (prime, full & mask): merge into their entry, else
+    take a free slot of the bucket or replace its entry of least work (log2 of the nodes
+    its search took: the cheapest to redo)."""
+    b, stamp = _place(tt, prime)
+    base = b * tt.meta[2]
+    used = _used(tt, b)
+    victim, victim_work = base + used, -1
+    for i in range(base, base + used):
+        if tt.mask[i] == mask and _covers(tt, i, stamp, prime, full):
             tt.lb[i] = max(tt.lb[i], lb)
             tt.ub[i] = min(tt.ub[i], ub)
             if best >= 0:
                 tt.best[i] = best
             tt.work[i] = max(tt.work[i], work)
             return
-        score = -1 if tt.gen[i] != gen else tt.work[i]
-        if score < victim_score:
-            victim, victim_score = i, score
+    if used == tt.meta[2]:
+        victim_work = 1 << 30
+        for i in range(base, base + used):
+            if tt.work[i] < victim_work:
+                victim, victim_work = i, tt.work[i]
+    else:
+        tt.fill[b] = (np.uint64(tt.meta[0]) << np.uint64(16)) | np.uint64(used + 1)
     i = victim
-    for w in range(KEY_WORDS):
-        tt.words[i, w] = words[w]
+    tt.stamp[i] = stamp
+    for w in range(PRIME_WORDS):
+        tt.prime[i, w] = prime[w]
+    for w in range(TOP_WORDS):
+        tt.top[w, i] = full[w] & mask
+    tt.mask[i] = mask
     tt.lb[i] = lb
     tt.ub[i] = ub
     tt.best[i] = best
     tt.work[i] = work
-    tt.gen[i] = gen

@@ -12,7 +12,7 @@ from collections import namedtuple
 import numpy as np
 
 from musim.bits import bit
-from musim.games.mu.layout import fill_game, make_layout, solver_game, to_canon
+from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
 from musim.jit import flat_kernel
 from musim.solver.search import first_keeping_move, make_state, solve
 from musim.solver.tt import make_table, new_generation
@@ -54,7 +54,7 @@ def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power
     fill_game(n, chief_trump, vice_trump, on_team, dd.lay, klass, power, class_mask)
     for s in range(n):
         dd.st.hands[s] = to_canon(held[s], dd.lay.canon_of)
-    new_generation(dd.tt)
+    new_generation(dd.tt, TT_BUCKET)
     v = solve(solver_game(n, dd.lay), dd.tt, dd.st, leader, 0)
     dd.meta[START_VALUE] = v
     dd.meta[VALUE] = v

@@ -15,6 +15,8 @@ from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks
 
+TT_BUCKET = 16  # transposition-table entries per bucket (tt.new_generation)
+
 
 @flat_kernel
 def fill_layout(chief_trump, vice_trump, klass, power, class_mask, canon_of, orig_of,

@@ -9,7 +9,7 @@ import numpy as np
 from musim.batch import InputError
 from musim.cards import CARD_TEXT, N_CARDS, CardError, card_kind, hand_mask, kind_slots, parse_type
 from musim.games.mu import rules
-from musim.games.mu.layout import MuSolverSetup, to_canon
+from musim.games.mu.layout import TT_BUCKET, MuSolverSetup, to_canon
 from musim.solver.search import make_state, solve, value_after
 
 
@@ -103,7 +103,7 @@ class MuSolver:
         team = [chief] + ([partner] if partner >= 0 else [])
         setup = MuSolverSetup(n, ct, vt, team)
         g, st = setup.game, self.st
-        new_generation(self.tt)
+        new_generation(self.tt, TT_BUCKET)
         for s in range(n):
             st.hands[s] = to_canon(np.uint64(hands[s]), setup.canon_of)
         k = len(trick)
