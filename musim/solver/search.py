@@ -37,14 +37,14 @@ SearchState = namedtuple("SearchState",
 # cards each stands for; frames: the explicit search stack, with each frame's keys
 # (words, prime), the cards whose rank its proof needed so far (rel) and those the
 # trick completed on entering it needed (trel); stats[0] = nodes searched
-F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES = range(8)
+F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND = range(9)
 
 
 def make_state():
     z = np.zeros
     return SearchState(hands=z(MAX_SEATS, np.uint64), owner=z(64, np.int64),
                        line=z(MAX_PLY + MAX_SEATS, np.int64), trick_save=z(MAX_SEATS, np.int64),
-                       frames=z((MAX_PLY + 2, 8), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
+                       frames=z((MAX_PLY + 2, 9), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
                        prime=z((MAX_PLY + 2, PRIME_WORDS), np.uint64), rel=z(MAX_PLY + 2, np.uint64),
                        trel=z(MAX_PLY + 2, np.uint64), offsets=z(MAX_CLASSES, np.int64), moves=z((MAX_PLY + 1, 64), np.int64),
                        groups=z((MAX_PLY + 1, 64), np.uint64), scores=z((MAX_PLY + 1, 64), np.int64),
@@ -392,7 +392,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
 
 
 @flat_kernel(inline="always")
-def _store_result(g, tt, st, d, need, result, best, rel):
+def _store_result(g, tt, st, d, bound, result, best, rel):
     """Record what frame d (a trick boundary) proved, for every position that agrees with it
     on the cards from each class's lowest relevant card up (`rel`; keys in st.words[d], st.prime[d])."""
     rem = remaining(g, st)
@@ -400,9 +400,9 @@ def _store_result(g, tt, st, d, need, result, best, rel):
     work = highest(np.uint64(st.stats[0] - st.frames[d, F_NODES]) | np.uint64(1))  # log2 of its nodes
     mask = top_mask(g, rem, rel)
     if result:
-        store(tt, st.prime[d], st.words[d], mask, need, NO_BOUND_HI, rank, work)
+        store(tt, st.prime[d], st.words[d], mask, bound, NO_BOUND_HI, rank, work)
     else:
-        store(tt, st.prime[d], st.words[d], mask, 0, need - 1, rank, work)
+        store(tt, st.prime[d], st.words[d], mask, 0, bound, rank, work)
 
 
 @flat_kernel(inline="always")
@@ -436,7 +436,10 @@ def _play(g, st, d, ply):
 
 @flat_kernel
 def can_reach(g, tt, st, leader, k, need, avail, ply):
-    """Can the maximising team still take `need` points from here (avail = all points left)?
+    """(can the maximising team still take `need` points from here?, the bound proven):
+    avail = all points left.  The bound is fail-soft: a lower bound >= need on the points
+    the team takes from here if it can, an upper bound < need if it cannot, often tighter
+    than need itself (a quick-trick count, a table bound, a trick's points).
 
     Depth-first over an explicit stack of frames (numba cannot reliably cache a
     recursive function): frame d is the position at ply `ply + d`, the current
@@ -456,9 +459,9 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
         resolved = True
         rr = np.uint64(0)
         if need <= 0:
-            r = True
+            r, rb = True, 0
         elif need > avail:
-            r = False
+            r, rb = False, avail
         else:
             st.stats[0] += 1
             resolved = False
@@ -472,24 +475,26 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     seat = seat + 1 if seat + 1 < n else 0
                 w, pts = finish_trick(g, st.line, base, leader)
                 rr = trick_relevance(g, st.line, base, n, trick_winner_pos(g, st.line, base, n))
-                r, resolved = (pts if g.team[w] else 0) >= need, True
+                rb = pts if g.team[w] else 0
+                r, resolved = rb >= need, True
             elif k == 0:
                 sure, rel = quick_points(g, st, leader)
                 if g.team[leader] and need <= sure:
-                    r, resolved, rr = True, True, rel
+                    r, rb, resolved, rr = True, sure, True, rel
                 elif not g.team[leader] and need > avail - sure:
-                    r, resolved, rr = False, True, rel
+                    r, rb, resolved, rr = False, avail - sure, True, rel
                 else:
                     holder, sure, rel = top_trump_points(g, st, leader)
                     if holder >= 0 and g.team[holder] and need <= sure:
-                        r, resolved, rr = True, True, rel
+                        r, rb, resolved, rr = True, sure, True, rel
                     elif holder >= 0 and not g.team[holder] and need > avail - sure:
-                        r, resolved, rr = False, True, rel
+                        r, rb, resolved, rr = False, avail - sure, True, rel
             if k == 0 and not resolved:
                 rem = position_keys(g, st, leader, st.words[d], st.prime[d])
                 idx, hint = probe(tt, st.prime[d], st.words[d], need)
                 if idx >= 0:
                     r, resolved = tt.lb[idx] >= need, True
+                    rb = tt.lb[idx] if r else tt.ub[idx]
                     rr = top_cards(g, rem, tt.mask[idx])
                 elif hint >= 0:
                     tt_best = nth_bit(rem, hint)
@@ -501,6 +506,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 fr[d, F_NODES] = st.stats[0]
                 fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best)
                 fr[d, F_IDX] = 0
+                fr[d, F_BOUND] = -NO_BOUND_HI if g.team[seat] else NO_BOUND_HI
                 st.rel[d] = 0
                 _play(g, st, d, ply)
                 d += 1
@@ -508,19 +514,23 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
         # frame d is resolved with r: unwind until a parent has another move to try
         while True:
             if d == 0:
-                return r
+                return r, rb
             p = d - 1
             seat = fr[p, F_SEAT]
             i = fr[p, F_IDX]
             c = st.moves[ply + p, i]
             hands[seat] ^= np.uint64(1) << np.uint64(c)
+            rb += fr[p, F_NEED] - fr[d, F_NEED]  # the points the team took with the trick
             rr |= st.trel[d]
             if rr & st.groups[ply + p, i]:
                 # the proof for c needed one of the cards c stands for: it covers them only
                 # where all of them are on top
                 rr |= st.groups[ply + p, i]
-            if r != g.team[seat]:
+            maximiser = g.team[seat]
+            if r != maximiser:
+                # this move fails the mover: the node's bound is the best over its moves
                 st.rel[p] |= rr
+                fr[p, F_BOUND] = max(fr[p, F_BOUND], rb) if maximiser else min(fr[p, F_BOUND], rb)
                 fr[p, F_IDX] += 1
                 if fr[p, F_IDX] < fr[p, F_COUNT]:
                     _play(g, st, p, ply)
@@ -528,8 +538,9 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     break
                 c = -1
                 rr = st.rel[p]
+                rb = fr[p, F_BOUND]
             if fr[p, F_K] == 0:
-                _store_result(g, tt, st, p, fr[p, F_NEED], r, c, rr)
+                _store_result(g, tt, st, p, rb, r, c, rr)
             d = p
 
 
@@ -567,11 +578,11 @@ def solve(g, tt, st, leader, k):
     set_owners(g, st)
     lo, hi = 0, avail
     while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if can_reach(g, tt, st, leader, k, mid, avail, k):
-            lo = mid
+        r, bound = can_reach(g, tt, st, leader, k, (lo + hi + 1) // 2, avail, k)
+        if r:
+            lo = bound
         else:
-            hi = mid - 1
+            hi = bound
     return lo
 
 
@@ -627,7 +638,7 @@ def keeps_value(g, tt, st, leader, k, card, value):
     avail = available(g, st.hands, st.line, nk)
     need = value - gained if maximiser else value + 1 - gained
     set_owners(g, st)
-    r = can_reach(g, tt, st, nl, nk, need, avail, nk)
+    r, _ = can_reach(g, tt, st, nl, nk, need, avail, nk)
     copy_line(st.trick_save, st.line, k + 1)  # the search may have reused line
     st.hands[seat] ^= b
     return r if maximiser else not r
