@@ -67,9 +67,9 @@ def position_keys(g, st, leader, words, prime):
 
     words: remaining cards numbered 0.. in class and power order; words 0-2 are the
     bit planes of their owners, 3-4 their points (1 and 2), 5 marks a card of the
-    same power as the one before it.  prime: the same planes 0-4 for the cards
-    re-sorted by class, seat and points (the counts per class, seat and points),
-    and word 5 the class sizes and the leader.
+    same power as the one before it.  prime: the leader and the number of cards each
+    seat holds per class and points, packed (at most 6 classes x (60 cards + 18 zeros)
+    + 3 bits: 3 words).
     """
     rem = remaining(g, st)
     for w in range(TOP_WORDS):
@@ -93,15 +93,15 @@ def position_keys(g, st, leader, words, prime):
             words[5] |= np.uint64(1) << i
         prev = c
         i += np.uint64(1)
-    # prime: each class's cards re-sorted by seat and points; off[k] = the next free position of class k
+    # prime: per class (each class of the game, in order), per seat, per points 0-2, the
+    # count of cards as that many 1 bits and a 0; off[k] = class k's start plus its cards
+    # written so far (the 0s sit at fixed offsets 3 * seat + points)
     off = st.offsets
-    lens = np.uint64(leader)
     start = 0
     for k in range(MAX_CLASSES):
-        size = popcount(rem & g.class_mask[k])
-        lens |= np.uint64(size) << np.uint64(3 + 7 * k)
-        off[k] = start
-        start += size
+        if g.class_mask[k]:
+            off[k] = start
+            start += popcount(rem & g.class_mask[k]) + 3 * g.n
     for s in range(g.n):
         for p in range(3):
             hp = st.hands[s] & g.point_mask[p]
@@ -109,19 +109,13 @@ def position_keys(g, st, leader, words, prime):
                 k = g.klass[lowest(hp)]
                 cnt = popcount(hp & g.class_mask[k])
                 hp &= ~g.class_mask[k]
-                run = ((np.uint64(1) << np.uint64(cnt)) - np.uint64(1)) << np.uint64(off[k])
+                pos = off[k] + 3 * s + p
+                run = (np.uint64(1) << np.uint64(cnt)) - np.uint64(1)
+                prime[pos >> 6] |= run << np.uint64(pos & 63)
+                if (pos & 63) + cnt > 64:
+                    prime[(pos >> 6) + 1] |= run >> np.uint64(64 - (pos & 63))
                 off[k] += cnt
-                if s & 1:
-                    prime[0] |= run
-                if s & 2:
-                    prime[1] |= run
-                if s & 4:
-                    prime[2] |= run
-                if p == 1:
-                    prime[3] |= run
-                elif p == 2:
-                    prime[4] |= run
-    prime[5] = lens
+    prime[PRIME_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
     return rem
 
 

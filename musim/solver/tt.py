@@ -4,7 +4,7 @@ Entries are stored at trick boundaries and describe a *set* of positions (Ginsbe
 partition search; DDS's "winning ranks"), in two parts:
 
 - the primary key: the leader and, per class and seat, how many cards worth 0, 1
-  and 2 points the seat holds (search.position_keys encodes it as 6 words);
+  and 2 points the seat holds (search.position_keys packs it into 3 words);
 - the top part: for each class, the top few remaining cards (a mask over the
   remaining cards in class and power order) with their owners, points and
   equal-power links.
@@ -27,7 +27,7 @@ import numpy as np
 
 from musim.jit import flat_kernel
 
-PRIME_WORDS = 6
+PRIME_WORDS = 3
 TOP_WORDS = 6
 MAX_BUCKET = 256
 MIN_BUCKET = 8
