@@ -21,12 +21,12 @@ from endplay.dds import solve_board  # noqa: E402
 from endplay.types import Deal, Denom, Player  # noqa: E402
 
 from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn  # noqa: E402
-from musim.solver.tt import make_table  # noqa: E402
+from musim.solver.tt import DEFAULT_MB, make_table  # noqa: E402
 
 DENOMS = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt]
 PLAYERS = [Player.north, Player.east, Player.south, Player.west]
 SOLVER = None
-TT_MB = 256
+TT_MB = DEFAULT_MB
 
 
 def musim_solve(obj):
@@ -42,7 +42,7 @@ def main():
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--tricks", type=int, default=13)
     ap.add_argument("--timeout", type=float, default=60.0)
-    ap.add_argument("--tt-mb", type=int, default=256)
+    ap.add_argument("--tt-mb", type=int, default=DEFAULT_MB)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     TT_MB = a.tt_mb

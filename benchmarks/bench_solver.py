@@ -25,10 +25,10 @@ from musim.cards import CARD_TEXT, N_CARDS, mask_cards, type_text  # noqa: E402
 from musim.games.mu import simulate as sim  # noqa: E402
 from musim.games.mu.run import simulate_deals  # noqa: E402
 from musim.games.mu.solve import MuSolver  # noqa: E402
-from musim.solver.tt import make_table  # noqa: E402
+from musim.solver.tt import DEFAULT_MB, make_table  # noqa: E402
 
 SOLVER = None
-TT_MB = 256
+TT_MB = DEFAULT_MB
 
 
 def random_position(rng, n, tricks):
@@ -81,7 +81,7 @@ def main():
     ap.add_argument("--endings", default="", help="comma-separated trick counts (default: full deals)")
     ap.add_argument("--contracts", choices=["random", "auction"], default="random",
                     help="full deals: random contracts, or those of a heuristic run's auctions")
-    ap.add_argument("--tt-mb", type=int, default=256)
+    ap.add_argument("--tt-mb", type=int, default=DEFAULT_MB)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     TT_MB = a.tt_mb

@@ -31,7 +31,7 @@ PRIME_WORDS = 3
 TOP_WORDS = 6
 MAX_BUCKET = 256
 MIN_BUCKET = 8
-DEFAULT_MB = 256
+DEFAULT_MB = 512
 
 TransTable = namedtuple("TransTable", "stamp prime top mask lb ub best work fill meta")
 # stamp[i] = a 32-bit hash of the primary key: one compare rejects an entry of another key;

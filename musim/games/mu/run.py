@@ -15,6 +15,7 @@ from musim.cards import CARD_TEXT, mask_cards, type_text
 from musim.games.mu import simulate as sim
 from musim.games.mu.ddplay import TRICKS, make_ddplay
 from musim.games.mu.policies import DD, HEURISTIC, RANDOM
+from musim.solver.tt import DEFAULT_MB
 
 # --play name -> (auction/trump/partner policy, card-play policy)
 PLAY_POLICIES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
@@ -73,7 +74,7 @@ def _dd_scratch(tt_mb, dd_tricks):
     return dd
 
 
-def simulate_deals(players, seed, play, start, count, tt_mb=256, dd_tricks=0):
+def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0):
     """Play deals start..start+count-1 of a run and return their DealChunk.
 
     Double-dummy deals run one kernel call each, so that each row gets its own
@@ -148,7 +149,7 @@ class MatchChunk:
         self.chief_counts = np.zeros((count, sim.MAX_PLAYERS), np.int64)
 
 
-def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=256, dd_tricks=0):
+def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0):
     """Play matches start..start+count-1 of a run and return their MatchChunk."""
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = MatchChunk(players, start, count)
