@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import call_with_timeout, percentiles  # noqa: E402
+from common import TimedWorker, percentiles, prefaulted  # noqa: E402
 
 from endplay.dds import solve_board  # noqa: E402
 from endplay.types import Deal, Denom, Player  # noqa: E402
@@ -32,7 +32,7 @@ TT_MB = DEFAULT_MB
 def musim_solve(obj):
     global SOLVER
     if SOLVER is None:
-        SOLVER = BridgeSolver(make_table(TT_MB))
+        SOLVER = BridgeSolver(prefaulted(make_table(TT_MB)))
     return SOLVER.solve(obj)["value"]
 
 
@@ -48,6 +48,8 @@ def main():
     TT_MB = a.tt_mb
     rng = random.Random(a.seed)
     BridgeSolver(make_table(1)).solve({"pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"})
+    musim_timed = TimedWorker(musim_solve, a.timeout)
+    musim_timed({"pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"})  # the worker makes its table
     agree = disagree = timeouts = 0
     t_dds, t_musim = [], []
     for i in range(a.deals):
@@ -58,8 +60,7 @@ def main():
         t = time.perf_counter()
         ref = max(v for _, v in solve_board(deal))
         t_dds.append(time.perf_counter() - t)
-        secs, got = call_with_timeout(
-            musim_solve, ({"pbn": pbn, "trump": STRAINS[strain], "leader": SEATS[leader]},), a.timeout)
+        secs, got = musim_timed({"pbn": pbn, "trump": STRAINS[strain], "leader": SEATS[leader]})
         t_musim.append(secs)
         if secs is None:
             timeouts += 1

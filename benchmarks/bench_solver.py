@@ -1,9 +1,9 @@
 """Double-dummy solve times for Mü (issue: median/p90/max per player count, nodes per second).
 
 Each sample is the starting position of a random full deal (random hands, chief,
-partner, vice and trumps, the chief leading), solved on one core with a fresh
-transposition table generation; a solve that exceeds --timeout seconds is
-reported as over the limit.  --endings T instead solves positions with T tricks
+partner, vice and trumps, the chief leading), solved on one core by a worker process
+that keeps its transposition table across deals (a new generation each, as in `musim
+run`); a solve that exceeds --timeout seconds is reported as over the limit.  --endings T instead solves positions with T tricks
 left (random cards), to show how the time grows with the depth.  --contracts
 auction takes the contracts of `musim run --play heuristic --seed S` instead
 (deals 0, 1, ...; eklats skipped): real auctions give the chief long, strong
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import call_with_timeout, fmt_seconds, percentiles  # noqa: E402
+from common import TimedWorker, fmt_seconds, percentiles, prefaulted  # noqa: E402
 
 from musim.cards import CARD_TEXT, N_CARDS, mask_cards, type_text  # noqa: E402
 from musim.games.mu import simulate as sim  # noqa: E402
@@ -62,11 +62,11 @@ def auction_positions(n, seed):
 
 
 def solve_one(obj):
-    """Solve in this (forked) process, with a table of its own: pages copied on write from
-    the parent would otherwise dominate the time."""
+    """Solve in the worker process, with a table of its own made there: pages copied on
+    write from the parent would otherwise dominate the time."""
     global SOLVER
     if SOLVER is None:
-        SOLVER = MuSolver(make_table(TT_MB))
+        SOLVER = MuSolver(prefaulted(make_table(TT_MB)))
     SOLVER.st.stats[0] = 0
     value = SOLVER.solve(obj)["value"]
     return value, int(SOLVER.st.stats[0])
@@ -86,6 +86,8 @@ def main():
     a = ap.parse_args()
     TT_MB = a.tt_mb
     MuSolver(make_table(1)).solve(random_position(random.Random(0), 4, 2))  # load kernels before forking
+    solve_timed = TimedWorker(solve_one, a.timeout)
+    solve_timed(random_position(random.Random(0), 4, 2))  # the worker makes its table
     for n in (int(x) for x in a.players.split(",")):
         full = 12 if n in (3, 5) else 60 // n
         for tricks in ([int(t) for t in a.endings.split(",")] if a.endings else [full]):
@@ -94,7 +96,7 @@ def main():
             times, nodes, node_time = [], 0, 0.0
             for _ in range(a.deals):
                 obj = next(dealt) if dealt else random_position(rng, n, tricks)
-                secs, out = call_with_timeout(solve_one, (obj,), a.timeout)
+                secs, out = solve_timed(obj)
                 times.append(secs)
                 if secs is not None:
                     nodes += out[1]

@@ -3,32 +3,53 @@ import multiprocessing as mp
 import time
 
 
-def _child(conn, fn, args):
-    t = time.perf_counter()
-    result = fn(*args)
-    conn.send((time.perf_counter() - t, result))
-
-
-def call_with_timeout(fn, args, timeout):
-    """(seconds, result) of fn(*args) in a forked child, or (None, None) after `timeout` s.
-
-    Forking keeps the parent's compiled kernels, so the child starts at once; its
-    fresh transposition table costs some page faults (tens of ms).  timeout <= 0
-    runs in this process, without a limit."""
-    if timeout <= 0:
+def _serve(conn, fn):
+    while True:
+        args = conn.recv()
         t = time.perf_counter()
         result = fn(*args)
-        return time.perf_counter() - t, result
-    parent, child = mp.get_context("fork").Pipe(duplex=False)
-    proc = mp.get_context("fork").Process(target=_child, args=(child, fn, args))
-    proc.start()
-    if parent.poll(timeout):
-        out = parent.recv()
-        proc.join()
-        return out
-    proc.kill()
-    proc.join()
-    return None, None
+        conn.send((time.perf_counter() - t, result))
+
+
+def prefaulted(tt):
+    """The table with every page touched: a table made in a timed call would otherwise
+    charge the first solves with its page faults (about 1.5 s for 512 MB here)."""
+    for a in tt:
+        a += 0
+    return tt
+
+
+class TimedWorker:
+    """Runs fn(*args) in a long-lived forked child, giving up after `timeout` seconds.
+
+    The child keeps its state between calls (the solver's transposition table: touching
+    all of a fresh 512 MB table costs this machine about 1.5 s of page faults, which
+    `musim run` pays once per worker, not per deal), so times are the solver's own.
+    A call that times out kills the child; the next call forks a new one.  Forking keeps
+    the parent's compiled kernels, so a child starts at once.  timeout <= 0 runs in
+    this process, without a limit.  Make the child's state in an untimed first call."""
+
+    def __init__(self, fn, timeout):
+        self.fn, self.timeout, self.proc, self.conn = fn, timeout, None, None
+
+    def __call__(self, *args):
+        """(seconds, result), or (None, None) after the timeout."""
+        if self.timeout <= 0:
+            t = time.perf_counter()
+            result = self.fn(*args)
+            return time.perf_counter() - t, result
+        if self.proc is None:
+            ctx = mp.get_context("fork")
+            self.conn, child = ctx.Pipe()
+            self.proc = ctx.Process(target=_serve, args=(child, self.fn), daemon=True)
+            self.proc.start()
+        self.conn.send(args)
+        if self.conn.poll(self.timeout):
+            return self.conn.recv()
+        self.proc.kill()
+        self.proc.join()
+        self.proc = None
+        return None, None
 
 
 def percentiles(values):
