@@ -1,13 +1,13 @@
 """Double-dummy solve times for Mü (issue: median/p90/max per player count, nodes per second).
 
 Each sample is the starting position of a random full deal (random hands, chief,
-partner, vice and trumps, the chief leading), solved on one core by a worker process
-that keeps its transposition table across deals (a new generation each, as in `musim
-run`); a solve that exceeds --timeout seconds is reported as over the limit.  --endings T instead solves positions with T tricks
-left (random cards), to show how the time grows with the depth.  --contracts
-auction takes the contracts of `musim run --play heuristic --seed S` instead
-(deals 0, 1, ...; eklats skipped): real auctions give the chief long, strong
-trumps, which random contracts rarely do.
+partner, vice and trumps, the chief leading), solved on one core by a worker
+process that keeps its transposition table across deals (a new generation each, as
+in `musim run`); a solve that exceeds --timeout seconds is reported as over the
+limit.  --endings T instead solves positions with T tricks left (random cards), to
+show how the time grows with the depth.  --contracts auction takes the contracts
+of `musim run --play heuristic --seed S` instead (deals 0, 1, ...; eklats skipped):
+real auctions give the chief long, strong trumps, which random contracts rarely do.
 
 Usage: python benchmarks/bench_solver.py [--players 3,4,5,6] [--deals 20] [--timeout 60]
        python benchmarks/bench_solver.py --players 5 --endings 6,7,8,9 --deals 20

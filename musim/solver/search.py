@@ -46,7 +46,8 @@ def make_state():
                        line=z(MAX_PLY + MAX_SEATS, np.int64), trick_save=z(MAX_SEATS, np.int64),
                        frames=z((MAX_PLY + 2, 9), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
                        prime=z((MAX_PLY + 2, PRIME_WORDS), np.uint64), rel=z(MAX_PLY + 2, np.uint64),
-                       trel=z(MAX_PLY + 2, np.uint64), offsets=z(MAX_CLASSES, np.int64), moves=z((MAX_PLY + 1, 64), np.int64),
+                       trel=z(MAX_PLY + 2, np.uint64), offsets=z(MAX_CLASSES, np.int64),
+                       moves=z((MAX_PLY + 1, 64), np.int64),
                        groups=z((MAX_PLY + 1, 64), np.uint64), scores=z((MAX_PLY + 1, 64), np.int64),
                        stats=z(4, np.int64))
 
