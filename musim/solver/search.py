@@ -184,7 +184,8 @@ def quick_points(g, st, leader):
     sure winners (DDS's "quick tricks", simplified): trumps no other player can beat, then, if
     nobody else holds a trump, side cards no other player can beat.  Each such trick also
     brings every other player's cheapest cards, and the trick bonus.  The relevant cards are
-    the highest other card of each class used: the count holds wherever they stay on top."""
+    the highest other card of each class that gave winners: wherever they stay on top the
+    count is at least as high (a class without winners here may only give more)."""
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
@@ -197,7 +198,8 @@ def quick_points(g, st, leader):
         if other_trumps:
             h = highest(other_trumps)
             win &= from_power_of(g, h)  # led first, an equal power wins
-            rel |= np.uint64(1) << np.uint64(h)
+            if win:
+                rel |= np.uint64(1) << np.uint64(h)
     if not other_trumps:
         for k in range(MAX_CLASSES):
             if k == g.trump_class or not g.class_mask[k]:
@@ -206,8 +208,10 @@ def quick_points(g, st, leader):
             ok = others & g.class_mask[k]
             if ok and mk:
                 h = highest(ok)
-                win |= mk & from_power_of(g, h)
-                rel |= np.uint64(1) << np.uint64(h)
+                wk = mk & from_power_of(g, h)
+                if wk:
+                    win |= wk
+                    rel |= np.uint64(1) << np.uint64(h)
             else:
                 win |= mk
     q = popcount(win)
