@@ -272,13 +272,15 @@ def trick_winner_pos(g, line, start, count):
 
 
 @flat_kernel
-def trick_relevance(g, line, start, count, wpos):
-    """The cards whose rank decided a trick: the winner's equal-power group if another card
-    of its class was played to it (else it won by its class alone: nothing)."""
-    w = line[start + wpos]
-    for j in range(count):
-        if j != wpos and g.klass[line[start + j]] == g.klass[w]:
-            return span(g.eq_lo[w], g.eq_hi[w])
+def trick_relevance(g, line, start, leader, w):
+    """The cards whose rank decided the full trick line[start:start+n] led by `leader` and won
+    by seat w: the winner's equal-power group if another card of its class was played to it
+    (else it won by its class alone: nothing)."""
+    wpos = w - leader if w >= leader else w - leader + g.n
+    c = line[start + wpos]
+    for j in range(g.n):
+        if j != wpos and g.klass[line[start + j]] == g.klass[c]:
+            return span(g.eq_lo[c], g.eq_hi[c])
     return np.uint64(0)
 
 
@@ -417,14 +419,8 @@ def _play(g, st, d, ply):
     st.trel[d + 1] = 0
     if k + 1 == n:
         start = ply + d + 1 - n
-        wpos = trick_winner_pos(g, st.line, start, n)
-        st.trel[d + 1] = trick_relevance(g, st.line, start, n, wpos)
-        w = leader + wpos
-        if w >= n:
-            w -= n
-        pts = g.trick_bonus
-        for j in range(start, start + n):
-            pts += g.points[st.line[j]]
+        w, pts = finish_trick(g, st.line, start, leader)
+        st.trel[d + 1] = trick_relevance(g, st.line, start, leader, w)
         leader, k, avail = w, 0, avail - pts
         if g.team[w]:
             need -= pts
@@ -473,7 +469,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     st.line[base + j] = lowest(hands[seat])
                     seat = seat + 1 if seat + 1 < n else 0
                 w, pts = finish_trick(g, st.line, base, leader)
-                rr = trick_relevance(g, st.line, base, n, trick_winner_pos(g, st.line, base, n))
+                rr = trick_relevance(g, st.line, base, leader, w)
                 rb = pts if g.team[w] else 0
                 r, resolved = rb >= need, True
             elif k == 0:
