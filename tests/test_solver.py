@@ -164,3 +164,54 @@ def test_bridge_position_errors():
     ok = CliRunner().invoke(cli, ["solve", "--all-moves", "-"],
                             input='{"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"}')
     assert json.loads(ok.output) == {"value": 1, "moves": {"SA": 1}}
+
+
+def _class_points(g, hand, k):
+    """Points of a seat's cards of class k, cheapest first."""
+    return sorted(int(g.points[c]) for c in range(64) if int(hand) >> c & 1 and g.klass[c] == k)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_points_shift_matches_cheapest_to_cheapest_matching(seed):
+    """A table entry's bounds move by the points lost (gained) when each seat's cards of a class
+    are matched cheapest to cheapest; `_shift` reads that off two packed points profiles."""
+    from musim.games.mu.layout import MuSolverSetup
+    from musim.solver.search import make_state, position_keys
+    from musim.solver.tt import _shift, new_generation, store
+
+    rng = random.Random(seed)
+    tt, st, st2 = make_table(1), make_state(), make_state()
+    for _ in range(300):
+        n = rng.randrange(3, 7)
+        tricks = rng.randrange(1, 60 // n + 1)
+        setup = MuSolverSetup(n, rng.randrange(-1, 15), -1, {0})
+        g = setup.game
+        cards = rng.sample(range(N_CARDS), n * tricks)
+        owners = [i // tricks for i in range(n * tricks)]
+        # the same class lengths per seat: deal each class's cards to its seats in another order
+        moved = list(cards)
+        for k in range(6):
+            idx = [i for i, c in enumerate(cards) if g.klass[setup.canon_of[c]] == k]
+            perm = rng.sample(idx, len(idx))
+            for i, j in zip(idx, perm):
+                moved[i] = cards[j]
+        for state, deal in ((st, cards), (st2, moved)):
+            state.hands[:] = 0
+            for c, s in zip(deal, owners):
+                state.hands[s] |= np.uint64(1) << np.uint64(setup.canon_of[c])
+        position_keys(g, st, 0, st.words[0], st.key[0], st.points[0])
+        position_keys(g, st2, 0, st2.words[0], st2.key[0], st2.points[0])
+        assert list(st.key[0]) == list(st2.key[0])
+        new_generation(tt, 16)
+        tt.stamp[:] = 0
+        store(tt, st.key[0], st.points[0], st.words[0], np.uint64(0), 0, 0, -1, 0)
+        loss = gain = 0
+        for s in range(n):
+            for k in range(6):
+                old, new = _class_points(g, st.hands[s], k), _class_points(g, st2.hands[s], k)
+                loss += sum(max(0, a - b) for a, b in zip(old, new))
+                gain += sum(max(0, b - a) for a, b in zip(old, new))
+        entry = int(np.flatnonzero(tt.stamp)[0])
+        for budget in (0, 1, 3, 100):
+            assert _shift(tt, entry, st2.points[0], True, budget) == min(loss, budget + 1)
+            assert _shift(tt, entry, st2.points[0], False, budget) == min(gain, budget + 1)

@@ -24,18 +24,18 @@ import numpy as np
 from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
-from musim.solver.tt import PRIME_WORDS, TOP_WORDS, probe, store
+from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store
 
 MAX_PLY = 64
 MAX_MOVES = 16
 NO_BOUND_HI = 32000
 
 SearchState = namedtuple("SearchState",
-                         "hands owner line trick_save moves groups scores frames words prime rel trel offsets stats")
+                         "hands owner line trick_save moves groups scores frames words key points rel trel offsets stats")
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups: each ply's moves and the interchangeable
 # cards each stands for; frames: the explicit search stack, with each frame's keys
-# (words, prime), the cards whose rank its proof needed so far (rel) and those the
+# (words, key, points), the cards whose rank its proof needed so far (rel) and those the
 # trick completed on entering it needed (trel); stats[0] = nodes searched
 F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND = range(9)
 
@@ -45,7 +45,8 @@ def make_state():
     return SearchState(hands=z(MAX_SEATS, np.uint64), owner=z(64, np.int64),
                        line=z(MAX_PLY + MAX_SEATS, np.int64), trick_save=z(MAX_SEATS, np.int64),
                        frames=z((MAX_PLY + 2, 9), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
-                       prime=z((MAX_PLY + 2, PRIME_WORDS), np.uint64), rel=z(MAX_PLY + 2, np.uint64),
+                       key=z((MAX_PLY + 2, KEY_WORDS), np.uint64),
+                       points=z((MAX_PLY + 2, POINTS_WORDS), np.uint64), rel=z(MAX_PLY + 2, np.uint64),
                        trel=z(MAX_PLY + 2, np.uint64), offsets=z(MAX_CLASSES, np.int64),
                        moves=z((MAX_PLY + 1, 64), np.int64),
                        groups=z((MAX_PLY + 1, 64), np.uint64), scores=z((MAX_PLY + 1, 64), np.int64),
@@ -63,20 +64,23 @@ def remaining(g, st):
 
 
 @flat_kernel
-def position_keys(g, st, leader, words, prime):
+def position_keys(g, st, leader, words, key, points):
     """The position's table keys at a trick boundary (see tt.py); returns the remaining cards.
 
     words: remaining cards numbered 0.. in class and power order; words 0-2 are the
     bit planes of their owners, 3-4 their points (1 and 2), 5 marks a card of the
-    same power as the one before it.  prime: the leader and the number of cards each
-    seat holds per class and points, packed (at most 6 classes x (60 cards + 18 zeros)
-    + 3 bits: 3 words).
+    same power as the one before it.  key: the leader and the number of cards each seat
+    holds per class, as that many 1 bits and a 0 (at most 60 cards + 8 classes x 6 seats
+    + 3 bits: 2 words).  points: the number of cards each seat holds per class and points,
+    packed alike (at most 6 classes x (60 cards + 18 zeros): 3 words).
     """
     rem = remaining(g, st)
     for w in range(TOP_WORDS):
         words[w] = 0
-    for w in range(PRIME_WORDS):
-        prime[w] = 0
+    for w in range(KEY_WORDS):
+        key[w] = 0
+    for w in range(POINTS_WORDS):
+        points[w] = 0
     i = np.uint64(0)
     prev = -1
     m = rem
@@ -94,15 +98,18 @@ def position_keys(g, st, leader, words, prime):
             words[5] |= np.uint64(1) << i
         prev = c
         i += np.uint64(1)
-    # prime: per class (each class of the game, in order), per seat, per points 0-2, the
+    # points: per class (each class of the game, in order), per seat, per points 0-2, the
     # count of cards as that many 1 bits and a 0; off[k] = class k's start plus its cards
     # written so far (the 0s sit at fixed offsets 3 * seat + points)
     off = st.offsets
     start = 0
+    pos = 0
     for k in range(MAX_CLASSES):
         if g.class_mask[k]:
             off[k] = start
             start += popcount(rem & g.class_mask[k]) + 3 * g.n
+            for s in range(g.n):
+                pos = put_run(key, pos, popcount(st.hands[s] & g.class_mask[k]))
     for s in range(g.n):
         for p in range(3):
             hp = st.hands[s] & g.point_mask[p]
@@ -110,14 +117,21 @@ def position_keys(g, st, leader, words, prime):
                 k = g.klass[lowest(hp)]
                 cnt = popcount(hp & g.class_mask[k])
                 hp &= ~g.class_mask[k]
-                pos = off[k] + 3 * s + p
-                run = (np.uint64(1) << np.uint64(cnt)) - np.uint64(1)
-                prime[pos >> 6] |= run << np.uint64(pos & 63)
-                if (pos & 63) + cnt > 64:
-                    prime[(pos >> 6) + 1] |= run >> np.uint64(64 - (pos & 63))
+                put_run(points, off[k] + 3 * s + p, cnt)
                 off[k] += cnt
-    prime[PRIME_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
+    key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
     return rem
+
+
+@flat_kernel(inline="always")
+def put_run(words, pos, cnt):
+    """Set cnt bits from bit `pos` of the bit string `words`; returns the position after them
+    and a 0."""
+    run = (np.uint64(1) << np.uint64(cnt)) - np.uint64(1)
+    words[pos >> 6] |= run << np.uint64(pos & 63)
+    if (pos & 63) + cnt > 64:
+        words[(pos >> 6) + 1] |= run >> np.uint64(64 - (pos & 63))
+    return pos + cnt + 1
 
 
 @flat_kernel
@@ -395,15 +409,16 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
 @flat_kernel(inline="always")
 def _store_result(g, tt, st, d, bound, result, best, rel):
     """Record what frame d (a trick boundary) proved, for every position that agrees with it
-    on the cards from each class's lowest relevant card up (`rel`; keys in st.words[d], st.prime[d])."""
+    on the cards from each class's lowest relevant card up (`rel`; keys in st.words[d], st.key[d],
+    st.points[d])."""
     rem = remaining(g, st)
     rank = rank_of(rem, best) if best >= 0 else -1
     work = highest(np.uint64(st.stats[0] - st.frames[d, F_NODES]) | np.uint64(1))  # log2 of its nodes
     mask = top_mask(g, rem, rel)
     if result:
-        store(tt, st.prime[d], st.words[d], mask, bound, NO_BOUND_HI, rank, work)
+        store(tt, st.key[d], st.points[d], st.words[d], mask, bound, NO_BOUND_HI, rank, work)
     else:
-        store(tt, st.prime[d], st.words[d], mask, 0, bound, rank, work)
+        store(tt, st.key[d], st.points[d], st.words[d], mask, 0, bound, rank, work)
 
 
 @flat_kernel(inline="always")
@@ -485,11 +500,10 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     elif holder >= 0 and not g.team[holder] and need > avail - sure:
                         r, rb, resolved, rr = False, avail - sure, True, rel
             if k == 0 and not resolved:
-                rem = position_keys(g, st, leader, st.words[d], st.prime[d])
-                idx, hint = probe(tt, st.prime[d], st.words[d], need)
-                if idx >= 0:
-                    r, resolved = tt.lb[idx] >= need, True
-                    rb = tt.lb[idx] if r else tt.ub[idx]
+                rem = position_keys(g, st, leader, st.words[d], st.key[d], st.points[d])
+                found, bound, idx, hint = probe(tt, st.key[d], st.points[d], st.words[d], need)
+                if found >= 0:
+                    r, rb, resolved = found == 1, bound, True
                     rr = top_cards(g, rem, tt.mask[idx])
                 elif hint >= 0:
                     tt_best = nth_bit(rem, hint)

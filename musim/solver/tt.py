@@ -3,8 +3,8 @@
 Entries are stored at trick boundaries and describe a *set* of positions (Ginsberg's
 partition search; DDS's "winning ranks"), in two parts:
 
-- the primary key: the leader and, per class and seat, how many cards worth 0, 1
-  and 2 points the seat holds (search.position_keys packs it into 3 words);
+- the primary key: the leader and how many cards each seat holds of each class
+  (search.position_keys packs it into 2 words);
 - the top part: for each class, the top few remaining cards (a mask over the
   remaining cards in class and power order) with their owners, points and
   equal-power links.
@@ -12,8 +12,15 @@ partition search; DDS's "winning ranks"), in two parts:
 A proof found in one position holds in every position with the same primary key
 and the same top part, where the top part reaches down to the lowest card whose
 rank mattered in the proof (search.can_reach tracks that set).  Cards below it
-never won a trick by rank, so only their seats and points matter, which the
-primary key fixes.  Keys are compared in full, so a hit is never a hash collision.
+never won a trick by rank, so only their seats matter, which the primary key
+fixes: the same play, card for card of each seat and class, wins the same tricks.
+Only their points may differ, and the team's points move by at most the points the
+low cards lose (or gain) when each seat's cards of a class are matched cheapest to
+cheapest.  So an entry also keeps the stored position's points profile (per class
+and seat, the count of cards worth 0, 1 and 2 points: 3 words), and a probe lowers
+its lower bound by that loss and raises its upper bound by that gain (`_shift`);
+for positions with the same profile the bounds hold as stored.  Keys are compared in
+full, so a hit is never a hash collision.
 
 Each entry holds a lower and an upper bound on the points the maximising team still
 takes and the last best move (as a position in that order).  All entries of one
@@ -25,15 +32,17 @@ from collections import namedtuple
 
 import numpy as np
 
+from musim.bits import drop_lowest, lowest
 from musim.jit import flat_kernel
 
-PRIME_WORDS = 3
+KEY_WORDS = 2
+POINTS_WORDS = 3
 TOP_WORDS = 6
 MAX_BUCKET = 256
 MIN_BUCKET = 8
 DEFAULT_MB = 512
 
-TransTable = namedtuple("TransTable", "stamp prime top mask lb ub best work fill meta")
+TransTable = namedtuple("TransTable", "stamp key points top mask lb ub best work fill meta")
 # stamp[i] = a 32-bit hash of the primary key: one compare rejects an entry of another key;
 # top is stored plane by plane so that a bucket's scan reads contiguous memory;
 # fill[b] = generation << 16 | the number of entries bucket b holds (they come first);
@@ -41,7 +50,7 @@ TransTable = namedtuple("TransTable", "stamp prime top mask lb ub best work fill
 
 
 def entry_bytes():
-    return (PRIME_WORDS + TOP_WORDS + 2) * 8 + 2 + 2 + 1 + 1 + 8 / MIN_BUCKET
+    return (KEY_WORDS + POINTS_WORDS + TOP_WORDS + 2) * 8 + 2 + 2 + 1 + 1 + 8 / MIN_BUCKET
 
 
 def make_table(megabytes=DEFAULT_MB):
@@ -50,7 +59,8 @@ def make_table(megabytes=DEFAULT_MB):
         raise ValueError("transposition table size must be positive")
     entries = max(4, int(megabytes * 2**20 / entry_bytes()) // MAX_BUCKET) * MAX_BUCKET
     return TransTable(
-        stamp=np.zeros(entries, np.uint64), prime=np.zeros((entries, PRIME_WORDS), np.uint64),
+        stamp=np.zeros(entries, np.uint64), key=np.zeros((entries, KEY_WORDS), np.uint64),
+        points=np.zeros((entries, POINTS_WORDS), np.uint64),
         top=np.zeros((TOP_WORDS, entries), np.uint64), mask=np.zeros(entries, np.uint64),
         lb=np.zeros(entries, np.int16), ub=np.zeros(entries, np.int16),
         best=np.zeros(entries, np.int8), work=np.zeros(entries, np.int8),
@@ -65,8 +75,8 @@ def new_generation(tt, bucket):
     into buckets of `bucket` entries (MIN_BUCKET to MAX_BUCKET).
 
     All entries of one primary key share a bucket, so the game chooses its size: in
-    bridge the primary key is only the suit lengths and one key gathers hundreds of
-    entries; in Mü it holds the points as well and few do, so small buckets scan faster."""
+    bridge one key gathers hundreds of entries; in Mü, where its entries differ in their
+    points as well, TT_BUCKET says how many."""
     tt.meta[2] = bucket
     tt.meta[1] = tt.lb.shape[0] // bucket
     tt.meta[0] += 1
@@ -76,18 +86,18 @@ def new_generation(tt, bucket):
 
 
 @flat_kernel(inline="always")
-def _hash(prime):
+def _hash(key):
     h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(PRIME_WORDS):
-        h = (h ^ prime[w]) * np.uint64(0xBF58476D1CE4E5B9)
+    for w in range(KEY_WORDS):
+        h = (h ^ key[w]) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
     return h
 
 
 @flat_kernel(inline="always")
-def _place(tt, prime):
+def _place(tt, key):
     """(the primary key's bucket, the stamp its entries carry)."""
-    h = _hash(prime)
+    h = _hash(key)
     # the high 32 bits scaled to [0, buckets): any table size, no modulo
     return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32)), h & np.uint64(0xFFFFFFFF)
 
@@ -100,47 +110,86 @@ def _used(tt, b):
 
 
 @flat_kernel(inline="always")
-def _covers(tt, i, stamp, prime, full):
-    """Does entry i hold the position with this primary key and full top words?"""
+def _covers(tt, i, stamp, key, full):
+    """Does entry i hold positions with this primary key and full top words?"""
     if tt.stamp[i] != stamp:
         return False
     m = tt.mask[i]
     for w in range(TOP_WORDS):
         if full[w] & m != tt.top[w, i]:
             return False
-    for w in range(PRIME_WORDS):
-        if tt.prime[i, w] != prime[w]:
+    for w in range(KEY_WORDS):
+        if tt.key[i, w] != key[w]:
             return False
     return True
 
 
 @flat_kernel
-def probe(tt, prime, full, need):
-    """(an entry holding the position whose bounds settle `need`, or -1;
-    the best-move hint of an entry holding it, or -1)."""
-    b, stamp = _place(tt, prime)
-    hint = -1
-    base = b * tt.meta[2]
-    for i in range(base, base + _used(tt, b)):
-        if _covers(tt, i, stamp, prime, full):
-            if tt.lb[i] >= need or tt.ub[i] < need:
-                return i, hint
-            if tt.best[i] >= 0:
-                hint = tt.best[i]
-    return -1, hint
+def _shift(tt, i, points, loss, budget):
+    """The points the team may lose (loss) or gain (not loss) between entry i's stored position
+    and one with points profile `points` (and the same primary key), or budget + 1 once it is
+    more than `budget`.
+
+    Profiles are unary: per class and seat, 1^c0 0 1^c1 0 1^c2 0 with c_p the cards worth p
+    points, each segment at the same place in both (the primary key fixes its length).  The
+    cheapest-to-cheapest matching loses, per segment, how far the new first and second 0 lie
+    beyond the stored ones; summed over bits that is the running excess of the new profile's
+    1s over the stored one's, where positive (a gain: where negative)."""
+    run = 0
+    total = 0
+    prev = 0
+    for w in range(POINTS_WORDS):
+        old, new = tt.points[i, w], points[w]
+        diff = old ^ new
+        while diff:
+            j = lowest(diff)
+            diff = drop_lowest(diff)
+            p = 64 * w + j
+            if loss and run > 0:
+                total += run * (p - prev)
+            elif not loss and run < 0:
+                total -= run * (p - prev)
+            if total > budget:
+                return budget + 1
+            prev = p
+            run += 1 if (new >> np.uint64(j)) & np.uint64(1) else -1
+    return total
 
 
 @flat_kernel
-def store(tt, prime, full, mask, lb, ub, best, work):
-    """Record bounds for the positions (prime, full & mask): merge into their entry, else
+def probe(tt, key, points, full, need):
+    """(1 if an entry holding the position proves the team takes `need`, 0 if one proves it
+    cannot, else -1; that bound; the entry; the best-move hint of an entry holding it, or -1)."""
+    b, stamp = _place(tt, key)
+    hint = -1
+    base = b * tt.meta[2]
+    for i in range(base, base + _used(tt, b)):
+        if _covers(tt, i, stamp, key, full):
+            lb, ub = np.int64(tt.lb[i]), np.int64(tt.ub[i])
+            if lb >= need:
+                lb -= _shift(tt, i, points, True, lb - need)
+                if lb >= need:
+                    return 1, lb, i, hint
+            elif ub < need:
+                ub += _shift(tt, i, points, False, need - 1 - ub)
+                if ub < need:
+                    return 0, ub, i, hint
+            if tt.best[i] >= 0:
+                hint = tt.best[i]
+    return -1, 0, -1, hint
+
+
+@flat_kernel
+def store(tt, key, points, full, mask, lb, ub, best, work):
+    """Record bounds for the positions (key, points, full & mask): merge into their entry, else
     take a free slot of the bucket or replace its entry of least work (log2 of the nodes
     its search took: the cheapest to redo)."""
-    b, stamp = _place(tt, prime)
+    b, stamp = _place(tt, key)
     base = b * tt.meta[2]
     used = _used(tt, b)
     victim, victim_work = base + used, -1
     for i in range(base, base + used):
-        if tt.mask[i] == mask and _covers(tt, i, stamp, prime, full):
+        if tt.mask[i] == mask and _covers(tt, i, stamp, key, full) and _same_points(tt, i, points):
             tt.lb[i] = max(tt.lb[i], lb)
             tt.ub[i] = min(tt.ub[i], ub)
             if best >= 0:
@@ -156,8 +205,10 @@ def store(tt, prime, full, mask, lb, ub, best, work):
         tt.fill[b] = (np.uint64(tt.meta[0]) << np.uint64(16)) | np.uint64(used + 1)
     i = victim
     tt.stamp[i] = stamp
-    for w in range(PRIME_WORDS):
-        tt.prime[i, w] = prime[w]
+    for w in range(KEY_WORDS):
+        tt.key[i, w] = key[w]
+    for w in range(POINTS_WORDS):
+        tt.points[i, w] = points[w]
     for w in range(TOP_WORDS):
         tt.top[w, i] = full[w] & mask
     tt.mask[i] = mask
@@ -165,3 +216,11 @@ def store(tt, prime, full, mask, lb, ub, best, work):
     tt.ub[i] = ub
     tt.best[i] = best
     tt.work[i] = work
+
+
+@flat_kernel(inline="always")
+def _same_points(tt, i, points):
+    for w in range(POINTS_WORDS):
+        if tt.points[i, w] != points[w]:
+            return False
+    return True

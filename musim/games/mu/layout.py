@@ -15,7 +15,7 @@ from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks
 
-TT_BUCKET = 16  # transposition-table entries per bucket (tt.new_generation)
+TT_BUCKET = 64  # transposition-table entries per bucket (tt.new_generation)
 
 
 @flat_kernel
