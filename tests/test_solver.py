@@ -199,12 +199,13 @@ def test_points_shift_matches_cheapest_to_cheapest_matching(seed):
             state.hands[:] = 0
             for c, s in zip(deal, owners):
                 state.hands[s] |= np.uint64(1) << np.uint64(setup.canon_of[c])
-        position_keys(g, st, 0, st.words[0], st.key[0], st.points[0])
+        st.owner[:] = 0
+        _, tops = position_keys(g, st, 0, st.words[0], st.key[0], st.points[0])
         position_keys(g, st2, 0, st2.words[0], st2.key[0], st2.points[0])
         assert list(st.key[0]) == list(st2.key[0])
         new_generation(tt, 16)
         tt.stamp[:] = 0
-        store(tt, st.key[0], st.points[0], st.words[0], np.uint64(0), 0, 0, -1, 0)
+        store(tt, st.key[0], tops, 0, 0, st.points[0], st.words[0], np.uint64(0), 0, 0, -1, 0)
         loss = gain = 0
         for s in range(n):
             for k in range(6):

@@ -24,7 +24,7 @@ import numpy as np
 from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
-from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store
+from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, top_mask_of, top_owners
 
 MAX_PLY = 64
 MAX_MOVES = 16
@@ -37,14 +37,14 @@ SearchState = namedtuple("SearchState",
 # cards each stands for; frames: the explicit search stack, with each frame's keys
 # (words, key, points), the cards whose rank its proof needed so far (rel) and those the
 # trick completed on entering it needed (trel); stats[0] = nodes searched
-F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND = range(9)
+F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND, F_TOPS = range(10)
 
 
 def make_state():
     z = np.zeros
     return SearchState(hands=z(MAX_SEATS, np.uint64), owner=z(64, np.int64),
                        line=z(MAX_PLY + MAX_SEATS, np.int64), trick_save=z(MAX_SEATS, np.int64),
-                       frames=z((MAX_PLY + 2, 9), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
+                       frames=z((MAX_PLY + 2, 10), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
                        key=z((MAX_PLY + 2, KEY_WORDS), np.uint64),
                        points=z((MAX_PLY + 2, POINTS_WORDS), np.uint64), rel=z(MAX_PLY + 2, np.uint64),
                        trel=z(MAX_PLY + 2, np.uint64), offsets=z(MAX_CLASSES, np.int64),
@@ -65,7 +65,8 @@ def remaining(g, st):
 
 @flat_kernel
 def position_keys(g, st, leader, words, key, points):
-    """The position's table keys at a trick boundary (see tt.py); returns the remaining cards.
+    """The position's table keys at a trick boundary (see tt.py); returns (the remaining cards,
+    the owners of each class's top two cards, as tt.top_owners fields).
 
     words: remaining cards numbered 0.. in class and power order; words 0-2 are the
     bit planes of their owners, 3-4 their points (1 and 2), 5 marks a card of the
@@ -104,8 +105,14 @@ def position_keys(g, st, leader, words, key, points):
     off = st.offsets
     start = 0
     pos = 0
+    tops = np.uint64(0)
     for k in range(MAX_CLASSES):
         if g.class_mask[k]:
+            cm = rem & g.class_mask[k]
+            if cm:
+                first = highest(cm)
+                cm ^= np.uint64(1) << np.uint64(first)
+                tops |= top_owners(k, st.owner[first], st.owner[highest(cm)] if cm else 0)
             off[k] = start
             start += popcount(rem & g.class_mask[k]) + 3 * g.n
             for s in range(g.n):
@@ -120,7 +127,7 @@ def position_keys(g, st, leader, words, key, points):
                 put_run(points, off[k] + 3 * s + p, cnt)
                 off[k] += cnt
     key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
-    return rem
+    return rem, tops
 
 
 @flat_kernel(inline="always")
@@ -136,17 +143,23 @@ def put_run(words, pos, cnt):
 
 @flat_kernel
 def top_mask(g, rem, rel):
-    """The top part of a table entry for relevant cards `rel`: the positions (in rem's class and
-    power order) of each class's cards from the lowest relevant one's power up."""
+    """The top part of a table entry for relevant cards `rel`: (the positions, in rem's class and
+    power order, of each class's cards from the lowest relevant one's power up; those classes;
+    those of them with two or more such cards)."""
     mask = np.uint64(0)
+    covered = 0
+    deep = 0
     for k in range(MAX_CLASSES):
         r = rel & rem & g.class_mask[k]
         if not r:
             continue
+        covered |= 1 << k
         top = rem & g.class_mask[k] & from_power_of(g, lowest(r))
         start = popcount(rem & ((np.uint64(1) << np.uint64(lowest(top))) - np.uint64(1)))
         mask |= ((np.uint64(1) << np.uint64(popcount(top))) - np.uint64(1)) << np.uint64(start)
-    return mask
+        if popcount(top) >= 2:
+            deep |= 1 << k
+    return mask, covered, deep
 
 
 @flat_kernel
@@ -414,11 +427,13 @@ def _store_result(g, tt, st, d, bound, result, best, rel):
     rem = remaining(g, st)
     rank = rank_of(rem, best) if best >= 0 else -1
     work = highest(np.uint64(st.stats[0] - st.frames[d, F_NODES]) | np.uint64(1))  # log2 of its nodes
-    mask = top_mask(g, rem, rel)
+    mask, covered, deep = top_mask(g, rem, rel)
+    tops = np.uint64(st.frames[d, F_TOPS])
     if result:
-        store(tt, st.key[d], st.points[d], st.words[d], mask, bound, NO_BOUND_HI, rank, work)
+        store(tt, st.key[d], tops, covered, deep, st.points[d], st.words[d], mask, bound, NO_BOUND_HI, rank,
+              work)
     else:
-        store(tt, st.key[d], st.points[d], st.words[d], mask, 0, bound, rank, work)
+        store(tt, st.key[d], tops, covered, deep, st.points[d], st.words[d], mask, 0, bound, rank, work)
 
 
 @flat_kernel(inline="always")
@@ -500,11 +515,12 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     elif holder >= 0 and not g.team[holder] and need > avail - sure:
                         r, rb, resolved, rr = False, avail - sure, True, rel
             if k == 0 and not resolved:
-                rem = position_keys(g, st, leader, st.words[d], st.key[d], st.points[d])
-                found, bound, idx, hint = probe(tt, st.key[d], st.points[d], st.words[d], need)
+                rem, tops = position_keys(g, st, leader, st.words[d], st.key[d], st.points[d])
+                fr[d, F_TOPS] = tops
+                found, bound, idx, hint = probe(tt, st.key[d], tops, st.points[d], st.words[d], need)
                 if found >= 0:
                     r, rb, resolved = found == 1, bound, True
-                    rr = top_cards(g, rem, tt.mask[idx])
+                    rr = top_cards(g, rem, top_mask_of(tt, idx))
                 elif hint >= 0:
                     tt_best = nth_bit(rem, hint)
             if not resolved:

@@ -24,7 +24,9 @@ full, so a hit is never a hash collision.
 
 Each entry holds a lower and an upper bound on the points the maximising team still
 takes and the last best move (as a position in that order).  All entries of one
-primary key share a bucket, scanned in full.  A generation number per bucket lets a
+primary key share a bucket, scanned in full; a stamp per entry (the key's hash and the
+owners of each class's top cards) lets the scan skip most of them with one compare, and
+the rest of what a probe reads sits in one cache line per entry.  A generation number per bucket lets a
 new game start afresh in O(1).  When a bucket is full, the entry whose search took
 the fewest nodes gives way: it is the cheapest to redo.
 """
@@ -38,19 +40,32 @@ from musim.jit import flat_kernel
 KEY_WORDS = 2
 POINTS_WORDS = 3
 TOP_WORDS = 6
-MAX_BUCKET = 256
+MAX_BUCKET = 512
 MIN_BUCKET = 8
 DEFAULT_MB = 512
 
-TransTable = namedtuple("TransTable", "stamp key points top mask lb ub best work fill meta")
-# stamp[i] = a 32-bit hash of the primary key: one compare rejects an entry of another key;
-# top is stored plane by plane so that a bucket's scan reads contiguous memory;
+TransTable = namedtuple("TransTable", "stamp line key points work fill meta")
+# stamp[i] = a 16-bit hash of the primary key, then per class (6 bits from bit 16 + 6k) whether
+# the top part covers it, whether two deep, and the owners (mod 4) of its top two cards: one
+# compare rejects most entries that cannot hold the position (hundreds may share its key);
+# line[i] = one cache line with all a probe needs next: the top part's mask, its TOP_WORDS
+# words, and the bounds and best move packed (see _pack);
+# work[i] = log2 of the nodes entry i's search took, apart so that choosing a victim reads
+# one short run of memory;
 # fill[b] = generation << 16 | the number of entries bucket b holds (they come first);
 # meta[0] = current generation, meta[1] = number of buckets, meta[2] = entries per bucket
+MASK, BOUNDS = 0, TOP_WORDS + 1  # line columns; the top words are 1..TOP_WORDS
 
 
 def entry_bytes():
-    return (KEY_WORDS + POINTS_WORDS + TOP_WORDS + 2) * 8 + 2 + 2 + 1 + 1 + 8 / MIN_BUCKET
+    return (1 + 8 + KEY_WORDS + POINTS_WORDS) * 8 + 1 + 8 / MIN_BUCKET
+
+
+def _cache_lines(entries):
+    """An (entries, 8) uint64 array whose rows are 64-byte cache lines."""
+    buf = np.zeros(entries * 8 + 8, np.uint64)
+    skip = (-buf.ctypes.data // 8) % 8
+    return buf[skip:skip + entries * 8].reshape(entries, 8)
 
 
 def make_table(megabytes=DEFAULT_MB):
@@ -59,14 +74,46 @@ def make_table(megabytes=DEFAULT_MB):
         raise ValueError("transposition table size must be positive")
     entries = max(4, int(megabytes * 2**20 / entry_bytes()) // MAX_BUCKET) * MAX_BUCKET
     return TransTable(
-        stamp=np.zeros(entries, np.uint64), key=np.zeros((entries, KEY_WORDS), np.uint64),
-        points=np.zeros((entries, POINTS_WORDS), np.uint64),
-        top=np.zeros((TOP_WORDS, entries), np.uint64), mask=np.zeros(entries, np.uint64),
-        lb=np.zeros(entries, np.int16), ub=np.zeros(entries, np.int16),
-        best=np.zeros(entries, np.int8), work=np.zeros(entries, np.int8),
+        stamp=np.zeros(entries, np.uint64), line=_cache_lines(entries),
+        key=np.zeros((entries, KEY_WORDS), np.uint64), points=np.zeros((entries, POINTS_WORDS), np.uint64),
+        work=np.zeros(entries, np.int8),
         fill=np.zeros(entries // MIN_BUCKET, np.uint64),
         meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET], np.int64),
     )
+
+
+@flat_kernel(inline="always")
+def _pack(lb, ub, best):
+    """lb and ub as 16-bit two's complement, best as 8 bits (-1: none)."""
+    return (np.uint64(lb & 0xFFFF) | (np.uint64(ub & 0xFFFF) << np.uint64(16))
+            | (np.uint64(best & 0xFF) << np.uint64(32)))
+
+
+@flat_kernel(inline="always")
+def _field(tt, i, shift, bits):
+    """A signed field of entry i's packed word."""
+    v = np.int64((tt.line[i, BOUNDS] >> np.uint64(shift)) & np.uint64((1 << bits) - 1))
+    return v - (1 << bits) if v >= 1 << (bits - 1) else v
+
+
+@flat_kernel(inline="always")
+def lower(tt, i):
+    return _field(tt, i, 0, 16)
+
+
+@flat_kernel(inline="always")
+def upper(tt, i):
+    return _field(tt, i, 16, 16)
+
+
+@flat_kernel(inline="always")
+def best_move(tt, i):
+    return _field(tt, i, 32, 8)
+
+
+@flat_kernel(inline="always")
+def top_mask_of(tt, i):
+    return tt.line[i, MASK]
 
 
 @flat_kernel
@@ -74,11 +121,11 @@ def new_generation(tt, bucket):
     """Invalidate every entry (a new game, contract or team) in O(1), and split the table
     into buckets of `bucket` entries (MIN_BUCKET to MAX_BUCKET).
 
-    All entries of one primary key share a bucket, so the game chooses its size: in
-    bridge one key gathers hundreds of entries; in Mü, where its entries differ in their
-    points as well, TT_BUCKET says how many."""
+    All entries of one primary key share a bucket, so the game chooses its size: a big
+    search gathers hundreds of entries under one key (in Mü more, as they differ in their
+    points as well), and a larger bucket holds more of them but takes longer to scan."""
     tt.meta[2] = bucket
-    tt.meta[1] = tt.lb.shape[0] // bucket
+    tt.meta[1] = tt.stamp.shape[0] // bucket
     tt.meta[0] += 1
     if tt.meta[0] >= 2**50:
         tt.fill[:] = 0
@@ -99,7 +146,7 @@ def _place(tt, key):
     """(the primary key's bucket, the stamp its entries carry)."""
     h = _hash(key)
     # the high 32 bits scaled to [0, buckets): any table size, no modulo
-    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32)), h & np.uint64(0xFFFFFFFF)
+    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32)), h & LOW16
 
 
 @flat_kernel(inline="always")
@@ -109,14 +156,48 @@ def _used(tt, b):
     return np.int64(f & np.uint64(0xFFFF)) if f >> np.uint64(16) == np.uint64(tt.meta[0]) else 0
 
 
+LOW16 = np.uint64(0xFFFF)
+COVERED = np.uint64(sum(1 << (16 + 6 * k) for k in range(8)))
+
+
 @flat_kernel(inline="always")
-def _covers(tt, i, stamp, key, full):
-    """Does entry i hold positions with this primary key and full top words?"""
-    if tt.stamp[i] != stamp:
+def top_owners(k, first, second):
+    """Class k's field of a position's stamp: the owners (mod 4) of its top two cards."""
+    return np.uint64(((first & 3) << 2) | ((second & 3) << 4)) << np.uint64(16 + 6 * k)
+
+
+@flat_kernel(inline="always")
+def _care(stamp):
+    """The stamp bits an entry's position must match: the hash, and the owner of each covered
+    class's top card and, where it covers two or more, the second's."""
+    one = stamp & COVERED
+    two = (stamp >> np.uint64(1)) & COVERED
+    return LOW16 | (one << np.uint64(2)) | (one << np.uint64(3)) | (two << np.uint64(4)) | (two << np.uint64(5))
+
+
+@flat_kernel(inline="always")
+def _stamp(h, tops, covered, deep):
+    """An entry's stamp: hash h of its key, the flags of the classes its top part covers
+    (`covered`) and covers two deep (`deep`), and of the position's top owners `tops` the
+    fields it covers."""
+    flags = np.uint64(0)
+    for k in range(8):
+        if covered >> k & 1:
+            flags |= np.uint64(1) << np.uint64(16 + 6 * k)
+        if deep >> k & 1:
+            flags |= np.uint64(2) << np.uint64(16 + 6 * k)
+    return h | flags | (tops & _care(flags) & ~LOW16)
+
+
+@flat_kernel(inline="always")
+def _covers(tt, i, h, tops, key, full):
+    """Does entry i hold positions with this primary key (hash h), top owners and full top words?"""
+    st = tt.stamp[i]
+    if (st ^ (h | tops)) & _care(st):
         return False
-    m = tt.mask[i]
+    m = tt.line[i, MASK]
     for w in range(TOP_WORDS):
-        if full[w] & m != tt.top[w, i]:
+        if full[w] & m != tt.line[i, 1 + w]:
             return False
     for w in range(KEY_WORDS):
         if tt.key[i, w] != key[w]:
@@ -157,15 +238,16 @@ def _shift(tt, i, points, loss, budget):
 
 
 @flat_kernel
-def probe(tt, key, points, full, need):
+def probe(tt, key, tops, points, full, need):
     """(1 if an entry holding the position proves the team takes `need`, 0 if one proves it
-    cannot, else -1; that bound; the entry; the best-move hint of an entry holding it, or -1)."""
-    b, stamp = _place(tt, key)
+    cannot, else -1; that bound; the entry; the best-move hint of an entry holding it, or -1).
+    tops: the owners of each class's top two cards (top_owners)."""
+    b, h = _place(tt, key)
     hint = -1
     base = b * tt.meta[2]
     for i in range(base, base + _used(tt, b)):
-        if _covers(tt, i, stamp, key, full):
-            lb, ub = np.int64(tt.lb[i]), np.int64(tt.ub[i])
+        if _covers(tt, i, h, tops, key, full):
+            lb, ub = lower(tt, i), upper(tt, i)
             if lb >= need:
                 lb -= _shift(tt, i, points, True, lb - need)
                 if lb >= need:
@@ -174,26 +256,27 @@ def probe(tt, key, points, full, need):
                 ub += _shift(tt, i, points, False, need - 1 - ub)
                 if ub < need:
                     return 0, ub, i, hint
-            if tt.best[i] >= 0:
-                hint = tt.best[i]
+            if best_move(tt, i) >= 0:
+                hint = best_move(tt, i)
     return -1, 0, -1, hint
 
 
 @flat_kernel
-def store(tt, key, points, full, mask, lb, ub, best, work):
-    """Record bounds for the positions (key, points, full & mask): merge into their entry, else
-    take a free slot of the bucket or replace its entry of least work (log2 of the nodes
-    its search took: the cheapest to redo)."""
-    b, stamp = _place(tt, key)
+def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
+    """Record bounds for the positions (key, points, full & mask; the mask covers the top
+    cards of the class set `covered`, two or more of those in `deep`): merge into their entry, else take a free slot of the
+    bucket or replace its entry of least work (log2 of the nodes its search took: the
+    cheapest to redo)."""
+    b, h = _place(tt, key)
+    stamp = _stamp(h, tops, covered, deep)
     base = b * tt.meta[2]
     used = _used(tt, b)
     victim, victim_work = base + used, -1
     for i in range(base, base + used):
-        if tt.mask[i] == mask and _covers(tt, i, stamp, key, full) and _same_points(tt, i, points):
-            tt.lb[i] = max(tt.lb[i], lb)
-            tt.ub[i] = min(tt.ub[i], ub)
-            if best >= 0:
-                tt.best[i] = best
+        if tt.stamp[i] == stamp and tt.line[i, MASK] == mask and _covers(tt, i, h, tops, key, full) \
+                and _same_points(tt, i, points):
+            old = best_move(tt, i)
+            tt.line[i, BOUNDS] = _pack(max(lower(tt, i), lb), min(upper(tt, i), ub), best if best >= 0 else old)
             tt.work[i] = max(tt.work[i], work)
             return
     if used == tt.meta[2]:
@@ -209,12 +292,10 @@ def store(tt, key, points, full, mask, lb, ub, best, work):
         tt.key[i, w] = key[w]
     for w in range(POINTS_WORDS):
         tt.points[i, w] = points[w]
+    tt.line[i, MASK] = mask
     for w in range(TOP_WORDS):
-        tt.top[w, i] = full[w] & mask
-    tt.mask[i] = mask
-    tt.lb[i] = lb
-    tt.ub[i] = ub
-    tt.best[i] = best
+        tt.line[i, 1 + w] = full[w] & mask
+    tt.line[i, BOUNDS] = _pack(lb, ub, best)
     tt.work[i] = work
 
 

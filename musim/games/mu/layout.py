@@ -15,7 +15,8 @@ from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks
 
-TT_BUCKET = 64  # transposition-table entries per bucket (tt.new_generation)
+TT_BUCKET = 512  # transposition-table entries per bucket (tt.new_generation; 3-player deals
+# of real auctions: p90 8.4 s with 128, 4.9 s with 256, 4.5 s with 512)
 
 
 @flat_kernel
