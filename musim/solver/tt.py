@@ -44,7 +44,7 @@ MAX_BUCKET = 512
 MIN_BUCKET = 8
 DEFAULT_MB = 512
 
-TransTable = namedtuple("TransTable", "stamp line key points work fill meta")
+TransTable = namedtuple("TransTable", "stamp line key points work fill meta flags")
 # stamp[i] = a 16-bit hash of the primary key, then per class (6 bits from bit 16 + 6k) whether
 # the top part covers it, whether two deep, and the owners (mod 4) of its top two cards: one
 # compare rejects most entries that cannot hold the position (hundreds may share its key);
@@ -53,7 +53,8 @@ TransTable = namedtuple("TransTable", "stamp line key points work fill meta")
 # work[i] = log2 of the nodes entry i's search took, apart so that choosing a victim reads
 # one short run of memory;
 # fill[b] = generation << 16 | the number of entries bucket b holds (they come first);
-# meta[0] = current generation, meta[1] = number of buckets, meta[2] = entries per bucket
+# meta[0] = current generation, meta[1] = number of buckets, meta[2] = entries per bucket;
+# flags: scratch for a bucket's scan, one byte per entry (see _candidates)
 MASK, BOUNDS = 0, TOP_WORDS + 1  # line columns; the top words are 1..TOP_WORDS
 
 
@@ -79,6 +80,7 @@ def make_table(megabytes=DEFAULT_MB):
         work=np.zeros(entries, np.int8),
         fill=np.zeros(entries // MIN_BUCKET, np.uint64),
         meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET], np.int64),
+        flags=np.zeros(MAX_BUCKET, np.uint8),
     )
 
 
@@ -237,6 +239,16 @@ def _shift(tt, i, points, loss, budget):
     return total
 
 
+@flat_kernel(inline="always")
+def _candidates(tt, base, used, cur, exact):
+    """flags[j] = may entry base + j hold a position with stamp bits `cur` (exact: is its
+    stamp `cur`)?  A loop with no branch, which the compiler turns into vector code: a
+    scan of hundreds of stamps costs a few dozen instructions."""
+    for j in range(used):
+        s = tt.stamp[base + j]
+        tt.flags[j] = s == cur if exact else ((s ^ cur) & _care(s)) == 0
+
+
 @flat_kernel
 def probe(tt, key, tops, points, full, need):
     """(1 if an entry holding the position proves the team takes `need`, 0 if one proves it
@@ -245,8 +257,11 @@ def probe(tt, key, tops, points, full, need):
     b, h = _place(tt, key)
     hint = -1
     base = b * tt.meta[2]
-    for i in range(base, base + _used(tt, b)):
-        if _covers(tt, i, h, tops, key, full):
+    used = _used(tt, b)
+    _candidates(tt, base, used, h | tops, False)
+    for j in range(used):
+        i = base + j
+        if tt.flags[j] and _covers(tt, i, h, tops, key, full):
             lb, ub = lower(tt, i), upper(tt, i)
             if lb >= need:
                 lb -= _shift(tt, i, points, True, lb - need)
@@ -264,26 +279,30 @@ def probe(tt, key, tops, points, full, need):
 @flat_kernel
 def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
     """Record bounds for the positions (key, points, full & mask; the mask covers the top
-    cards of the class set `covered`, two or more of those in `deep`): merge into their entry, else take a free slot of the
-    bucket or replace its entry of least work (log2 of the nodes its search took: the
-    cheapest to redo)."""
+    cards of the class set `covered`, two or more of those in `deep`): merge into their
+    entry, else take a free slot of the bucket or replace its entry of least work (log2 of
+    the nodes its search took: the cheapest to redo)."""
     b, h = _place(tt, key)
     stamp = _stamp(h, tops, covered, deep)
     base = b * tt.meta[2]
     used = _used(tt, b)
-    victim, victim_work = base + used, -1
-    for i in range(base, base + used):
-        if tt.stamp[i] == stamp and tt.line[i, MASK] == mask and _covers(tt, i, h, tops, key, full) \
+    _candidates(tt, base, used, stamp, True)
+    for j in range(used):
+        i = base + j
+        if tt.flags[j] and tt.line[i, MASK] == mask and _covers(tt, i, h, tops, key, full) \
                 and _same_points(tt, i, points):
             old = best_move(tt, i)
             tt.line[i, BOUNDS] = _pack(max(lower(tt, i), lb), min(upper(tt, i), ub), best if best >= 0 else old)
             tt.work[i] = max(tt.work[i], work)
             return
+    victim = base + used
     if used == tt.meta[2]:
-        victim_work = 1 << 30
-        for i in range(base, base + used):
-            if tt.work[i] < victim_work:
-                victim, victim_work = i, tt.work[i]
+        least = np.int8(127)
+        for i in range(base, base + used):  # a minimum first (vector code), then where it is
+            least = min(least, tt.work[i])
+        victim = base
+        while tt.work[victim] != least:
+            victim += 1
     else:
         tt.fill[b] = (np.uint64(tt.meta[0]) << np.uint64(16)) | np.uint64(used + 1)
     i = victim
