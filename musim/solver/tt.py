@@ -249,13 +249,21 @@ def _candidates(tt, base, used, cur, exact):
         tt.flags[j] = s == cur if exact else ((s ^ cur) & _care(s)) == 0
 
 
+@flat_kernel(inline="always")
+def _second(tt, key, points):
+    """The bucket of a primary key with one points profile, where entries its own bucket
+    has no room for go: a key that gathers more entries than a bucket holds then spreads
+    over the table, as it would if the profile were part of the key."""
+    h = _hash(key)
+    for w in range(POINTS_WORDS):
+        h = (h ^ points[w]) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32))
+
+
 @flat_kernel
-def probe(tt, key, tops, points, full, need):
-    """(1 if an entry holding the position proves the team takes `need`, 0 if one proves it
-    cannot, else -1; that bound; the entry; the best-move hint of an entry holding it, or -1).
-    tops: the owners of each class's top two cards (top_owners)."""
-    b, h = _place(tt, key)
-    hint = -1
+def _probe_bucket(tt, b, h, key, tops, points, full, need, hint):
+    """probe's answer from bucket b alone (hint: the best-move hint found so far)."""
     base = b * tt.meta[2]
     used = _used(tt, b)
     _candidates(tt, base, used, h | tops, False)
@@ -277,13 +285,22 @@ def probe(tt, key, tops, points, full, need):
 
 
 @flat_kernel
-def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
-    """Record bounds for the positions (key, points, full & mask; the mask covers the top
-    cards of the class set `covered`, two or more of those in `deep`): merge into their
-    entry, else take a free slot of the bucket or replace its entry of least work (log2 of
-    the nodes its search took: the cheapest to redo)."""
+def probe(tt, key, tops, points, full, need):
+    """(1 if an entry holding the position proves the team takes `need`, 0 if one proves it
+    cannot, else -1; that bound; the entry; the best-move hint of an entry holding it, or -1).
+    tops: the owners of each class's top two cards (top_owners).  Entries of the key's own
+    bucket may hold it with other points, those of the second bucket (`_second`) with these."""
     b, h = _place(tt, key)
-    stamp = _stamp(h, tops, covered, deep)
+    found, bound, i, hint = _probe_bucket(tt, b, h, key, tops, points, full, need, -1)
+    b2 = _second(tt, key, points)
+    if found < 0 and b2 != b:
+        found, bound, i, hint = _probe_bucket(tt, b2, h, key, tops, points, full, need, hint)
+    return found, bound, i, hint
+
+
+@flat_kernel
+def _merge(tt, b, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
+    """Merge the bounds into bucket b's entry for exactly these positions, if it has one."""
     base = b * tt.meta[2]
     used = _used(tt, b)
     _candidates(tt, base, used, stamp, True)
@@ -294,18 +311,67 @@ def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
             old = best_move(tt, i)
             tt.line[i, BOUNDS] = _pack(max(lower(tt, i), lb), min(upper(tt, i), ub), best if best >= 0 else old)
             tt.work[i] = max(tt.work[i], work)
-            return
-    victim = base + used
-    if used == tt.meta[2]:
-        least = np.int8(127)
-        for i in range(base, base + used):  # a minimum first (vector code), then where it is
-            least = min(least, tt.work[i])
-        victim = base
-        while tt.work[victim] != least:
-            victim += 1
-    else:
+            return True
+    return False
+
+
+@flat_kernel
+def _slot(tt, b):
+    """Where bucket b takes a new entry: a free slot, else its entry of least work."""
+    base = b * tt.meta[2]
+    used = _used(tt, b)
+    if used < tt.meta[2]:
         tt.fill[b] = (np.uint64(tt.meta[0]) << np.uint64(16)) | np.uint64(used + 1)
-    i = victim
+        return base + used
+    least = np.int8(127)
+    for i in range(base, base + used):  # a minimum first (vector code), then where it is
+        least = min(least, tt.work[i])
+    i = base
+    while tt.work[i] != least:
+        i += 1
+    return i
+
+
+@flat_kernel
+def _move(tt, src, dst):
+    tt.stamp[dst] = tt.stamp[src]
+    for w in range(8):
+        tt.line[dst, w] = tt.line[src, w]
+    for w in range(KEY_WORDS):
+        tt.key[dst, w] = tt.key[src, w]
+    for w in range(POINTS_WORDS):
+        tt.points[dst, w] = tt.points[src, w]
+    tt.work[dst] = tt.work[src]
+
+
+@flat_kernel
+def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
+    """Record bounds for the positions (key, points, full & mask; the mask covers the top
+    cards of the class set `covered`, two or more of those in `deep`): merge into their
+    entry; else take a free slot of the key's bucket, or the slot of its entry of least
+    work (log2 of the nodes its search took: the cheapest to redo), which moves to its
+    second bucket; an entry of less work than all of them goes to its own second bucket."""
+    b, h = _place(tt, key)
+    b2 = _second(tt, key, points)
+    stamp = _stamp(h, tops, covered, deep)
+    if _merge(tt, b, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
+        return
+    if b2 != b and _merge(tt, b2, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
+        return
+    full_b = _used(tt, b) == tt.meta[2]
+    i = _slot(tt, b)
+    if full_b and tt.work[i] <= work:
+        v2 = _second(tt, tt.key[i], tt.points[i])
+        if v2 != b:
+            room = _used(tt, v2) < tt.meta[2]
+            j = _slot(tt, v2)
+            if room or tt.work[j] <= tt.work[i]:
+                _move(tt, i, j)
+    elif full_b:
+        room = _used(tt, b2) < tt.meta[2]
+        i = _slot(tt, b2)
+        if not room and tt.work[i] > work:
+            return
     tt.stamp[i] = stamp
     for w in range(KEY_WORDS):
         tt.key[i, w] = key[w]
