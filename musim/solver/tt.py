@@ -23,12 +23,15 @@ for positions with the same profile the bounds hold as stored.  Keys are compare
 full, so a hit is never a hash collision.
 
 Each entry holds a lower and an upper bound on the points the maximising team still
-takes and the last best move (as a position in that order).  All entries of one
-primary key share a bucket, scanned in full; a stamp per entry (the key's hash and the
-owners of each class's top cards) lets the scan skip most of them with one compare, and
-the rest of what a probe reads sits in one cache line per entry.  A generation number per bucket lets a
-new game start afresh in O(1).  When a bucket is full, the entry whose search took
-the fewest nodes gives way: it is the cheapest to redo.
+takes and the last best move (as a position in that order).  The entries of one primary
+key share a bucket, scanned in full; a stamp per entry (the key's hash and the owners of
+each class's top cards) lets the scan skip most of them with one compare, and the rest
+of what a probe reads sits in one cache line per entry.  When the bucket is full, the
+entry whose search took the fewest nodes (the cheapest to redo) moves to a second
+bucket, chosen by its key and points profile: a key with more entries than a bucket
+holds then spreads over the table, and a probe that misses in the key's bucket looks in
+the second bucket of its own profile.  A generation number per bucket lets a new game
+start afresh in O(1).
 """
 from collections import namedtuple
 
@@ -123,9 +126,10 @@ def new_generation(tt, bucket):
     """Invalidate every entry (a new game, contract or team) in O(1), and split the table
     into buckets of `bucket` entries (MIN_BUCKET to MAX_BUCKET).
 
-    All entries of one primary key share a bucket, so the game chooses its size: a big
-    search gathers hundreds of entries under one key (in Mü more, as they differ in their
-    points as well), and a larger bucket holds more of them but takes longer to scan."""
+    A key's entries share a bucket (those it has no room for go to a second bucket per
+    points profile), so the game chooses its size: a big search gathers hundreds of
+    entries under one key (in Mü more, as they differ in their points as well), and a
+    larger bucket holds more of them but takes longer to scan."""
     tt.meta[2] = bucket
     tt.meta[1] = tt.stamp.shape[0] // bucket
     tt.meta[0] += 1
