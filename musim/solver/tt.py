@@ -130,6 +130,7 @@ def new_generation(tt, bucket):
     points profile), so the game chooses its size: a big search gathers hundreds of
     entries under one key (in Mü more, as they differ in their points as well), and a
     larger bucket holds more of them but takes longer to scan."""
+    bucket = min(max(bucket, MIN_BUCKET), MAX_BUCKET)  # the scan's scratch holds MAX_BUCKET
     tt.meta[2] = bucket
     tt.meta[1] = tt.stamp.shape[0] // bucket
     tt.meta[0] += 1
