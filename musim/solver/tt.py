@@ -297,9 +297,10 @@ def probe(tt, key, tops, points, full, need):
     bucket may hold it with other points, those of the second bucket (`_second`) with these."""
     b, h = _place(tt, key)
     found, bound, i, hint = _probe_bucket(tt, b, h, key, tops, points, full, need, -1)
-    b2 = _second(tt, key, points)
-    if found < 0 and b2 != b:
-        found, bound, i, hint = _probe_bucket(tt, b2, h, key, tops, points, full, need, hint)
+    if found < 0 and _used(tt, b) == tt.meta[2]:  # only a full bucket passes entries on
+        b2 = _second(tt, key, points)
+        if b2 != b:
+            found, bound, i, hint = _probe_bucket(tt, b2, h, key, tops, points, full, need, hint)
     return found, bound, i, hint
 
 
@@ -361,9 +362,9 @@ def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
     stamp = _stamp(h, tops, covered, deep)
     if _merge(tt, b, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
         return
-    if b2 != b and _merge(tt, b2, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
-        return
     full_b = _used(tt, b) == tt.meta[2]
+    if full_b and b2 != b and _merge(tt, b2, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
+        return
     i = _slot(tt, b)
     if full_b and tt.work[i] <= work:
         v2 = _second(tt, tt.key[i], tt.points[i])
