@@ -99,9 +99,10 @@ def position_keys(g, st, leader, words, key, points):
             words[5] |= np.uint64(1) << i
         prev = c
         i += np.uint64(1)
-    # points: per class (each class of the game, in order), per seat, per points 0-2, the
-    # count of cards as that many 1 bits and a 0; off[k] = class k's start plus its cards
-    # written so far (the 0s sit at fixed offsets 3 * seat + points)
+    # per class (each class of the game, in order): its top owners, and per seat its count
+    # of cards in key; then points: per class, per seat, per points 0-2, the count of cards
+    # as that many 1 bits and a 0; off[k] = class k's start plus its cards written so far
+    # (the 0s sit at fixed offsets 3 * seat + points)
     off = st.offsets
     start = 0
     pos = 0
@@ -109,12 +110,12 @@ def position_keys(g, st, leader, words, key, points):
     for k in range(MAX_CLASSES):
         if g.class_mask[k]:
             cm = rem & g.class_mask[k]
+            off[k] = start
+            start += popcount(cm) + 3 * g.n
             if cm:
                 first = highest(cm)
-                cm ^= np.uint64(1) << np.uint64(first)
-                tops |= top_owners(k, st.owner[first], st.owner[highest(cm)] if cm else 0)
-            off[k] = start
-            start += popcount(rem & g.class_mask[k]) + 3 * g.n
+                rest = cm ^ (np.uint64(1) << np.uint64(first))
+                tops |= top_owners(k, st.owner[first], st.owner[highest(rest)] if rest else 0)
             for s in range(g.n):
                 pos = put_run(key, pos, popcount(st.hands[s] & g.class_mask[k]))
     for s in range(g.n):

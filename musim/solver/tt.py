@@ -39,6 +39,7 @@ import numpy as np
 
 from musim.bits import drop_lowest, lowest
 from musim.jit import flat_kernel
+from musim.solver.layout import MAX_CLASSES
 
 KEY_WORDS = 2
 POINTS_WORDS = 3
@@ -58,7 +59,10 @@ TransTable = namedtuple("TransTable", "stamp line key points work fill meta flag
 # fill[b] = generation << 16 | the number of entries bucket b holds (they come first);
 # meta[0] = current generation, meta[1] = number of buckets, meta[2] = entries per bucket;
 # flags: scratch for a bucket's scan, one byte per entry (see _candidates)
+LINE_WORDS = 8
 MASK, BOUNDS = 0, TOP_WORDS + 1  # line columns; the top words are 1..TOP_WORDS
+LOW16 = np.uint64(0xFFFF)  # the stamp's hash
+COVERED = np.uint64(sum(1 << (16 + 6 * k) for k in range(MAX_CLASSES)))  # the stamp's class flags
 
 
 def entry_bytes():
@@ -66,10 +70,10 @@ def entry_bytes():
 
 
 def _cache_lines(entries):
-    """An (entries, 8) uint64 array whose rows are 64-byte cache lines."""
-    buf = np.zeros(entries * 8 + 8, np.uint64)
-    skip = (-buf.ctypes.data // 8) % 8
-    return buf[skip:skip + entries * 8].reshape(entries, 8)
+    """An (entries, LINE_WORDS) uint64 array whose rows are 64-byte cache lines."""
+    buf = np.zeros((entries + 1) * LINE_WORDS, np.uint64)
+    skip = (-buf.ctypes.data // 8) % LINE_WORDS
+    return buf[skip:skip + entries * LINE_WORDS].reshape(entries, LINE_WORDS)
 
 
 def make_table(megabytes=DEFAULT_MB):
@@ -140,20 +144,25 @@ def new_generation(tt, bucket):
 
 
 @flat_kernel(inline="always")
-def _hash(key):
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(KEY_WORDS):
-        h = (h ^ key[w]) * np.uint64(0xBF58476D1CE4E5B9)
+def _hash(h, words):
+    """h mixed with every word of `words`."""
+    for w in range(words.shape[0]):
+        h = (h ^ words[w]) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
     return h
 
 
 @flat_kernel(inline="always")
+def _bucket(tt, h):
+    """The bucket of hash h: its high 32 bits scaled to [0, buckets) (any table size, no modulo)."""
+    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32))
+
+
+@flat_kernel(inline="always")
 def _place(tt, key):
-    """(the primary key's bucket, the stamp its entries carry)."""
-    h = _hash(key)
-    # the high 32 bits scaled to [0, buckets): any table size, no modulo
-    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32)), h & LOW16
+    """(the primary key's bucket, the hash its entries' stamps carry)."""
+    h = _hash(np.uint64(0x9E3779B97F4A7C15), key)
+    return _bucket(tt, h), h & LOW16
 
 
 @flat_kernel(inline="always")
@@ -161,10 +170,6 @@ def _used(tt, b):
     """Number of entries bucket b holds in the current generation."""
     f = tt.fill[b]
     return np.int64(f & np.uint64(0xFFFF)) if f >> np.uint64(16) == np.uint64(tt.meta[0]) else 0
-
-
-LOW16 = np.uint64(0xFFFF)
-COVERED = np.uint64(sum(1 << (16 + 6 * k) for k in range(8)))
 
 
 @flat_kernel(inline="always")
@@ -188,7 +193,7 @@ def _stamp(h, tops, covered, deep):
     (`covered`) and covers two deep (`deep`), and of the position's top owners `tops` the
     fields it covers."""
     flags = np.uint64(0)
-    for k in range(8):
+    for k in range(MAX_CLASSES):
         if covered >> k & 1:
             flags |= np.uint64(1) << np.uint64(16 + 6 * k)
         if deep >> k & 1:
@@ -197,11 +202,9 @@ def _stamp(h, tops, covered, deep):
 
 
 @flat_kernel(inline="always")
-def _covers(tt, i, h, tops, key, full):
-    """Does entry i hold positions with this primary key (hash h), top owners and full top words?"""
-    st = tt.stamp[i]
-    if (st ^ (h | tops)) & _care(st):
-        return False
+def _covers(tt, i, key, full):
+    """Does entry i, whose stamp matched (_candidates), hold positions with this primary key and
+    full top words?"""
     m = tt.line[i, MASK]
     for w in range(TOP_WORDS):
         if full[w] & m != tt.line[i, 1 + w]:
@@ -259,11 +262,7 @@ def _second(tt, key, points):
     """The bucket of a primary key with one points profile, where entries its own bucket
     has no room for go: a key that gathers more entries than a bucket holds then spreads
     over the table, as it would if the profile were part of the key."""
-    h = _hash(key)
-    for w in range(POINTS_WORDS):
-        h = (h ^ points[w]) * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(29)
-    return np.int64(((h >> np.uint64(32)) * np.uint64(tt.meta[1])) >> np.uint64(32))
+    return _bucket(tt, _hash(_hash(np.uint64(0x9E3779B97F4A7C15), key), points))
 
 
 @flat_kernel
@@ -274,7 +273,7 @@ def _probe_bucket(tt, b, h, key, tops, points, full, need, hint):
     _candidates(tt, base, used, h | tops, False)
     for j in range(used):
         i = base + j
-        if tt.flags[j] and _covers(tt, i, h, tops, key, full):
+        if tt.flags[j] and _covers(tt, i, key, full):
             lb, ub = lower(tt, i), upper(tt, i)
             if lb >= need:
                 lb -= _shift(tt, i, points, True, lb - need)
@@ -305,14 +304,14 @@ def probe(tt, key, tops, points, full, need):
 
 
 @flat_kernel
-def _merge(tt, b, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
+def _merge(tt, b, stamp, key, points, full, mask, lb, ub, best, work):
     """Merge the bounds into bucket b's entry for exactly these positions, if it has one."""
     base = b * tt.meta[2]
     used = _used(tt, b)
     _candidates(tt, base, used, stamp, True)
     for j in range(used):
         i = base + j
-        if tt.flags[j] and tt.line[i, MASK] == mask and _covers(tt, i, h, tops, key, full) \
+        if tt.flags[j] and tt.line[i, MASK] == mask and _covers(tt, i, key, full) \
                 and _same_points(tt, i, points):
             old = best_move(tt, i)
             tt.line[i, BOUNDS] = _pack(max(lower(tt, i), lb), min(upper(tt, i), ub), best if best >= 0 else old)
@@ -341,7 +340,7 @@ def _slot(tt, b):
 @flat_kernel
 def _move(tt, src, dst):
     tt.stamp[dst] = tt.stamp[src]
-    for w in range(8):
+    for w in range(LINE_WORDS):
         tt.line[dst, w] = tt.line[src, w]
     for w in range(KEY_WORDS):
         tt.key[dst, w] = tt.key[src, w]
@@ -360,10 +359,10 @@ def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
     b, h = _place(tt, key)
     b2 = _second(tt, key, points)
     stamp = _stamp(h, tops, covered, deep)
-    if _merge(tt, b, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
+    if _merge(tt, b, stamp, key, points, full, mask, lb, ub, best, work):
         return
     full_b = _used(tt, b) == tt.meta[2]
-    if full_b and b2 != b and _merge(tt, b2, stamp, h, key, tops, points, full, mask, lb, ub, best, work):
+    if full_b and b2 != b and _merge(tt, b2, stamp, key, points, full, mask, lb, ub, best, work):
         return
     i = _slot(tt, b)
     if full_b and tt.work[i] <= work:
