@@ -5,6 +5,8 @@ import click
 
 from musim import __version__
 
+TT_MB = 512  # musim.solver.tt.DEFAULT_MB; importing it here would load numba for every command
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="musim")
@@ -64,7 +66,7 @@ def main():
 @click.option("--all-moves", is_flag=True, help="Also give the value after each legal card.")
 @click.option("--game", type=click.Choice(["mu", "bridge"]), default="mu", show_default=True,
               help="Game of objects that do not name one.")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=512, show_default=True,
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=TT_MB, show_default=True,
               help="Transposition-table memory in MB (reused across the batch).")
 def solve(path, all_moves, game, tt_mb):
     """Exact double-dummy values of positions (JSON or JSON Lines)."""
@@ -117,7 +119,7 @@ def parse_count(text, name):
               help="random/heuristic: every decision; dd: heuristic auction, double-dummy card play.")
 @click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True,
               help="With --play dd: play only the last N tricks double-dummy (0 = all).")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=512, show_default=True,
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=TT_MB, show_default=True,
               help="With --play dd: transposition-table MB per worker.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Root seed (default: drawn and recorded).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")

@@ -162,6 +162,13 @@ def test_solve_cli_rejects_bad_positions(mutate, message):
     assert "value" in second
 
 
+def test_cli_table_default_is_the_solvers():
+    from musim import cli as cli_module
+    from musim.solver.tt import DEFAULT_MB
+
+    assert cli_module.TT_MB == DEFAULT_MB
+
+
 def test_solve_cli_usage_errors():
     assert CliRunner().invoke(cli, ["solve", "/no/such/file"]).exit_code == 2
     assert CliRunner().invoke(cli, ["solve", "--tt-mb", "0", "-"], input="").exit_code == 2
