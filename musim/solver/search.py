@@ -11,7 +11,9 @@ position that agrees on the cards from those down (partition search, tt.py).
 
 Moves are generated once per group of interchangeable cards (same class, same
 points, and equal power or no other unplayed card with a power from the lower's
-to the higher's, ends included) and tried in a promising order: the
+to the higher's, ends included; once no later seat can change which team takes
+the trick, of any points: the mover's dearest card into its own team's trick,
+its cheapest into the other's, dominates the rest) and tried in a promising order: the
 table's best move, then cheap winners (a lead only if no other seat holds a higher
 card of its class and no opponent void in it holds a trump), partner's tricks
 smeared with points, low discards.  No allocation happens inside the search: all
@@ -342,6 +344,35 @@ def span(a, b):
 
 
 @flat_kernel
+def trick_owner_keen(g, st, seat, leader, k, c, win_card, ws, led_class):
+    """Once `seat` plays c to the trick (k cards played, the best of them win_card, by seat
+    ws), is the team that wins it settled, whatever the seats after it hold?  Then +1 if it
+    is seat's team, -1 if not (else 0): of cards of c's class that no other unplayed card
+    separates from c the mover then plays the one of most (fewest) points, as the same
+    trick goes to the same team either way and the others are equivalent later on."""
+    top, w = c, seat
+    if k > 0:
+        led = led_class
+        if not beats(g, c, win_card, led_class):
+            top, w = win_card, ws
+    else:
+        led = g.klass[c]
+    s = seat
+    for _ in range(k + 1, g.n):
+        s = s + 1 if s + 1 < g.n else 0
+        if g.team[s] == g.team[w]:
+            continue
+        h = st.hands[s] & g.class_mask[led]
+        if h and g.power[highest(h)] > g.power[top]:
+            return 0
+        if g.trump_class >= 0 and led != g.trump_class:
+            h = st.hands[s] & g.class_mask[g.trump_class]
+            if h and g.power[highest(h)] > g.power[top]:
+                return 0
+    return 1 if g.team[w] == g.team[seat] else -1
+
+
+@flat_kernel
 def gen_moves(g, st, seat, leader, k, ply, tt_best):
     """Fill st.moves[ply] with one card per group of interchangeable legal cards, best first."""
     n = g.n
@@ -381,19 +412,25 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     count = 0
     prev = -1
     rep = -1
+    keen = 0  # the group's points preference: +1 the most, -1 the fewest, 0 equal points only
     m = legal
     while m:
         c = lowest(m)
         m = drop_lowest(m)
-        if (prev >= 0 and g.klass[c] == g.klass[prev] and g.points[c] == g.points[prev]
+        if (prev >= 0 and g.klass[c] == g.klass[prev] and (keen != 0 or g.points[c] == g.points[prev])
                 and (g.power[c] == g.power[prev] or not (others & span(g.eq_lo[prev], g.eq_hi[c])))):
             prev = c
             for i in range(count):  # c is tried as its group's representative
                 if st.moves[ply, i] == rep:
                     st.groups[ply, i] |= np.uint64(1) << np.uint64(c)
+                    if keen * (g.points[c] - g.points[rep]) > 0:
+                        st.moves[ply, i] = c
+                        rep = c
+                    break
             continue
         prev = c
         rep = c
+        keen = trick_owner_keen(g, st, seat, leader, k, c, win_card, ws, led_class)
         pts = g.points[c]
         if k == 0:
             higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
