@@ -240,3 +240,62 @@ def test_points_shift_matches_cheapest_to_cheapest_matching(seed):
         for budget in (0, 1, 3, 100):
             assert _shift(tt, entry, st2.points[0], True, budget) == min(loss, budget + 1)
             assert _shift(tt, entry, st2.points[0], False, budget) == min(gain, budget + 1)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_settled_trick_owner_is_sound(seed):
+    """When the search treats a trick's winning team as settled once the mover plays c (and so
+    tries one card of a power-adjacent run whatever its points), every way the later seats
+    can follow gives the trick to that team."""
+    import itertools
+
+    from musim.games.mu.layout import MuSolverSetup
+    from musim.solver.search import make_state, trick_owner_keen
+
+    def winner(g, trick):  # position in the trick of its winning card: plain rules
+        led = g.klass[trick[0]]
+        best = 0
+        for j, c in enumerate(trick):
+            if g.klass[c] in (led, 5) and g.power[c] > g.power[trick[best]]:
+                best = j
+        return best
+
+    def legal(g, hand, led):
+        follow = [c for c in hand if g.klass[c] == led]
+        return follow or hand
+
+    rng = random.Random(seed)
+    st = make_state()
+    settled = 0
+    for _ in range(400):
+        n = rng.randrange(3, 7)
+        tricks = rng.randrange(1, 4)
+        setup = MuSolverSetup(n, rng.randrange(-1, 15), -1, set(rng.sample(range(n), 1 + (n >= 4))))
+        g = setup.game
+        cards = [setup.canon_of[c] for c in rng.sample(range(N_CARDS), n * tricks)]
+        hands = [cards[s * tricks:(s + 1) * tricks] for s in range(n)]
+        leader, k = rng.randrange(n), rng.randrange(n)
+        trick = []
+        for j in range(k):
+            s = (leader + j) % n
+            c = rng.choice(legal(g, hands[s], g.klass[trick[0]] if trick else None))
+            hands[s].remove(c)
+            trick.append(c)
+        for s in range(n):
+            st.hands[s] = sum(np.uint64(1) << np.uint64(c) for c in hands[s]) if hands[s] else 0
+        seat = (leader + k) % n
+        led = g.klass[trick[0]] if trick else -1
+        win_card = trick[winner(g, trick)] if trick else -1
+        ws = (leader + winner(g, trick)) % n if trick else -1
+        for c in legal(g, hands[seat], led if trick else None):
+            keen = trick_owner_keen(g, st, seat, leader, k, c, win_card, ws, led)
+            if keen == 0:
+                continue
+            settled += 1
+            later = [(leader + j) % n for j in range(k + 1, n)]
+            lead_class = led if trick else g.klass[c]
+            for rest in itertools.product(*(legal(g, hands[s], lead_class) for s in later)):
+                full = trick + [c] + list(rest)
+                w = (leader + winner(g, full)) % n
+                assert g.team[w] == (g.team[seat] if keen > 0 else not g.team[seat])
+    assert settled > 100
