@@ -10,8 +10,8 @@ carries the set of cards whose rank it relied on, so a table entry covers every
 position that agrees on the cards from those down (partition search, tt.py).
 
 Moves are generated once per group of interchangeable cards (same class, same
-points, and equal power or no other unplayed card with a power from the lower's
-to the higher's, ends included; once no later seat can change which team takes
+points, and equal power or no card of another seat, nor the trick's winning card
+so far, with a power from the lower's to the higher's, ends included; once no later seat can change which team takes
 the trick, of any points: the mover's dearest card into its own team's trick,
 its cheapest into the other's, dominates the rest) and tried in a promising order: the
 table's best move, then cheap winners (a lead only if no other seat holds a higher
@@ -388,13 +388,12 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         if follow:
             legal = follow
     others = remaining(g, st) & ~hand
-    for j in range(t0, ply):
-        others |= np.uint64(1) << np.uint64(line[j])
     win_pos = 0
     trick_pts = 0
     if k > 0:
         win_pos = trick_winner_pos(g, line, t0, k)
         win_card = line[t0 + win_pos]
+        others |= np.uint64(1) << np.uint64(win_card)  # the trick's other cards go with it
         for j in range(t0, ply):
             trick_pts += g.points[line[j]]
     ws = leader + win_pos
