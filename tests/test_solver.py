@@ -288,7 +288,7 @@ def test_settled_trick_owner_is_sound(seed):
         win_card = trick[winner(g, trick)] if trick else -1
         ws = (leader + winner(g, trick)) % n if trick else -1
         for c in legal(g, hands[seat], led if trick else None):
-            keen = trick_owner_keen(g, st, seat, leader, k, c, win_card, ws, led)
+            keen = trick_owner_keen(g, st, seat, k, c, win_card, ws, led)
             if keen == 0:
                 continue
             settled += 1

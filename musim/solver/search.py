@@ -11,9 +11,10 @@ position that agrees on the cards from those down (partition search, tt.py).
 
 Moves are generated once per group of interchangeable cards (same class, same
 points, and equal power or no card of another seat, nor the trick's winning card
-so far, with a power from the lower's to the higher's, ends included; once no later seat can change which team takes
-the trick, of any points: the mover's dearest card into its own team's trick,
-its cheapest into the other's, dominates the rest) and tried in a promising order: the
+so far, with a power from the lower's to the higher's, ends included; once no
+later seat can change which team takes the trick, of any points: the mover's
+dearest card into its own team's trick, its cheapest into the other's, dominates
+the rest) and tried in a promising order: the
 table's best move, then cheap winners (a lead only if no other seat holds a higher
 card of its class and no opponent void in it holds a trump), partner's tricks
 smeared with points, low discards.  No allocation happens inside the search: all
@@ -344,12 +345,12 @@ def span(a, b):
 
 
 @flat_kernel
-def trick_owner_keen(g, st, seat, leader, k, c, win_card, ws, led_class):
+def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class):
     """Once `seat` plays c to the trick (k cards played, the best of them win_card, by seat
     ws), is the team that wins it settled, whatever the seats after it hold?  Then +1 if it
-    is seat's team, -1 if not (else 0): of cards of c's class that no other unplayed card
-    separates from c the mover then plays the one of most (fewest) points, as the same
-    trick goes to the same team either way and the others are equivalent later on."""
+    is seat's team, -1 if not (else 0): of the cards grouped with c (gen_moves) the mover
+    then plays the one of most (fewest) points, as the same trick goes to the same team
+    either way and the cards it keeps are equivalent later on."""
     top, w = c, seat
     if k > 0:
         led = led_class
@@ -393,7 +394,9 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     if k > 0:
         win_pos = trick_winner_pos(g, line, t0, k)
         win_card = line[t0 + win_pos]
-        others |= np.uint64(1) << np.uint64(win_card)  # the trick's other cards go with it
+        # of the trick's cards only the winning one can part two of the mover's: the rest
+        # lose to it whatever the mover plays, and leave with the trick
+        others |= np.uint64(1) << np.uint64(win_card)
         for j in range(t0, ply):
             trick_pts += g.points[line[j]]
     ws = leader + win_pos
@@ -429,7 +432,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
             continue
         prev = c
         rep = c
-        keen = trick_owner_keen(g, st, seat, leader, k, c, win_card, ws, led_class)
+        keen = trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class)
         pts = g.points[c]
         if k == 0:
             higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
