@@ -197,26 +197,31 @@ def test_hand_features_match_a_direct_count():
         assert list(out) == expect
 
 
-def test_contract_value_is_the_team_points_of_double_dummy_play():
-    """The pure-strength view under --play dd takes the solver's value instead of playing the
-    cards out; both must give the same team points."""
+def test_contract_rank_is_that_of_double_dummy_play():
+    """The pure-strength view under --play dd finds a contract's level by null-window searches
+    alone; it must be the level the team's points reach when the cards are played out."""
     from musim.games.mu.ddplay import make_ddplay
     from musim.games.mu.policies import DD
+    from musim.games.mu.rules import achieved_rank
     rng = random.Random(11)
-    for i in range(40):
-        n = 3 + i % 4
+    levels = set()
+    for i in range(24):
+        n, size = (3, 9) if i % 3 else (6, 6)
         deck = list(range(36 if n == 3 else 60))
-        cards = rng.sample(deck, 4 * n)
-        hands = np.array([sum(1 << c for c in cards[4 * s:4 * s + 4]) for s in range(n)], np.uint64)
+        cards = rng.sample(deck, size * n)
+        hands = np.array([sum(1 << c for c in cards[size * s:size * s + size]) for s in range(n)], np.uint64)
         chief = rng.randrange(n)
         partner = -1 if n == 3 else rng.choice([s for s in range(n) if s != chief])
         trump = rng.randrange(-1, 15)
-        ws = sim.make_workspace(n, make_ddplay(1))
+        best = rng.randrange(0, 4)
+        ws = sim.make_workspace(n, make_ddplay(8))
         for s in range(n):
             ws.held[s] = hands[s]
-        value = sim.contract_value(n, chief, partner, trump, -1, ws)
+        rank = sim.contract_rank_above(n, chief, partner, trump, -1, best, ws)
         for s in range(n):
             ws.held[s] = hands[s]
         played = sim.play_contract(n, chief, partner, trump, -1, DD, np.zeros(1, np.uint64),
                                    np.zeros(sim.MAX_PLAYERS, np.int64), ws)
-        assert value == played, (n, hands, chief, partner, trump)
+        assert rank == max(best, achieved_rank(n, played)), (n, hands, chief, partner, trump, best)
+        levels.add(rank)
+    assert len(levels) >= 4  # the searches climbed several levels, not only stopped at `best`

@@ -13,7 +13,7 @@ from musim.cards import N_TYPES, TYPE_MASK
 from musim.games.mu import policies
 from musim.games.mu.hand_model import hand_features, kind_of
 from musim.games.mu.rules import achieved_rank, auction_result, nameable_types, score_played
-from musim.games.mu.simulate import MAX_PLAYERS, contract_value, deal_hands, play_contract, run_auction
+from musim.games.mu.simulate import MAX_PLAYERS, contract_rank_above, deal_hands, play_contract, run_auction
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
@@ -221,15 +221,17 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
 
 
 @flat_kernel
-def _strength_team(n, hands, chief, partner, t, play_policy, state, card_points, ws, dd):
-    """Team points with no vice; under double-dummy play the solver's value alone, without
-    playing the cards out (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
+def _strength_rank(n, hands, chief, partner, t, best, play_policy, state, card_points, ws, dd):
+    """max(best, the highest bid this contract's team reaches, no vice); under double-dummy
+    play by null-window searches alone (contract_rank_above), without playing the cards out
+    (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
     if dd is not None:
         if play_policy == policies.DD:
             for s in range(n):
                 ws.held[s] = hands[s]
-            return contract_value(n, chief, partner, t, -1, ws)
-    return _replay(n, hands, chief, partner, t, -1, play_policy, state, card_points, ws)
+            return contract_rank_above(n, chief, partner, t, -1, best, ws)
+    return max(best, achieved_rank(n, _replay(n, hands, chief, partner, t, -1, play_policy, state, card_points,
+                                               ws)))
 
 
 @njit(cache=True, nogil=True)
@@ -247,7 +249,6 @@ def strength(n, hands, play_policy, best_rank, ws):
                     if n >= 4 and p == c:
                         continue
                     partner = p if n >= 4 else -1
-                    team = _strength_team(n, hands[i], c, partner, types[j], play_policy, state, card_points,
-                                          ws, ws.dd)
-                    best = max(best, achieved_rank(n, team))
+                    best = _strength_rank(n, hands[i], c, partner, types[j], best, play_policy, state,
+                                          card_points, ws, ws.dd)
             best_rank[i, c] = best

@@ -14,7 +14,7 @@ import numpy as np
 from musim.bits import bit
 from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
 from musim.jit import flat_kernel
-from musim.solver.search import first_keeping_move, make_state, solve
+from musim.solver.search import available, can_reach, first_keeping_move, make_state, set_owners, solve
 from musim.solver.tt import make_table, new_generation
 
 DDPlay = namedtuple("DDPlay", "tt st lay meta")
@@ -49,12 +49,27 @@ def dd_start_value(dd):
 
 
 @flat_kernel
-def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask):
-    """Map the position (a trick boundary) into the solver layout and solve it."""
+def dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask):
+    """Map the position (a trick boundary) into the solver layout, with a fresh table."""
     fill_game(n, chief_trump, vice_trump, on_team, dd.lay, klass, power, class_mask)
     for s in range(n):
         dd.st.hands[s] = to_canon(held[s], dd.lay.canon_of)
     new_generation(dd.tt, TT_BUCKET)
+
+
+@flat_kernel
+def dd_reaches(n, dd, leader, need):
+    """Can the team take `need` points from the position dd_setup mapped, `leader` to lead?
+    One null-window search; the table keeps what it proved for the next call."""
+    g = solver_game(n, dd.lay)
+    set_owners(g, dd.st)
+    return can_reach(g, dd.tt, dd.st, leader, 0, need, available(g, dd.st.hands, dd.st.line, 0), 0)[0]
+
+
+@flat_kernel
+def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask):
+    """Map the position (a trick boundary) into the solver layout and solve it."""
+    dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask)
     v = solve(solver_game(n, dd.lay), dd.tt, dd.st, leader, 0)
     dd.meta[START_VALUE] = v
     dd.meta[VALUE] = v

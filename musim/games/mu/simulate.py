@@ -15,7 +15,7 @@ from musim.cards import CARD_POINTS, N_CARDS
 from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
     TRUMP, auction_over, auction_result, beats, eklat_scores, fill_contract, fill_tier_masks, legal_moves,
-    score_played, target, top_other,
+    hand_size, score_played, target, top_other,
 )
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
@@ -172,16 +172,19 @@ def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state
 
 
 @flat_kernel
-def contract_value(n, chief, partner, chief_trump, vice_trump, ws):
-    """The team's points under double-dummy play of ws.held, without playing the cards: the
-    solver's value of the opening position (what play_contract returns with the DD policy,
-    for a fraction of the time).  Needs ws.dd."""
+def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, ws):
+    """max(best, the highest bid whose target the team reaches under double-dummy play of
+    ws.held), without playing the cards or solving for the team's points: one null-window
+    search per level from best + 1 up to the first missed, the cheap far-off ones included
+    (what achieved_rank of play_contract with the DD policy gives, for a fraction of the
+    time).  Needs ws.dd."""
     for s in range(MAX_PLAYERS):
         ws.on_team[s] = s < n and (s == chief or s == partner)
     dd = ws.dd
-    ddplay.dd_start(n, chief_trump, vice_trump, ws.held, ws.on_team, chief, dd, ws.klass, ws.power,
-                    ws.class_mask)
-    return dd.meta[ddplay.START_VALUE]
+    ddplay.dd_setup(n, chief_trump, vice_trump, ws.held, ws.on_team, dd, ws.klass, ws.power, ws.class_mask)
+    while best < hand_size(n) and ddplay.dd_reaches(n, dd, chief, target(n, best + 1)):
+        best += 1
+    return best
 
 
 @flat_kernel
