@@ -174,10 +174,10 @@ def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state
 @flat_kernel
 def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, ws):
     """max(best, the highest bid whose target the team reaches under double-dummy play of
-    ws.held), without playing the cards or solving for the team's points: one null-window
-    search per level from best + 1 up to the first missed, the cheap far-off ones included
-    (what achieved_rank of play_contract with the DD policy gives, for a fraction of the
-    time).  Needs ws.dd."""
+    ws.held: achieved_rank of what play_contract gives with the DD policy), without playing
+    the cards or solving for the team's points: one null-window search per level from
+    best + 1 up to the first missed, so a contract weaker than `best` costs one search that
+    fails far from its value, which is cheap.  Needs ws.dd."""
     for s in range(MAX_PLAYERS):
         ws.on_team[s] = s < n and (s == chief or s == partner)
     dd = ws.dd
