@@ -182,6 +182,15 @@ def test_balance_cli_writes_every_file_and_refuses_to_mix(tmp_path):
     assert res.exit_code == 2 and "3..6" in res.output
 
 
+def test_balance_of_too_few_deals_to_fit_reports_no_proposal(tmp_path):
+    out = tmp_path / "bal"
+    res = invoke("balance", "--players", "4", "--deals", 12, "--seed", 3, "--out", out)
+    assert res.exit_code == 0, res.output
+    table = pd.read_csv(out / "balance.csv")
+    assert table.proposed_target.isna().all() and table.deals.sum() > 0
+    assert "no proposed targets" in (out / "summary.md").read_text()
+
+
 def test_hand_features_match_a_direct_count():
     rng = random.Random(2)
     out = np.zeros(N_FEATURES)

@@ -131,7 +131,7 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
         rows.append({
             "players": players, "bid": b, "deals": k, "share": k / max(len(r), 1),
             "p_made": mean_or_nan(made[sel]), "p_made_low": float(lo), "p_made_high": float(hi),
-            "target": int(rules.target(players, b)), "proposed_target": proposal.get(b),
+            "target": int(rules.target(players, b)), "proposed_target": proposal.get(b, float("nan")),
             "team_mean": mean_or_nan(tp), "team_q25": float(q[0]), "team_median": float(q[1]),
             "team_q75": float(q[2]),
             "chief_score": mean_or_nan(s[chief_mask[sel]]),

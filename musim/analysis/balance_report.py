@@ -29,6 +29,12 @@ def _fmt(x, spec):
     return "" if pd.isna(x) else format(x, spec)
 
 
+def _proposal_line(facts):
+    if pd.isna(facts["intercept"]):
+        return f"no proposed targets (no bid level has the {MIN_DEALS_FOR_FIT} deals the fit needs)."
+    return f"proposed targets {facts['intercept']:.1f} + {facts['slope']:.2f} x bid."
+
+
 def summary_markdown(results, params, seconds):
     lines = ["# Mü team-target balance", "",
              f"Command: `{params['command']}`  ",
@@ -46,23 +52,26 @@ def summary_markdown(results, params, seconds):
         n = f["players"]
         lines += [f"## {n} players", "",
                   f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats); chief success "
-                  f"overall p* = {f['p_star']:.1%}; proposed targets {f['intercept']:.1f} + "
-                  f"{f['slope']:.2f} x bid.", "",
+                  f"overall p* = {f['p_star']:.1%}; " + _proposal_line(f), "",
                   "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
                   "chief | partner | opponent | chief if bid-1 |",
                   "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for x in t.itertuples():
             if x.deals == 0:
                 continue
-            change = "" if x.proposed_target == x.target else f" ({int(x.proposed_target) - int(x.target):+d})"
+            if pd.isna(x.proposed_target):
+                proposed = "n/a"
+            else:
+                change = "" if x.proposed_target == x.target else f" ({int(x.proposed_target) - int(x.target):+d})"
+                proposed = f"{int(x.proposed_target)}{change}"
             lines.append(
                 f"| {x.bid} | {x.deals:,} | {x.share:.1%} | {x.p_made:.1%} ({x.p_made_low:.1%}..{x.p_made_high:.1%})"
-                f" | {x.target} | {int(x.proposed_target)}{change} | {x.team_mean:.1f} [{x.team_q25:.0f}, "
+                f" | {x.target} | {proposed} | {x.team_mean:.1f} [{x.team_q25:.0f}, "
                 f"{x.team_median:.0f}, {x.team_q75:.0f}] | {_fmt(x.chief_score, '.1f')} | "
                 f"{_fmt(x.partner_score, '.1f')} | {_fmt(x.opponent_score, '.1f')} | "
                 f"{_fmt(x.chief_score_one_less, '.1f')} |")
         never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
-        if never:
+        if never and not pd.isna(f["intercept"]):
             lines.append(f"\nNever bid: levels {never[0]}..{never[-1]} (proposed targets there: "
                          + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never) + ").")
         s = r.strength

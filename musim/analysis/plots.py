@@ -42,7 +42,10 @@ def team_points(samples, path, min_deals):
     fig, axes = plt.subplots(1, len(samples), figsize=(3.6 * len(samples), 4), squeeze=False)
     for ax, (n, (bids, team)) in zip(axes[0], sorted(samples.items())):
         levels = [b for b in sorted(set(bids.tolist())) if (bids == b).sum() >= min_deals]
-        ax.boxplot([team[bids == b] for b in levels], tick_labels=[str(b) for b in levels], showfliers=False)
+        if levels:
+            ax.boxplot([team[bids == b] for b in levels], tick_labels=[str(b) for b in levels], showfliers=False)
+        else:
+            ax.text(0.5, 0.5, f"no level with {min_deals} deals", ha="center", transform=ax.transAxes)
         ax.set(title=f"{n} players", xlabel="bid", ylabel="team points")
         ax.grid(alpha=0.3)
     fig.tight_layout()
