@@ -1,10 +1,14 @@
 """Fit the hand-evaluation model and publish it.
 
-Writes musim/games/mu/hand_table.py (the coefficients the heuristic bids with)
-and results/hand_model/ (the coefficient table and fit statistics as CSV and
-Markdown).  Deterministic: fixed seed.
+Heuristic play (default): writes musim/games/mu/hand_table.py (the coefficients
+the heuristic bids with: its bids should predict what its own play makes) and
+results/hand_model/.  --play dd fits the same model to the exact double-dummy
+values of the same contracts and writes only its --out directory, with the
+heuristic's fit on the same deals beside it (mean points per row under both).
+Deterministic: fixed seed.
 
 Usage: python scripts/fit_hand_model.py [--deals 20000] [--seed 2026]
+       python scripts/fit_hand_model.py --play dd --players 3 --deals 500 --out results/hand_model_dd
 """
 import argparse
 import os
@@ -20,36 +24,56 @@ from musim.games.mu.hand_model import FEATURE_NAMES, KINDS
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def coef_rows(n, coef):
+    return [{"players": n, "kind": kind, **{f: round(float(coef[k, i]), 4) for i, f in enumerate(FEATURE_NAMES)}}
+            for k, kind in enumerate(KINDS)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--play", choices=("heuristic", "dd"), default="heuristic")
+    ap.add_argument("--players", default="3,4,5,6")
+    ap.add_argument("--workers", type=int, default=os.cpu_count())
+    ap.add_argument("--tt-mb", type=int, default=256)
+    ap.add_argument("--out", default="results/hand_model")
     a = ap.parse_args()
-    command = f"python scripts/fit_hand_model.py --deals {a.deals} --seed {a.seed}"
+    players = [int(p) for p in a.players.split(",")]
+    command = " ".join(["python scripts/fit_hand_model.py"] + sys.argv[1:])
     started = time.perf_counter()
     coefs, stats, rows = {}, [], []
-    for n in (3, 4, 5, 6):
-        coefs[n], st = fit(n, a.deals, a.seed, os.cpu_count())
+    for n in players:
+        coefs[n], st = fit(n, a.deals, a.seed, a.workers, a.play, a.tt_mb)
+        if a.play == "dd":  # the heuristic's play of the very same contracts, for comparison
+            _, base = fit(n, a.deals, a.seed, a.workers)
+            for s, b in zip(st, base):
+                s["heuristic_mean_team_points"] = b["mean_team_points"]
         stats += st
-        for k, kind in enumerate(KINDS):
-            rows.append({"players": n, "kind": kind, **{f: round(float(coefs[n][k, i]), 4)
-                                                        for i, f in enumerate(FEATURE_NAMES)}})
+        rows += coef_rows(n, coefs[n])
     seconds = time.perf_counter() - started
-    (ROOT / "musim/games/mu/hand_table.py").write_text(table_source(coefs, command))
-    out = ROOT / "results/hand_model"
+    if a.play == "heuristic":
+        (ROOT / "musim/games/mu/hand_table.py").write_text(table_source(coefs, command))
+    out = ROOT / a.out
     out.mkdir(parents=True, exist_ok=True)
     table, fitstats = pd.DataFrame(rows), pd.DataFrame(stats)
     table.to_csv(out / "hand_model.csv", index=False)
     fitstats.to_csv(out / "fit_stats.csv", index=False, float_format="%.4f")
-    md = ["# Hand-evaluation model", "",
-          f"Regenerate: `{command}` ({seconds:.0f} s on this machine).", "",
+    play_text = ("heuristic card play" if a.play == "heuristic" else
+                 "double-dummy play: the exact value of each contract's starting position; "
+                 "`heuristic_mean_team_points` is what heuristic play makes of the same contracts")
+    md = ["# Hand-evaluation model" + (" under double-dummy play" if a.play == "dd" else ""), "",
+          f"Regenerate: `{command}` ({seconds:.0f} s on this machine, {a.workers} workers).", "",
           "Expected points of the chief's team = sum of coefficient x feature, per player count and kind of "
-          "chief trump.  Data: for each of the deals, seat 0 is chief and names in turn every type it holds "
-          "and `none`; a uniformly drawn other seat is vice (4+ players) naming the type it holds most of, "
-          "another one the partner; heuristic card play.  Features: trumps = cards of the named type; "
-          "high trumps = the 7s, 8 and 9 of a colour trump; side 9s/8s/7s = those not of the named type.",
-          "", "## Coefficients", "", table.to_markdown(index=False), "", "## Fit", "",
-          fitstats.to_markdown(index=False, floatfmt=".3f"), ""]
+          f"chief trump.  Data: for each of the {a.deals:,} deals, seat 0 is chief and names in turn every type "
+          "it holds and `none`; a uniformly drawn other seat is vice (4+ players) naming the type it holds most "
+          f"of, another one the partner; {play_text}.  Features: trumps = cards of the named type; high trumps = "
+          "the 7s, 8 and 9 of a colour trump; side 9s/8s/7s = those not of the named type.", ""]
+    if a.play == "dd":
+        md += ["The heuristic keeps bidding with the heuristic-play fit (`results/hand_model/`): it plays "
+               "heuristically, so that is what its bids must predict.", ""]
+    md += ["## Coefficients", "", table.to_markdown(index=False), "", "## Fit", "",
+           fitstats.to_markdown(index=False, floatfmt=".3f"), ""]
     (out / "README.md").write_text("\n".join(md))
     print(table.to_string(index=False))
     print(fitstats.to_string(index=False))

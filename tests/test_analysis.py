@@ -191,6 +191,17 @@ def test_balance_of_too_few_deals_to_fit_reports_no_proposal(tmp_path):
     assert "no proposed targets" in (out / "summary.md").read_text()
 
 
+def test_hand_model_data_under_double_dummy_play_are_the_same_contracts():
+    """--play dd fits the model to the same rows (deals, trumps, features) as heuristic play,
+    each with its exact value: points of a 3-player deal, 0..36."""
+    from musim.analysis.handfit import samples
+    x_h, k_h, y_h = samples(3, 2, 5)
+    x_d, k_d, y_d = samples(3, 2, 5, play="dd", tt_mb=8)
+    np.testing.assert_array_equal(x_h, x_d)
+    np.testing.assert_array_equal(k_h, k_d)
+    assert len(y_d) >= 4 and ((0 <= y_d) & (y_d <= 36)).all() and (y_d != y_h).any()
+
+
 def test_hand_features_match_a_direct_count():
     rng = random.Random(2)
     out = np.zeros(N_FEATURES)
@@ -206,9 +217,10 @@ def test_hand_features_match_a_direct_count():
         assert list(out) == expect
 
 
-def test_contract_rank_is_that_of_double_dummy_play():
+def test_contract_rank_and_value_are_those_of_double_dummy_play():
     """The pure-strength view under --play dd finds a contract's level by null-window searches
-    alone; it must be the level the team's points reach when the cards are played out."""
+    alone, and the hand-model fit takes a contract's points from one solve; they must be the
+    level and points the team reaches when the cards are played out."""
     from musim.games.mu.ddplay import make_ddplay
     from musim.games.mu.policies import DD
     from musim.games.mu.rules import achieved_rank
@@ -229,8 +241,12 @@ def test_contract_rank_is_that_of_double_dummy_play():
         rank = sim.contract_rank_above(n, chief, partner, trump, -1, best, ws)
         for s in range(n):
             ws.held[s] = hands[s]
+        value = sim.contract_value(n, chief, partner, trump, -1, ws)
+        for s in range(n):
+            ws.held[s] = hands[s]
         played = sim.play_contract(n, chief, partner, trump, -1, DD, np.zeros(1, np.uint64),
                                    np.zeros(sim.MAX_PLAYERS, np.int64), ws)
         assert rank == max(best, achieved_rank(n, played)), (n, hands, chief, partner, trump, best)
+        assert value == played, (n, hands, chief, partner, trump)
         levels.add(rank)
     assert len(levels) >= 4  # the searches climbed several levels, not only stopped at `best`

@@ -13,7 +13,8 @@ from musim.cards import N_TYPES, TYPE_MASK
 from musim.games.mu import policies
 from musim.games.mu.hand_model import hand_features, kind_of
 from musim.games.mu.rules import achieved_rank, auction_result, nameable_types, score_played
-from musim.games.mu.simulate import MAX_PLAYERS, contract_rank_above, deal_hands, play_contract, run_auction
+from musim.games.mu.simulate import (
+    MAX_PLAYERS, contract_rank_above, contract_value, deal_hands, play_contract, run_auction)
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
@@ -51,12 +52,25 @@ def _replay(n, hands, chief, partner, chief_trump, vice_trump, play_policy, stat
     return play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
 
 
+@flat_kernel
+def _team_points(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws, dd):
+    """The team's points of one contract: under double-dummy play the value of the starting
+    position (contract_value: one solve, no card played), else heuristic or random play
+    (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
+    if dd is not None:
+        if play_policy == policies.DD:
+            for s in range(n):
+                ws.held[s] = hands[s]
+            return contract_value(n, chief, partner, t, vt, ws)
+    return _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws)
+
+
 @njit(cache=True, nogil=True)
-def fit_samples(n, seed, start, count, feats, kinds, team, ws):
+def fit_samples(n, seed, start, count, feats, kinds, team, play_policy, ws):
     """Data for the hand model: deal k (k = start..) makes seat 0 chief naming, in turn, every
     type it holds and `none`; a uniformly drawn other seat is vice (4+ players) naming the type
-    it holds most of, another one the partner; heuristic play.  Row 16*i + j holds the features
-    of seat 0's hand for its j-th type, the kind (-1: unused row) and the team's points."""
+    it holds most of, another one the partner; play by `play_policy`.  Row 16*i + j holds the
+    features of seat 0's hand for its j-th type, the kind (-1: unused row) and the team's points."""
     hands = np.zeros(MAX_PLAYERS, np.uint64)
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     types = np.zeros(N_TYPES + 1, np.int64)
@@ -77,7 +91,7 @@ def fit_samples(n, seed, start, count, feats, kinds, team, ws):
             row = 16 * i + j
             hand_features(hands[0], t, feats[row])
             kinds[row] = kind_of(t)
-            team[row] = _replay(n, hands, 0, partner, t, vt, policies.HEURISTIC, state, card_points, ws)
+            team[row] = _team_points(n, hands, 0, partner, t, vt, play_policy, state, card_points, ws, ws.dd)
 
 
 @njit(cache=True)

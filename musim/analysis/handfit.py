@@ -1,7 +1,8 @@
 """Fit the hand-evaluation model (games/mu/hand_model.py) to simulated deals.
 
 Data: contracts.fit_samples (seat 0 chief naming each type it holds and `none`,
-a random vice and partner, heuristic play).  Per player count and trump kind, an
+a random vice and partner; heuristic play, or under double-dummy play the exact
+value of each contract's starting position).  Per player count and trump kind, an
 ordinary least-squares fit of the team's points on the hand's features; a
 feature that never varies within a kind (high trumps outside colour trumps)
 gets coefficient 0.
@@ -11,32 +12,36 @@ import numpy as np
 from musim.analysis import contracts
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu.hand_model import FEATURE_NAMES, KINDS, N_FEATURES
+from musim.games.mu.ddplay import make_ddplay
+from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace
 
 CHUNK = 1024
+CHUNK_DD = 64  # double-dummy deals: small chunks keep both workers busy to the end
 
 
-def samples(players, deals, seed, workers=1):
-    """(features, kinds, team points) of every (deal, trump) row."""
+def samples(players, deals, seed, workers=1, play="heuristic", tt_mb=64):
+    """(features, kinds, team points) of every (deal, trump) row; play "heuristic" or "dd"."""
     feats = np.zeros((16 * deals, N_FEATURES))
     kinds = np.zeros(16 * deals, np.int64)
     team = np.zeros(16 * deals, np.int64)
 
     def work(start, count):
         rows = slice(16 * start, 16 * (start + count))
+        ws = make_workspace(players, make_ddplay(tt_mb) if play == "dd" else None)
         contracts.fit_samples(players, seed, start, count, feats[rows], kinds[rows], team[rows],
-                              make_workspace(players))
+                              PLAY_POLICIES[play][1], ws)
         return count
 
-    for _ in run_ordered(work, chunk_starts(deals, CHUNK), workers):
+    for _ in run_ordered(work, chunk_starts(deals, CHUNK_DD if play == "dd" else CHUNK), workers):
         pass
     used = kinds >= 0
     return feats[used], kinds[used], team[used]
 
 
-def fit(players, deals, seed, workers=1):
+def fit(players, deals, seed, workers=1, play="heuristic", tt_mb=64):
     """(coef[kind, feature], stats rows) for one player count."""
-    x, kinds, y = samples(players, deals, seed, workers)
+    x, kinds, y = samples(players, deals, seed, workers, play, tt_mb)
     coef = np.zeros((len(KINDS), N_FEATURES))
     stats = []
     for k, name in enumerate(KINDS):

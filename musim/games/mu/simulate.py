@@ -163,12 +163,28 @@ def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state
 
     The analyses (bid strength, balance) call this directly to replay one deal
     under many contracts."""
-    for s in range(MAX_PLAYERS):
-        ws.on_team[s] = s < n and (s == chief or s == partner)
+    set_team(n, chief, partner, ws)
     fill_contract(chief_trump, vice_trump, ws.klass, ws.power, ws.class_mask)
     fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
     play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, ws.dd)
     return card_points[chief] + (card_points[partner] if partner >= 0 else 0)
+
+
+@flat_kernel(inline="always")
+def set_team(n, chief, partner, ws):
+    for s in range(MAX_PLAYERS):
+        ws.on_team[s] = s < n and (s == chief or s == partner)
+
+
+@flat_kernel
+def contract_value(n, chief, partner, chief_trump, vice_trump, ws):
+    """The team's points under double-dummy play of ws.held (what play_contract gives with the
+    DD policy), from one solve of the starting position, without playing the cards.  Needs ws.dd."""
+    set_team(n, chief, partner, ws)
+    dd = ws.dd
+    ddplay.dd_start(n, chief_trump, vice_trump, ws.held, ws.on_team, chief, dd, ws.klass, ws.power,
+                    ws.class_mask)
+    return ddplay.dd_start_value(dd)
 
 
 @flat_kernel
@@ -178,8 +194,7 @@ def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, ws):
     the cards or solving for the team's points: one null-window search per level from
     best + 1 up to the first missed, so a contract weaker than `best` costs one search that
     fails far from its value, which is cheap.  Needs ws.dd."""
-    for s in range(MAX_PLAYERS):
-        ws.on_team[s] = s < n and (s == chief or s == partner)
+    set_team(n, chief, partner, ws)
     dd = ws.dd
     ddplay.dd_setup(n, chief_trump, vice_trump, ws.held, ws.on_team, dd, ws.klass, ws.power, ws.class_mask)
     while best < hand_size(n) and ddplay.dd_reaches(n, dd, chief, target(n, best + 1)):
