@@ -291,8 +291,7 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
     balance_report.write(out, results, params, seconds)
     for r in results:
         f = r.facts
-        click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, proposed targets "
-                   f"{f['intercept']:.1f} + {f['slope']:.2f} x bid")
+        click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, {balance_report.proposal_text(f)}")
     click.echo(f"wrote {len(balance_report.FILES)} files to {out} in {seconds:.0f} s")
 
 

@@ -29,7 +29,8 @@ def _fmt(x, spec):
     return "" if pd.isna(x) else format(x, spec)
 
 
-def _proposal_line(facts):
+def proposal_text(facts):
+    """The proposed target line, or why there is none."""
     if pd.isna(facts["intercept"]):
         return f"no proposed targets (no bid level has the {MIN_DEALS_FOR_FIT} deals the fit needs)."
     return f"proposed targets {facts['intercept']:.1f} + {facts['slope']:.2f} x bid."
@@ -52,7 +53,7 @@ def summary_markdown(results, params, seconds):
         n = f["players"]
         lines += [f"## {n} players", "",
                   f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats); chief success "
-                  f"overall p* = {f['p_star']:.1%}; " + _proposal_line(f), "",
+                  f"overall p* = {f['p_star']:.1%}; " + proposal_text(f), "",
                   "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
                   "chief | partner | opponent | chief if bid-1 |",
                   "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
