@@ -45,10 +45,16 @@ def most_held_type(hand, exclude):
     return best
 
 
-@flat_kernel
-def _replay(n, hands, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws):
+@flat_kernel(inline="always")
+def _hold(n, hands, ws):
+    """Give the seats the deal's hands (play_contract and the searches start from ws.held)."""
     for s in range(n):
         ws.held[s] = hands[s]
+
+
+@flat_kernel
+def _replay(n, hands, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws):
+    _hold(n, hands, ws)
     return play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
 
 
@@ -59,8 +65,7 @@ def _team_points(n, hands, chief, partner, t, vt, play_policy, state, card_point
     (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
     if dd is not None:
         if play_policy == policies.DD:
-            for s in range(n):
-                ws.held[s] = hands[s]
+            _hold(n, hands, ws)
             return contract_value(n, chief, partner, t, vt, ws)
     return _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws)
 
@@ -241,8 +246,7 @@ def _strength_rank(n, hands, chief, partner, t, best, play_policy, state, card_p
     (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
     if dd is not None:
         if play_policy == policies.DD:
-            for s in range(n):
-                ws.held[s] = hands[s]
+            _hold(n, hands, ws)
             return contract_rank_above(n, chief, partner, t, -1, best, ws)
     return max(best, achieved_rank(n, _replay(n, hands, chief, partner, t, -1, play_policy, state, card_points,
                                                ws)))

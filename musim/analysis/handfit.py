@@ -11,8 +11,8 @@ import numpy as np
 
 from musim.analysis import contracts
 from musim.engine.local import chunk_starts, run_ordered
-from musim.games.mu.hand_model import FEATURE_NAMES, KINDS, N_FEATURES
 from musim.games.mu.ddplay import make_ddplay
+from musim.games.mu.hand_model import FEATURE_NAMES, KINDS, N_FEATURES
 from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace
 
