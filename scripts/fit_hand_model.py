@@ -1,14 +1,14 @@
 """Fit the hand-evaluation model and publish it.
 
-Heuristic play (default): writes musim/games/mu/hand_table.py (the coefficients
-the heuristic bids with: its bids should predict what its own play makes) and
-results/hand_model/.  --play dd fits the same model to the exact double-dummy
-values of the same contracts and writes only its --out directory, with the
-heuristic's fit on the same deals beside it (mean points per row under both).
-Deterministic: fixed seed.
+Heuristic play (default) at all four player counts: writes
+musim/games/mu/hand_table.py (the coefficients the heuristic bids with: its bids
+should predict what its own play makes) and results/hand_model/.  --play dd fits
+the same model to the exact double-dummy values of the same contracts and writes
+only its --out directory, with the heuristic's fit on the same deals beside it
+(mean points per row under both).  Deterministic: fixed seed.
 
 Usage: python scripts/fit_hand_model.py [--deals 20000] [--seed 2026]
-       python scripts/fit_hand_model.py --play dd --players 3 --deals 500 --out results/hand_model_dd
+       python scripts/fit_hand_model.py --play dd --players 3 --deals 600 --out results/hand_model_dd
 """
 import argparse
 import os
@@ -29,17 +29,37 @@ def coef_rows(n, coef):
             for k, kind in enumerate(KINDS)]
 
 
+def positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return value
+
+
+def player_counts(text):
+    try:
+        counts = [int(p) for p in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of player counts")
+    if not counts or any(not 3 <= n <= 6 for n in counts):
+        raise argparse.ArgumentTypeError(f"{text!r}: player counts are 3..6")
+    return counts
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=20_000)
+    ap.add_argument("--deals", type=positive, default=20_000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--play", choices=("heuristic", "dd"), default="heuristic")
-    ap.add_argument("--players", default="3,4,5,6")
-    ap.add_argument("--workers", type=int, default=os.cpu_count())
-    ap.add_argument("--tt-mb", type=int, default=256)
+    ap.add_argument("--players", type=player_counts, default="3,4,5,6")
+    ap.add_argument("--workers", type=positive, default=os.cpu_count())
+    ap.add_argument("--tt-mb", type=positive, default=256)
     ap.add_argument("--out", default="results/hand_model")
     a = ap.parse_args()
-    players = [int(p) for p in a.players.split(",")]
+    players = a.players
     command = " ".join(["python scripts/fit_hand_model.py"] + sys.argv[1:])
     started = time.perf_counter()
     coefs, stats, rows = {}, [], []
@@ -52,8 +72,11 @@ def main():
         stats += st
         rows += coef_rows(n, coefs[n])
     seconds = time.perf_counter() - started
-    if a.play == "heuristic":
+    if a.play == "heuristic" and sorted(players) == [3, 4, 5, 6]:
         (ROOT / "musim/games/mu/hand_table.py").write_text(table_source(coefs, command))
+    else:
+        print("hand_table.py left as it is (the heuristic's table needs heuristic play at 3,4,5,6 players)",
+              file=sys.stderr)
     out = ROOT / a.out
     out.mkdir(parents=True, exist_ok=True)
     table, fitstats = pd.DataFrame(rows), pd.DataFrame(stats)
