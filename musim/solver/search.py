@@ -500,6 +500,30 @@ def _play(g, st, d, ply):
 
 
 @flat_kernel
+def next_move(g, st, ply, i, count, rel):
+    """The index from i of the next move worth trying once moves 0..i-1 have all failed.
+
+    A card of the same class and points as a tried card, both below the lowest card of
+    their class that the proofs so far relied on (`rel`), fails the same way: swapping
+    the two changes no comparison those proofs made (DDS: one small card per suit)."""
+    while i < count:
+        c = st.moves[ply, i]
+        k = g.klass[c]
+        r = rel & g.class_mask[k]
+        low = g.power[lowest(r)] if r else 1 << 30
+        if g.power[c] >= low:
+            return i
+        for j in range(i):
+            t = st.moves[ply, j]
+            if g.klass[t] == k and g.points[t] == g.points[c] and g.power[t] < low:
+                break
+        else:
+            return i
+        i += 1
+    return i
+
+
+@flat_kernel
 def can_reach(g, tt, st, leader, k, need, avail, ply):
     """(can the maximising team still take `need` points from here?, the bound proven):
     avail = all points left.  The bound is fail-soft: a lower bound >= need on the points
@@ -596,7 +620,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 # this move fails the mover: the node's bound is the best over its moves
                 st.rel[p] |= rr
                 fr[p, F_BOUND] = max(fr[p, F_BOUND], rb) if maximiser else min(fr[p, F_BOUND], rb)
-                fr[p, F_IDX] += 1
+                fr[p, F_IDX] = next_move(g, st, ply + p, i + 1, fr[p, F_COUNT], st.rel[p])
                 if fr[p, F_IDX] < fr[p, F_COUNT]:
                     _play(g, st, p, ply)
                     d = p + 1
