@@ -500,27 +500,44 @@ def _play(g, st, d, ply):
 
 
 @flat_kernel
-def next_move(g, st, ply, i, count, rel):
-    """The index from i of the next move worth trying once moves 0..i-1 have all failed.
+def next_move(g, st, p, ply):
+    """Advance frame p to the next move worth trying once its moves so far have all failed
+    (st.scores[ply] then holds each tried move's bound); returns whether there is one.
 
-    A card of the same class and points as a tried card, both below the lowest card of
-    their class that the proofs so far relied on (`rel`), fails the same way: swapping
-    the two changes no comparison those proofs made (DDS: one small card per suit)."""
+    Swap a tried card t for an untried card c of the same class, both below the lowest
+    card of their class that the proofs so far relied on (st.rel[p]): no comparison those
+    proofs made changes, the same seats win the same tricks, and only the points of t and
+    c change hands, so c's bound is t's moved by their difference.  If that still fails,
+    c is not searched (DDS's "one small card per suit", here with points)."""
+    fr = st.frames
+    maximiser = g.team[fr[p, F_SEAT]]
+    need = fr[p, F_NEED]
+    i = fr[p, F_IDX] + 1
+    count = fr[p, F_COUNT]
     while i < count:
         c = st.moves[ply, i]
         k = g.klass[c]
-        r = rel & g.class_mask[k]
+        r = st.rel[p] & g.class_mask[k]
         low = g.power[lowest(r)] if r else 1 << 30
         if g.power[c] >= low:
-            return i
+            break
+        skip = False
         for j in range(i):
             t = st.moves[ply, j]
-            if g.klass[t] == k and g.points[t] == g.points[c] and g.power[t] < low:
+            if g.klass[t] != k or g.power[t] >= low:
+                continue
+            diff = abs(g.points[t] - g.points[c])
+            bound = st.scores[ply, j] + diff if maximiser else st.scores[ply, j] - diff
+            if (bound < need) if maximiser else (bound >= need):
+                st.scores[ply, i] = bound
+                fr[p, F_BOUND] = max(fr[p, F_BOUND], bound) if maximiser else min(fr[p, F_BOUND], bound)
+                skip = True
                 break
-        else:
-            return i
+        if not skip:
+            break
         i += 1
-    return i
+    fr[p, F_IDX] = i
+    return i < count
 
 
 @flat_kernel
@@ -620,8 +637,8 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 # this move fails the mover: the node's bound is the best over its moves
                 st.rel[p] |= rr
                 fr[p, F_BOUND] = max(fr[p, F_BOUND], rb) if maximiser else min(fr[p, F_BOUND], rb)
-                fr[p, F_IDX] = next_move(g, st, ply + p, i + 1, fr[p, F_COUNT], st.rel[p])
-                if fr[p, F_IDX] < fr[p, F_COUNT]:
+                st.scores[ply + p, i] = rb
+                if next_move(g, st, p, ply + p):
                     _play(g, st, p, ply)
                     d = p + 1
                     break
