@@ -84,7 +84,7 @@ def test_values_do_not_depend_on_table_size(solver, monkeypatch):
     crowded = 0
     for i in range(40):
         n = 3 + i % 4
-        obj, _ = random_position(rng, n, {3: 9, 4: 8, 5: 7, 6: 6}[n], mid_trick=i % 3 == 1)
+        obj, _ = random_position(rng, n, {3: 10, 4: 9, 5: 8, 6: 7}[n], mid_trick=i % 3 == 1)
         assert tiny.solve(obj)["value"] == solver.solve(obj)["value"], obj
         fill = tiny.tt.fill[:tiny.tt.meta[1]]
         full = (fill >> np.uint64(16) == tiny.tt.meta[0]) & (fill & np.uint64(0xFFFF) == 8)

@@ -15,7 +15,8 @@ so far, with a power from the lower's to the higher's, ends included; once no
 later seat can change which team takes the trick, of any points: the mover's
 dearest card into its own team's trick, its cheapest into the other's, dominates
 the rest) and tried in a promising order: the
-table's best move, then cheap winners (a lead only if no other seat holds a higher
+table's best move, then leads whose replies make the smallest tree (few opponents'
+cards in the class), cheap winners (a lead only if no other seat holds a higher
 card of its class and no opponent void in it holds a trump), partner's tricks
 smeared with points, low discards.  No allocation happens inside the search: all
 scratch lives in a `SearchState` made once.
@@ -32,6 +33,7 @@ from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, to
 MAX_PLY = 64
 MAX_MOVES = 16
 NO_BOUND_HI = 32000
+REPLY_W = 100  # a lead's penalty per line of opponents' replies to it (gen_moves)
 
 SearchState = namedtuple("SearchState",
                          "hands owner line trick_save moves groups scores frames words key points rel trel offsets stats")
@@ -437,6 +439,14 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         if k == 0:
             higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
             score = 1000 + 10 * pts if not higher and not (ruffed >> g.klass[c]) & 1 else -10 * pts - g.power[c]
+            # DDS's lead rule: prefer the class whose replies make the smallest tree (the
+            # product of the opponents' choices; a void one may play any card)
+            replies = 1
+            for s in range(n):
+                if g.team[s] != g.team[seat]:
+                    h = hands[s] & g.class_mask[g.klass[c]]
+                    replies *= popcount(h if h else hands[s])
+            score -= REPLY_W * replies
         elif mate_winning:
             score = 20 * pts - (5 if beats(g, c, win_card, led_class) else 0)
         elif beats(g, c, win_card, led_class):
