@@ -447,6 +447,10 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
                     h = hands[s] & g.class_mask[g.klass[c]]
                     replies *= popcount(h if h else hands[s])
             score -= REPLY_W * replies
+        elif keen > 0:  # the trick surely goes to the mover's team: the dearest, lowest card
+            score = 2000 + 10 * pts - g.power[c]
+        elif keen < 0:  # it surely goes to the others: the cheapest, lowest card
+            score = -20 * pts - g.power[c]
         elif mate_winning:
             score = 20 * pts - (5 if beats(g, c, win_card, led_class) else 0)
         elif beats(g, c, win_card, led_class):
