@@ -439,6 +439,8 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         if k == 0:
             higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
             score = 1000 + 10 * pts if not higher and not (ruffed >> g.klass[c]) & 1 else -10 * pts - g.power[c]
+            if higher and not (ruffed >> g.klass[c]) & 1 and g.team[st.owner[highest(higher)]] == g.team[seat]:
+                score += 500  # a lead to a partner's top card
             # DDS's lead rule: prefer the class whose replies make the smallest tree (the
             # product of the opponents' choices; a void one may play any card)
             replies = 1
