@@ -1,10 +1,12 @@
 """musim's solver against DDS (endplay) on bridge: agreement and the time ratio.
 
-Random deals of --tricks cards per hand (13 = full deals), each solved by DDS's
-SolveBoard and by musim in the strain and with the leader rotating over the
-deals; prints the number of agreements and disagreements, both solvers' total
-and median times and the ratio musim/DDS.  A musim solve over --timeout seconds
-counts as a timeout (neither agreement nor disagreement).
+Random deals of --tricks cards per hand (13 = full deals), each solved for its
+value by DDS's SolveBoard (one optimal card: target -1, solutions 1) and by musim,
+in the strain and with the leader rotating over the deals.  Prints the agreements
+and disagreements, both solvers' total and median times and the ratio musim/DDS,
+and the tricks each search completed (DDS's node count), which compares the sizes
+of the two searches.  A musim solve over --timeout seconds counts as a timeout
+(neither agreement nor disagreement).
 
 Usage: python benchmarks/bench_bridge.py [--deals 1000] [--tricks 13] [--timeout 60]
 """
@@ -18,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import TimedWorker, percentiles, prefaulted  # noqa: E402
 
 from endplay.dds import solve_board  # noqa: E402
+from endplay.dds.solve import SolveMode  # noqa: E402
 from endplay.types import Deal, Denom, Player  # noqa: E402
 
 from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn  # noqa: E402
@@ -33,7 +36,8 @@ def musim_solve(obj):
     global SOLVER
     if SOLVER is None:
         SOLVER = BridgeSolver(prefaulted(make_table(TT_MB)))
-    return SOLVER.solve(obj)["value"]
+    SOLVER.st.stats[1] = 0
+    return SOLVER.solve(obj)["value"], int(SOLVER.st.stats[1])
 
 
 def main():
@@ -52,19 +56,25 @@ def main():
     musim_timed({"pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"})  # the worker makes its table
     agree = disagree = timeouts = 0
     t_dds, t_musim = [], []
+    n_dds = n_musim = 0  # tricks completed in the searches, over the deals musim solved
     for i in range(a.deals):
         pbn = random_pbn(rng, a.tricks)
         strain, leader = i % 5, (i // 5) % 4
         deal = Deal.from_pbn(pbn)
         deal.trump, deal.first = DENOMS[strain], PLAYERS[leader]
         t = time.perf_counter()
-        ref = max(v for _, v in solve_board(deal))
+        solved = solve_board(deal, SolveMode.OptimalOne)
         t_dds.append(time.perf_counter() - t)
-        secs, got = musim_timed({"pbn": pbn, "trump": STRAINS[strain], "leader": SEATS[leader]})
+        ref = max(v for _, v in solved)
+        secs, out = musim_timed({"pbn": pbn, "trump": STRAINS[strain], "leader": SEATS[leader]})
         t_musim.append(secs)
         if secs is None:
             timeouts += 1
-        elif got == ref:
+            continue
+        got, tricks = out
+        n_dds += solved._data.nodes  # DDS's "nodes": tricks completed in its search
+        n_musim += tricks
+        if got == ref:
             agree += 1
         else:
             disagree += 1
@@ -76,6 +86,8 @@ def main():
         tm, td = sum(m for m, _ in done), sum(d for _, d in done)
         print(f"musim: total {tm:.2f} s, median {percentiles([m for m, _ in done])[0] * 1000:.2f} ms "
               f"(on the {len(done)} solved); time ratio musim/DDS {tm / td:,.1f}x")
+        print(f"tricks completed in the searches: DDS {n_dds:,}, musim {n_musim:,} "
+              f"({n_musim / max(n_dds, 1):,.1f}x)")
 
 
 if __name__ == "__main__":

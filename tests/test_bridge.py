@@ -1,7 +1,7 @@
 """The solver on bridge against DDS (the endplay package): random endings of 1 to 8 tricks
 (181 deals), every strain, rotating leaders; values and per-card values.  Also 100 random
-full 13-card deals per strain (marked `fulldeals`: about an hour on one core, so the
-default run leaves it out; run it with `python -m pytest -m fulldeals`)."""
+full 13-card deals per strain (marked `fulldeals`: about 7 minutes on one core; leave it
+out with `-m "not fulldeals"`)."""
 import random
 
 import pytest
@@ -11,17 +11,19 @@ from musim.solver.tt import make_table
 
 endplay = pytest.importorskip("endplay")
 from endplay.dds import solve_board  # noqa: E402
+from endplay.dds.solve import SolveMode  # noqa: E402
 from endplay.types import Deal, Denom, Player  # noqa: E402
 
 DENOMS = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "NT": Denom.nt}
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
 
 
-def dds(pbn, strain, leader):
+def dds(pbn, strain, leader, mode=SolveMode.Default):
+    """DDS's tricks per card (Default: every card; OptimalOne: one best card)."""
     deal = Deal.from_pbn(pbn)
     deal.trump = DENOMS[strain]
     deal.first = PLAYERS[leader]
-    return {SUITS[c.suit.value] + c.rank.abbr: v for c, v in solve_board(deal)}
+    return {SUITS[c.suit.value] + c.rank.abbr: v for c, v in solve_board(deal, mode)}
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +55,6 @@ def test_bridge_full_deals_agree_with_dds(strain):
     for i in range(100):
         pbn = random_pbn(rng, 13)
         leader = SEATS[i % 4]
-        ref = max(dds(pbn, strain, leader).values())
+        ref = max(dds(pbn, strain, leader, SolveMode.OptimalOne).values())
         assert solver.solve({"game": "bridge", "pbn": pbn, "trump": strain, "leader": leader})["value"] == ref, \
             (pbn, strain, leader)

@@ -41,7 +41,8 @@ SearchState = namedtuple("SearchState",
 # trick is line[ply - k: ply]); moves/groups: each ply's moves and the interchangeable
 # cards each stands for; frames: the explicit search stack, with each frame's keys
 # (words, key, points), the cards whose rank its proof needed so far (rel) and those the
-# trick completed on entering it needed (trel); stats[0] = nodes searched
+# trick completed on entering it needed (trel); stats[0] = nodes searched, stats[1] = tricks
+# completed in the search (DDS's node count)
 F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND, F_TOPS = range(10)
 
 
@@ -504,6 +505,7 @@ def _play(g, st, d, ply):
     need, avail = fr[d, F_NEED], fr[d, F_AVAIL]
     st.trel[d + 1] = 0
     if k + 1 == n:
+        st.stats[1] += 1
         start = ply + d + 1 - n
         w, pts = finish_trick(g, st.line, start, leader)
         st.trel[d + 1] = trick_relevance(g, st.line, start, leader, w)
