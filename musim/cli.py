@@ -173,7 +173,7 @@ def record(players, play, dd_tricks, seed, index):
 def _warn_if_slow(play, players):
     """Double-dummy play of full deals is exact but slow (README, "The double-dummy solver")."""
     if play == "dd" and max(players) >= 4:
-        click.echo("musim: warning: --play dd solves each 4-6 player deal in minutes or more; "
+        click.echo("musim: warning: --play dd takes seconds to minutes for each 4-6 player deal; "
                    "expect a very long run (musim run: --dd-tricks N limits it to the last N tricks)", err=True)
 
 
