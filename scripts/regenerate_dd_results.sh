@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerate the double-dummy results under results/ with fixed seeds (run from the repository root).
 # Three players only: the one player count whose full deals the solver plays in seconds
-# (issue 3); on one core the balance takes 70 minutes and the fit about two hours, so they
+# (issue 3); on one core the balance takes 15 minutes and the fit 51 minutes, so they
 # stay apart from regenerate_results.sh.
 #   results/balance_dd/    team-target balance tables under double-dummy play
 #   results/hand_model_dd/ the hand-evaluation model fitted to double-dummy values
