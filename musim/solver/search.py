@@ -38,8 +38,9 @@ REPLY_W = 100  # a lead's penalty per line of opponents' replies to it (gen_move
 SearchState = namedtuple("SearchState",
                          "hands owner line trick_save moves groups scores frames words key points rel trel offsets stats")
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
-# trick is line[ply - k: ply]); moves/groups: each ply's moves and the interchangeable
-# cards each stands for; frames: the explicit search stack, with each frame's keys
+# trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
+# cards each stands for, and their order scores, replaced by their bounds once they
+# fail (next_move); frames: the explicit search stack, with each frame's keys
 # (words, key, points), the cards whose rank its proof needed so far (rel) and those the
 # trick completed on entering it needed (trel); stats[0] = nodes searched, stats[1] = tricks
 # completed in the search (DDS's node count)
