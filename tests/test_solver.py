@@ -7,7 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
+from musim import bits
 from musim.cards import CARD_TEXT, N_CARDS, type_text
 from musim.cli import cli
 from musim.games.mu.solve import MuSolver
@@ -20,6 +22,26 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 @pytest.fixture(scope="module")
 def solver():
     return MuSolver(make_table(8))
+
+
+def _compress_reference(x, m):
+    out = [x >> i & 1 for i in range(64) if m >> i & 1]
+    return sum(b << j for j, b in enumerate(out))
+
+
+@settings(deadline=None)
+@given(x=st.integers(0, 2**64 - 1), m=st.integers(0, 2**64 - 1))
+def test_compress_packs_the_bits_at_the_mask(x, m):
+    """The table keys number the remaining cards with compress (PEXT where the CPU has it)."""
+    assert int(bits.compress(np.uint64(x), np.uint64(m))) == _compress_reference(x, m)
+
+
+@given(x=st.integers(0, 2**64 - 1), m=st.integers(0, 2**64 - 1))
+def test_compress_without_pext(x, m):
+    """The loop used where the CPU lacks BMI2 (run in Python, as numba would compile it)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bits, "HAS_PEXT", False)
+        assert int(bits.compress.py_func(np.uint64(x), np.uint64(m))) == _compress_reference(x, m)
 
 
 def random_position(rng, n, tricks, mid_trick):

@@ -21,10 +21,11 @@ MAX_CLASSES = 8
 
 SolverGame = namedtuple(
     "SolverGame",
-    "n klass power points point_mask class_mask eq_lo eq_hi trump_class trick_bonus team",
+    "n klass power points point_mask class_mask eq_lo eq_hi tied trump_class trick_bonus team",
 )
 # eq_lo[c], eq_hi[c]: the first and last position holding c's power (equal powers are adjacent);
-# point_mask[p]: the cards worth p points (p = 2: 2 or more).
+# tied: the positions with an equal power below them (tied_mask); point_mask[p]: the cards
+# worth p points (p = 2: 2 or more).
 
 
 @flat_kernel
@@ -48,6 +49,16 @@ def fill_equal_power_ranges(klass, power, eq_lo, eq_hi):
     for c in range(62, -1, -1):
         if klass[c] >= 0 and klass[c] == klass[c + 1] and power[c] == power[c + 1]:
             eq_hi[c] = eq_hi[c + 1]
+
+
+@flat_kernel
+def tied_mask(eq_lo):
+    """The positions c whose power an earlier position shares (eq_lo[c] < c)."""
+    m = np.uint64(0)
+    for c in range(64):
+        if eq_lo[c] < c:
+            m |= np.uint64(1) << np.uint64(c)
+    return m
 
 
 def make_game(n, classes, trump_class, trick_bonus, team):
@@ -77,5 +88,5 @@ def make_game(n, classes, trump_class, trick_bonus, team):
     fill_equal_power_ranges(klass, power, eq_lo, eq_hi)
     point_mask = np.zeros(3, np.uint64)
     fill_point_masks(klass, points, point_mask)
-    return SolverGame(n, klass, power, points, point_mask, class_mask, eq_lo, eq_hi, np.int64(trump_class),
-                      np.int64(trick_bonus), team_arr), index
+    return SolverGame(n, klass, power, points, point_mask, class_mask, eq_lo, eq_hi, tied_mask(eq_lo),
+                      np.int64(trump_class), np.int64(trick_bonus), team_arr), index

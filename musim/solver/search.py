@@ -25,7 +25,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
+from musim.bits import compress, drop_lowest, highest, lowest, nth_bit, popcount
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, top_mask_of, top_owners
@@ -36,7 +36,7 @@ NO_BOUND_HI = 32000
 REPLY_W = 100  # a lead's penalty per line of opponents' replies to it (gen_moves)
 
 SearchState = namedtuple("SearchState",
-                         "hands owner line trick_save moves groups scores frames words key points rel trel offsets stats")
+                         "hands owner line trick_save moves groups scores frames words key points rel trel stats")
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
 # cards each stands for, and their order scores, replaced by their bounds once they
@@ -54,7 +54,7 @@ def make_state():
                        frames=z((MAX_PLY + 2, 10), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
                        key=z((MAX_PLY + 2, KEY_WORDS), np.uint64),
                        points=z((MAX_PLY + 2, POINTS_WORDS), np.uint64), rel=z(MAX_PLY + 2, np.uint64),
-                       trel=z(MAX_PLY + 2, np.uint64), offsets=z(MAX_CLASSES, np.int64),
+                       trel=z(MAX_PLY + 2, np.uint64),
                        moves=z((MAX_PLY + 1, 64), np.int64),
                        groups=z((MAX_PLY + 1, 64), np.uint64), scores=z((MAX_PLY + 1, 64), np.int64),
                        stats=z(4, np.int64))
@@ -83,69 +83,72 @@ def position_keys(g, st, leader, words, key, points):
     packed alike (at most 6 classes x (60 cards + 18 zeros): 3 words).
     """
     rem = remaining(g, st)
-    for w in range(TOP_WORDS):
-        words[w] = 0
     for w in range(KEY_WORDS):
         key[w] = 0
     for w in range(POINTS_WORDS):
         points[w] = 0
-    i = np.uint64(0)
-    prev = -1
-    m = rem
-    while m:
+    for b in range(3):
+        plane = np.uint64(0)
+        for s in range(g.n):
+            if s >> b & 1:
+                plane |= st.hands[s]
+        words[b] = compress(plane, rem)
+    words[3] = compress(g.point_mask[1], rem)
+    words[4] = compress(g.point_mask[2], rem)
+    tied = np.uint64(0)
+    m = rem & g.tied
+    while m:  # a card whose power the remaining card just below it shares
         c = lowest(m)
         m = drop_lowest(m)
-        o = np.uint64(st.owner[c])
-        p = np.uint64(min(g.points[c], 2))
-        words[0] |= (o & np.uint64(1)) << i
-        words[1] |= ((o >> np.uint64(1)) & np.uint64(1)) << i
-        words[2] |= (o >> np.uint64(2)) << i
-        words[3] |= (p & np.uint64(1)) << i
-        words[4] |= (p >> np.uint64(1)) << i
-        if prev >= 0 and g.klass[prev] == g.klass[c] and g.power[prev] == g.power[c]:
-            words[5] |= np.uint64(1) << i
-        prev = c
-        i += np.uint64(1)
+        if rem & span(g.eq_lo[c], c - 1):
+            tied |= np.uint64(1) << np.uint64(c)
+    words[5] = compress(tied, rem)
     # per class (each class of the game, in order): its top owners, and per seat its count
-    # of cards in key; then points: per class, per seat, per points 0-2, the count of cards
-    # as that many 1 bits and a 0; off[k] = class k's start plus its cards written so far
-    # (the 0s sit at fixed offsets 3 * seat + points)
-    off = st.offsets
-    start = 0
+    # of cards in key and its counts of cards worth 0, 1 and 2 points in points
     pos = 0
+    ppos = 0
     tops = np.uint64(0)
     for k in range(MAX_CLASSES):
         if g.class_mask[k]:
             cm = rem & g.class_mask[k]
-            off[k] = start
-            start += popcount(cm) + 3 * g.n
             if cm:
                 first = highest(cm)
                 rest = cm ^ (np.uint64(1) << np.uint64(first))
                 tops |= top_owners(k, st.owner[first], st.owner[highest(rest)] if rest else 0)
             for s in range(g.n):
-                pos = put_run(key, pos, popcount(st.hands[s] & g.class_mask[k]))
-    for s in range(g.n):
-        for p in range(3):
-            hp = st.hands[s] & g.point_mask[p]
-            while hp:
-                k = g.klass[lowest(hp)]
-                cnt = popcount(hp & g.class_mask[k])
-                hp &= ~g.class_mask[k]
-                put_run(points, off[k] + 3 * s + p, cnt)
-                off[k] += cnt
+                h = st.hands[s] & g.class_mask[k]
+                cnt = popcount(h)
+                pos = put_run(key, pos, cnt)
+                if cnt:
+                    c0 = popcount(h & g.point_mask[0])
+                    c1 = popcount(h & g.point_mask[1])
+                    seg = (ones(c0) | (ones(c1) << np.uint64(c0 + 1))
+                           | (ones(cnt - c0 - c1) << np.uint64(c0 + c1 + 2)))
+                    put_bits(points, ppos, seg, cnt + 3)
+                ppos += cnt + 3
     key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
     return rem, tops
+
+
+@flat_kernel(inline="always")
+def ones(cnt):
+    """The cnt low bits set (cnt < 64)."""
+    return (np.uint64(1) << np.uint64(cnt)) - np.uint64(1)
+
+
+@flat_kernel(inline="always")
+def put_bits(words, pos, bits, length):
+    """OR the `length` low bits of `bits` into the bit string `words` from bit `pos` on."""
+    words[pos >> 6] |= bits << np.uint64(pos & 63)
+    if (pos & 63) + length > 64:
+        words[(pos >> 6) + 1] |= bits >> np.uint64(64 - (pos & 63))
 
 
 @flat_kernel(inline="always")
 def put_run(words, pos, cnt):
     """Set cnt bits from bit `pos` of the bit string `words`; returns the position after them
     and a 0."""
-    run = (np.uint64(1) << np.uint64(cnt)) - np.uint64(1)
-    words[pos >> 6] |= run << np.uint64(pos & 63)
-    if (pos & 63) + cnt > 64:
-        words[(pos >> 6) + 1] |= run >> np.uint64(64 - (pos & 63))
+    put_bits(words, pos, ones(cnt), cnt)
     return pos + cnt + 1
 
 

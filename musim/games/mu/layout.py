@@ -13,7 +13,8 @@ from musim.bits import bit, drop_lowest, lowest
 from musim.cards import CARD_POINTS, N_CARDS
 from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
 from musim.jit import flat_kernel
-from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks
+from musim.solver.layout import (MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks,
+                                  tied_mask)
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation): 512 finds ~3% fewer
 # nodes but scans twice as long (bench_solver.py 3 players auction contracts: median 58 ms with
@@ -86,7 +87,7 @@ def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask
 def solver_game(n, lay):
     """The SolverGame of a filled layout."""
     return SolverGame(n, lay.klass, lay.power, lay.points, lay.point_mask, lay.class_mask, lay.eq_lo, lay.eq_hi,
-                      np.int64(TRUMP), np.int64(0), lay.team)
+                      tied_mask(lay.eq_lo), np.int64(TRUMP), np.int64(0), lay.team)
 
 
 class MuSolverSetup:
