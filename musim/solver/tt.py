@@ -36,6 +36,10 @@ start afresh in O(1).
 from collections import namedtuple
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from musim.bits import drop_lowest, lowest
 from musim.jit import flat_kernel
@@ -89,6 +93,28 @@ def make_table(megabytes=DEFAULT_MB):
         meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET], np.int64),
         flags=np.zeros(MAX_BUCKET, np.uint8),
     )
+
+
+@intrinsic
+def _prefetch_row(typingctx, arr, i):
+    """Start loading row i of a C-contiguous array into the cache (llvm.prefetch), so that
+    the scan's candidate entries miss the cache at once instead of one after another."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = types.void(arr, types.intp)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        idx = [args[1]] + [context.get_constant(types.intp, 0)] * (aryty.ndim - 1)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, idx, wraparound=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @flat_kernel(inline="always")
@@ -272,6 +298,9 @@ def _probe_bucket(tt, b, h, key, tops, points, full, need, hint):
     used = _used(tt, b)
     _candidates(tt, base, used, h | tops, False)
     for j in range(used):
+        if tt.flags[j]:
+            _prefetch_row(tt.line, base + j)
+    for j in range(used):
         i = base + j
         if tt.flags[j] and _covers(tt, i, key, full):
             lb, ub = lower(tt, i), upper(tt, i)
@@ -288,7 +317,7 @@ def _probe_bucket(tt, b, h, key, tops, points, full, need, hint):
     return -1, 0, -1, hint
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def probe(tt, key, tops, points, full, need):
     """(1 if an entry holding the position proves the team takes `need`, 0 if one proves it
     cannot, else -1; that bound; the entry; the best-move hint of an entry holding it, or -1).
@@ -349,7 +378,7 @@ def _move(tt, src, dst):
     tt.work[dst] = tt.work[src]
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
     """Record bounds for the positions (key, points, full & mask; the mask covers the top
     cards of the class set `covered`, two or more of those in `deep`): merge into their
