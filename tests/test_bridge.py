@@ -1,6 +1,6 @@
 """The solver on bridge against DDS (the endplay package): random endings of 1 to 8 tricks
 (181 deals), every strain, rotating leaders; values and per-card values.  Also 100 random
-full 13-card deals per strain (marked `fulldeals`: about 7 minutes on one core; leave it
+full 13-card deals per strain (marked `fulldeals`: about 5 minutes on one core; leave it
 out with `-m "not fulldeals"`)."""
 import random
 
