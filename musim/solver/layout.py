@@ -88,5 +88,6 @@ def make_game(n, classes, trump_class, trick_bonus, team):
     fill_equal_power_ranges(klass, power, eq_lo, eq_hi)
     point_mask = np.zeros(3, np.uint64)
     fill_point_masks(klass, points, point_mask)
-    return SolverGame(n, klass, power, points, point_mask, class_mask, eq_lo, eq_hi, tied_mask(eq_lo),
+    # np.uint64: tied_mask returns a Python int here, which kernels would type as int64
+    return SolverGame(n, klass, power, points, point_mask, class_mask, eq_lo, eq_hi, np.uint64(tied_mask(eq_lo)),
                       np.int64(trump_class), np.int64(trick_bonus), team_arr), index

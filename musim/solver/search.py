@@ -738,8 +738,7 @@ def value_after(g, tt, st, leader, k, card):
         v = solve(g, tt, st, leader, k + 1)
     else:
         w, pts = finish_trick(g, st.line, 0, leader)
-        # np.int64(0), not 0: a literal argument would compile the search a second time
-        v = solve(g, tt, st, w, np.int64(0)) + (pts if g.team[w] else 0)
+        v = solve(g, tt, st, w, 0) + (pts if g.team[w] else 0)
         copy_line(st.trick_save, st.line, n)  # the search reused line: restore the trick
     st.hands[seat] ^= b
     return v

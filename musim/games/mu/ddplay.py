@@ -63,15 +63,14 @@ def dd_reaches(n, dd, leader, need):
     One null-window search; the table keeps what it proved for the next call."""
     g = solver_game(n, dd.lay)
     set_owners(g, dd.st)
-    start = np.int64(0)  # not a literal 0, which would compile the search a second time
-    return can_reach(g, dd.tt, dd.st, leader, start, need, available(g, dd.st.hands, dd.st.line, start), start)[0]
+    return can_reach(g, dd.tt, dd.st, leader, 0, need, available(g, dd.st.hands, dd.st.line, 0), 0)[0]
 
 
 @flat_kernel
 def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask):
     """Map the position (a trick boundary) into the solver layout and solve it."""
     dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask)
-    v = solve(solver_game(n, dd.lay), dd.tt, dd.st, leader, np.int64(0))  # not a literal: see dd_reaches
+    v = solve(solver_game(n, dd.lay), dd.tt, dd.st, leader, 0)
     dd.meta[START_VALUE] = v
     dd.meta[VALUE] = v
 

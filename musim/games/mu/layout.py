@@ -101,4 +101,7 @@ class MuSolverSetup:
         on_team = np.array([s in team for s in range(MAX_SEATS)])
         fill_game(n, chief_trump, vice_trump, on_team, self.layout, self.klass, self.power, self.class_mask)
         self.canon_of, self.orig_of = self.layout.canon_of, self.layout.orig_of
-        self.game = solver_game(n, self.layout)
+        game = solver_game(n, self.layout)
+        # numba hands the uint64 mask back as a Python int, typed int64 on the next call:
+        # the search would compile for a second SolverGame type
+        self.game = game._replace(tied=np.uint64(game.tied))
