@@ -697,7 +697,7 @@ def available(g, hands, line, k):
     return pts + g.trick_bonus * ((cards + k) // g.n)
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def solve(g, tt, st, leader, k):
     """Exact value: points the maximising team takes from here with best play by both sides.
 
@@ -744,7 +744,7 @@ def value_after(g, tt, st, leader, k, card):
     return v
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def keeps_value(g, tt, st, leader, k, card, value):
     """Does the seat to move keep the position's exact value `value` by playing `card`?
 
@@ -774,7 +774,7 @@ def keeps_value(g, tt, st, leader, k, card, value):
     return r if maximiser else not r
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def first_keeping_move(g, tt, st, leader, k, value, orig_of):
     """The legal card (canonical index) that keeps `value`, lowest in the game's own card
     order (orig_of maps canonical to original indices): a fixed, reproducible choice."""

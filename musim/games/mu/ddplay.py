@@ -57,7 +57,7 @@ def dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_
     new_generation(dd.tt, TT_BUCKET)
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def dd_reaches(n, dd, leader, need):
     """Can the team take `need` points from the position dd_setup mapped, `leader` to lead?
     One null-window search; the table keeps what it proved for the next call."""
@@ -66,7 +66,7 @@ def dd_reaches(n, dd, leader, need):
     return can_reach(g, dd.tt, dd.st, leader, 0, need, available(g, dd.st.hands, dd.st.line, 0), 0)[0]
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask):
     """Map the position (a trick boundary) into the solver layout and solve it."""
     dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask)
@@ -75,7 +75,7 @@ def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power
     dd.meta[VALUE] = v
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def dd_card(n, dd, seat, leader, k):
     """The card (original index) the seat to move plays, keeping the exact value."""
     c = first_keeping_move(solver_game(n, dd.lay), dd.tt, dd.st, leader, k, dd.meta[VALUE], dd.lay.orig_of)
