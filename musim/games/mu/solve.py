@@ -96,19 +96,24 @@ class MuSolver:
         self.tt = tt
         self.st = make_state()
 
-    def solve(self, obj, all_moves=False):
+    def load(self, obj):
+        """Parse a position into the search state, with a fresh table generation; returns
+        (setup, hands as deck masks, leader, trick as deck cards)."""
         from musim.solver.tt import new_generation
 
         n, hands, leader, trick, chief, partner, vice, ct, vt = parse_position(obj)
         team = [chief] + ([partner] if partner >= 0 else [])
         setup = MuSolverSetup(n, ct, vt, team)
-        g, st = setup.game, self.st
         new_generation(self.tt, TT_BUCKET)
         for s in range(n):
-            st.hands[s] = to_canon(np.uint64(hands[s]), setup.canon_of)
-        k = len(trick)
+            self.st.hands[s] = to_canon(np.uint64(hands[s]), setup.canon_of)
         for j, c in enumerate(trick):
-            st.line[j] = setup.canon_of[c]
+            self.st.line[j] = setup.canon_of[c]
+        return setup, hands, leader, trick
+
+    def solve(self, obj, all_moves=False):
+        setup, hands, leader, trick = self.load(obj)
+        g, st, n, k = setup.game, self.st, setup.game.n, len(trick)
         result = {"value": int(solve(g, self.tt, st, leader, k))}
         if all_moves:
             seat = (leader + k) % n

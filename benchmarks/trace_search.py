@@ -1,0 +1,68 @@
+"""Where one solve's time goes: each null-window search of the binary search, with its nodes.
+
+`solve` finds a position's value by boolean searches ("can the maximising team take
+`need` points?") whose answers narrow [lo, hi] until they meet.  This runs the same
+loop from Python on one start position of bench_solver.py (the same random deals,
+or a heuristic run's contracts) and prints, per search, the need asked, the answer,
+the bound it proved, the nodes it searched and its time, so that a slow deal shows
+which searches cost what; --tt-mb shows what a larger table changes.  (The first run
+compiles the search on its own, some 30 s, before its first line.)
+
+Usage: python benchmarks/trace_search.py --players 4 --deal 0 [--tt-mb 512] [--contracts auction]
+"""
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_solver import auction_positions, random_position  # noqa: E402
+from common import prefaulted  # noqa: E402
+
+from musim.games.mu.solve import MuSolver  # noqa: E402
+from musim.solver.search import available, can_reach, set_owners  # noqa: E402
+from musim.solver.tt import DEFAULT_MB, make_table  # noqa: E402
+
+
+def start_position(players, deal, contracts, seed):
+    """Deal number `deal` of bench_solver.py's full deals with the same options."""
+    if contracts == "auction":
+        positions = auction_positions(players, seed)
+    else:
+        full = 12 if players in (3, 5) else 60 // players
+        rng = random.Random(seed * 1000 + players * 20 + full)
+        positions = (random_position(rng, players, full) for _ in range(deal + 1))
+    for _ in range(deal):
+        next(positions)
+    return next(positions)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--deal", type=int, default=0, help="which deal (0 = the first)")
+    ap.add_argument("--contracts", choices=["random", "auction"], default="random")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--tt-mb", type=int, default=DEFAULT_MB)
+    a = ap.parse_args()
+    solver = MuSolver(prefaulted(make_table(a.tt_mb)))
+    setup, _, leader, trick = solver.load(start_position(a.players, a.deal, a.contracts, a.seed))
+    g, st, k = setup.game, solver.st, len(trick)
+    avail = available(g, st.hands, st.line, k)
+    set_owners(g, st)
+    lo, hi = 0, avail
+    start = time.perf_counter()
+    while lo < hi:
+        need = (lo + hi + 1) // 2
+        st.stats[0] = 0
+        t = time.perf_counter()
+        reached, bound = can_reach(g, solver.tt, st, leader, k, need, avail, k)
+        print(f"need {need:2d}: {'yes' if reached else 'no '} (bound {bound:2d}), {st.stats[0]:,} nodes, "
+              f"{time.perf_counter() - t:.1f} s", flush=True)
+        lo, hi = (bound, hi) if reached else (lo, bound)
+    print(f"value {lo}, {time.perf_counter() - start:.1f} s in all")
+
+
+if __name__ == "__main__":
+    main()
