@@ -1,11 +1,15 @@
 """`musim run`: argument checking, Parquet contract and metadata, reproducibility, atomic output."""
 
+import threading
+
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from musim.cli import cli
+from musim.engine import parquet
+from musim.engine.local import chunk_starts, run_ordered
 from musim.engine.parquet import read_metadata
 from musim.games.mu import run as mu_run
 
@@ -53,6 +57,36 @@ def test_same_seed_same_rows_whatever_the_workers(tmp_path, workers):
     finally:
         mu_run.CHUNK_DEALS = mu_run_chunk
     assert pq.read_table(out).equals(pq.read_table(reference))
+
+
+def test_small_chunks_are_gathered_into_row_groups(tmp_path, monkeypatch):
+    reference = tmp_path / "ref.parquet"
+    assert invoke("run", "--deals", 1000, "--seed", 4, "--out", reference).exit_code == 0
+    monkeypatch.setattr(mu_run, "CHUNK_DEALS", 7)
+    monkeypatch.setattr(parquet, "ROW_GROUP_ROWS", 300)
+    out = tmp_path / "small.parquet"
+    assert invoke("run", "--deals", 1000, "--seed", 4, "--out", out).exit_code == 0
+    meta = pq.ParquetFile(out).metadata
+    # chunks of 7 rows gathered until 300 are reached: 43 chunks (301 rows) a group
+    assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [301, 301, 301, 97]
+    assert pq.read_table(out).equals(pq.read_table(reference))
+
+
+def test_a_slow_chunk_does_not_hold_back_the_small_ones_behind_it():
+    ran, first_saw = [], []
+    others_ran = threading.Event()
+
+    def work(start, count):
+        if start == 0:
+            first_saw.append(others_ran.wait(timeout=10))
+        else:
+            ran.append(start)
+            if len(ran) == 40:
+                others_ran.set()
+        return start
+
+    assert list(run_ordered(work, chunk_starts(60, 1), workers=2)) == list(range(60))
+    assert first_saw == [True]  # 40 later chunks ran while the first one waited
 
 
 def test_run_without_seed_records_one_that_reproduces(tmp_path):

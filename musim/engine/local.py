@@ -2,16 +2,23 @@
 
 Chunks are independent of the worker count (their size is a property of the
 run), and each chunk's kernel releases the GIL, so threads give real
-parallelism without pickling; at most 2 x workers chunks are in flight, which
-keeps memory flat however long the run.
+parallelism without pickling.  A bounded number of chunks is in flight, which
+keeps memory flat however long the run: two per worker of large chunks, more of
+small ones (a double-dummy run has one deal a chunk, so that its progress shows
+deal by deal), so that one slow deal at the head of the queue does not leave the
+other workers idle while its results wait to be yielded in order.
 """
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 
+IN_FLIGHT_ROWS = 4096  # per worker, for chunks smaller than half of it
+MAX_AHEAD = 64  # chunks in flight per worker, at most
+
+
 def chunk_starts(total, chunk_size):
-    """(start, count) of each chunk covering 0..total-1."""
-    return [(s, min(chunk_size, total - s)) for s in range(0, total, chunk_size)]
+    """(start, count) of each chunk covering 0..total-1, made as they are needed."""
+    return ((s, min(chunk_size, total - s)) for s in range(0, total, chunk_size))
 
 
 def run_ordered(fn, chunks, workers):
@@ -22,10 +29,13 @@ def run_ordered(fn, chunks, workers):
     """
     with ThreadPoolExecutor(max_workers=workers) as pool:
         pending = deque()
+        limit = 0
         try:
             for start, count in chunks:
+                if not limit:  # sized by the first chunk, the largest
+                    limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ROWS // count))
                 pending.append(pool.submit(fn, start, count))
-                if len(pending) >= 2 * workers:
+                if len(pending) >= limit:
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()

@@ -20,7 +20,7 @@ from musim.solver.tt import DEFAULT_MB
 # --play name -> (auction/trump/partner policy, card-play policy)
 PLAY_POLICIES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
 CHUNK_DEALS = 1 << 15
-CHUNK_DD_DEALS = 16
+CHUNK_DD_DEALS = 1  # a deal takes 0.1 s to minutes: progress shows deal by deal
 CHUNK_MATCHES = 64
 
 _TYPE_TEXTS = pa.array([type_text(t) for t in range(-1, 15)])  # code + 1 -> text ("none" at 0)
