@@ -12,8 +12,8 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 
-IN_FLIGHT_ROWS = 4096  # per worker, for chunks smaller than half of it
-MAX_AHEAD = 64  # chunks in flight per worker, at most
+IN_FLIGHT_ITEMS = 4096  # deals (samples, hands) in flight per worker: 2 chunks at least, MAX_AHEAD at most
+MAX_AHEAD = 64
 
 
 def chunk_starts(total, chunk_size):
@@ -33,7 +33,7 @@ def run_ordered(fn, chunks, workers):
         try:
             for start, count in chunks:
                 if not limit:  # sized by the first chunk, the largest
-                    limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ROWS // count))
+                    limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ITEMS // count))
                 pending.append(pool.submit(fn, start, count))
                 if len(pending) >= limit:
                     yield pending.popleft().result()

@@ -55,17 +55,20 @@ def atomic_parquet(path, schema, metadata, dictionary_columns=()):
                                   use_dictionary=list(dictionary_columns))
     except OSError as exc:
         raise OutputError(f"--out {path}: cannot write ({exc})")
-    gathered, rows = [], [0]
+    gathered = []
+    rows = 0
 
     def flush():
+        nonlocal rows
         writer.write_table(pa.Table.from_batches(gathered, schema=schema).combine_chunks())
         gathered.clear()
-        rows[0] = 0
+        rows = 0
 
     def write(batch):
+        nonlocal rows
         gathered.append(batch)
-        rows[0] += batch.num_rows
-        if rows[0] >= ROW_GROUP_ROWS:
+        rows += batch.num_rows
+        if rows >= ROW_GROUP_ROWS:
             flush()
 
     try:
