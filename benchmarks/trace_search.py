@@ -40,12 +40,14 @@ def start_position(players, deal, contracts, seed):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--players", type=int, choices=[3, 4, 5, 6], default=4)
     ap.add_argument("--deal", type=int, default=0, help="which deal (0 = the first)")
     ap.add_argument("--contracts", choices=["random", "auction"], default="random")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tt-mb", type=int, default=DEFAULT_MB)
     a = ap.parse_args()
+    if a.deal < 0 or a.tt_mb <= 0:
+        ap.error("--deal must be 0 or more and --tt-mb positive")
     solver = MuSolver(prefaulted(make_table(a.tt_mb)))
     setup, _, leader, trick = solver.load(start_position(a.players, a.deal, a.contracts, a.seed))
     g, st, k = setup.game, solver.st, len(trick)
