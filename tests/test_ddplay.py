@@ -1,10 +1,19 @@
 """Double-dummy card play in the deal kernel: the team's points in the solver-played tricks
-equal the value the solver computed, and the record replays."""
+equal the value the solver computed, the record replays, and each card is the one the
+tie rule names."""
+import random
+
 import pytest
 
+from musim.cards import CARD_TEXT
 from musim.games.mu import simulate as sim
 from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record, simulate_deals
+from musim.games.mu.solve import MuSolver
+from musim.solver.search import first_keeping_move
+from musim.solver.tt import make_table
+from reference_dd import dd_value
+from test_solver import random_position
 
 
 @pytest.mark.parametrize("n, tricks", [(3, 5), (4, 4), (5, 4), (6, 4)])
@@ -29,3 +38,21 @@ def test_dd_play_is_reproducible():
     a = simulate_deals(4, 8, "dd", 5, 4, tt_mb=16, dd_tricks=4)
     b = simulate_deals(4, 8, "dd", 5, 4, tt_mb=8, dd_tricks=4)
     assert (a.res == b.res).all() and (a.card_points == b.card_points).all()
+
+
+@pytest.mark.parametrize("n, tricks", [(3, 4), (4, 3), (5, 2), (6, 2)])
+def test_dd_card_is_the_first_that_keeps_the_value(n, tricks):
+    """The tie rule that makes double-dummy rows reproducible: the card chosen is, in the deck's
+    card order, the first legal card whose brute-force value equals the position's."""
+    rng = random.Random(n * 31 + tricks)
+    solver = MuSolver(make_table(8))
+    later = 0
+    for i in range(300):
+        obj, args = random_position(rng, n, tricks, mid_trick=i % 2 == 1)
+        value, moves = dd_value(*args)
+        setup, _, leader, trick = solver.load(obj)
+        card = first_keeping_move(setup.game, solver.tt, solver.st, leader, len(trick), value, setup.orig_of)
+        first = min(c for c, v in moves.items() if v == value)
+        assert CARD_TEXT[setup.orig_of[card]] == CARD_TEXT[first], obj  # the copies of a 1 or 7 alike
+        later += first != min(moves)
+    assert later > 20  # positions where the first legal card loses value
