@@ -35,7 +35,7 @@ from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, to
 MAX_PLY = 64
 MAX_MOVES = 16
 NO_BOUND_HI = 32000
-REPLY_W = 100  # a lead's penalty per line of opponents' replies to it (gen_moves)
+REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents (gen_moves)
 
 SearchState = namedtuple("SearchState",
                          "hands owner line trick_save moves groups scores frames words key points rel trel stats")
@@ -449,13 +449,17 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
             if higher and not (ruffed >> g.klass[c]) & 1 and g.team[st.owner[highest(higher)]] == g.team[seat]:
                 score += 500  # a lead to a partner's top card
             # DDS's lead rule: prefer the class whose replies make the smallest tree (the
-            # product of the opponents' choices; a void one may play any card)
+            # product of the opponents' choices; a void one may play any card), scaled to
+            # two opponents as in bridge (its 2/opps power): with three or four, the raw
+            # product swamped the lead's other merits
             replies = 1
+            opps = 0
             for s in range(n):
                 if g.team[s] != g.team[seat]:
                     h = hands[s] & g.class_mask[g.klass[c]]
                     replies *= popcount(h if h else hands[s])
-            score -= REPLY_W * replies
+                    opps += 1
+            score -= np.int64(REPLY_W * replies ** (2.0 / opps))
         elif keen > 0:  # the trick surely goes to the mover's team: the dearest, lowest card
             score = 2000 + 10 * pts - g.power[c]
         elif keen < 0:  # it surely goes to the others: the cheapest, lowest card
