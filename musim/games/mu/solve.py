@@ -11,6 +11,7 @@ from musim.cards import CARD_TEXT, N_CARDS, CardError, card_kind, hand_mask, kin
 from musim.games.mu import rules
 from musim.games.mu.layout import TT_BUCKET, MuSolverSetup, to_canon
 from musim.solver.search import make_state, solve, value_after
+from musim.solver.tt import new_generation
 
 
 def _seat(obj, name, n, nullable):
@@ -99,8 +100,6 @@ class MuSolver:
     def load(self, obj):
         """Parse a position into the search state, with a fresh table generation; returns
         (setup, hands as deck masks, leader, trick as deck cards)."""
-        from musim.solver.tt import new_generation
-
         n, hands, leader, trick, chief, partner, vice, ct, vt = parse_position(obj)
         team = [chief] + ([partner] if partner >= 0 else [])
         setup = MuSolverSetup(n, ct, vt, team)
