@@ -11,7 +11,7 @@ Needs Linux `perf` and `readelf`.  A child process first compiles the kernels in
 a fresh numba cache directory; this process then loads them from there, so that the
 cached object is the code it runs (freshly compiled code is laid out otherwise).
 
-Usage: python benchmarks/profile_solver.py [--set 5:9:10] [--top 15]
+Usage: python benchmarks/profile_solver.py [--set 5:9:10] [--top 15] [--seed 1]
 """
 import argparse
 import glob
@@ -63,14 +63,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", default="5:9:10", help="GAME:TRICKS:COUNT as in bench_nodes.py (Mü only)")
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--seed", type=int, default=1, help="the heuristic run of an `auction` set")
     ap.add_argument("--compile-only", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     game, tricks, count = a.set.split(":")
-    objs = positions(game, int(tricks), int(count))
+    objs = positions(game, tricks, int(count), a.seed)
     if a.compile_only:
         MuSolver(make_table(1)).solve(objs[0])
         return
-    subprocess.run([sys.executable, __file__, "--set", a.set, "--compile-only"], check=True)
+    subprocess.run([sys.executable, __file__, "--set", a.set, "--seed", str(a.seed), "--compile-only"],
+                   check=True)
     solver = MuSolver(make_table(256))
     for obj in objs:
         solver.solve(obj)

@@ -383,6 +383,43 @@ def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class):
 
 
 @flat_kernel(inline="always")
+def playable_top(g, st, s, led_class):
+    """The highest card seat s may play that could win a trick led in led_class (the highest
+    of that class if it holds one, else its highest trump), or -1."""
+    h = st.hands[s] & g.class_mask[led_class]
+    if not h and g.trump_class >= 0:
+        h = st.hands[s] & g.class_mask[g.trump_class]
+    return highest(h) if h else -1
+
+
+@flat_kernel(inline="always")
+def mate_takes_later(g, st, seat, k, win_card, led_class):
+    """Does a teammate of `seat` still to play the trick (k cards played, the best win_card)
+    hold a card that takes it whatever the other team's seats still to play put on it?"""
+    n = g.n
+    s = seat
+    for _ in range(k + 1, n):
+        s = s + 1 if s + 1 < n else 0
+        if g.team[s] != g.team[seat]:
+            continue
+        x = playable_top(g, st, s, led_class)
+        if x < 0 or not beats(g, x, win_card, led_class):
+            continue
+        safe = True
+        o = seat
+        for _ in range(k + 1, n):
+            o = o + 1 if o + 1 < n else 0
+            if g.team[o] != g.team[seat]:
+                y = playable_top(g, st, o, led_class)
+                if y >= 0 and not beats(g, x, y, led_class):  # an equal power played first wins
+                    safe = False
+                    break
+        if safe:
+            return True
+    return False
+
+
+@flat_kernel(inline="always")
 def gen_moves(g, st, seat, leader, k, ply, tt_best):
     """Fill st.moves[ply] with one card per group of interchangeable legal cards, best first."""
     n = g.n
@@ -411,7 +448,8 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     ws = leader + win_pos
     if ws >= n:
         ws -= n
-    mate_winning = k > 0 and g.team[ws] == g.team[seat]
+    # the mover's team has the trick, or a later teammate can surely take it: points onto it
+    mate_winning = k > 0 and (g.team[ws] == g.team[seat] or mate_takes_later(g, st, seat, k, win_card, led_class))
     ruffed = 0  # leading: classes in which an opponent is void and holds a trump
     if k == 0 and g.trump_class >= 0:
         tmask = g.class_mask[g.trump_class]
