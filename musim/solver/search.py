@@ -18,7 +18,8 @@ the rest) and tried in a promising order: the
 table's best move, then leads whose replies make the smallest tree (few opponents'
 cards in the class), cheap winners (a lead only if no other seat holds a higher
 card of its class and no opponent void in it holds a trump), partner's tricks
-smeared with points, low discards.  No allocation happens inside the search: all
+smeared with points (also one a later teammate can surely take, and none that a
+later opponent can surely take from the team), low discards.  No allocation happens inside the search: all
 scratch lives in a `SearchState` made once.  The helpers called at every node are
 inlined (inline="always"): a call passes each array of the game, state and table tuples
 by value, some 200 words pushed per call, which took a third of the time per node.
@@ -393,27 +394,28 @@ def playable_top(g, st, s, led_class):
 
 
 @flat_kernel(inline="always")
-def mate_takes_later(g, st, seat, k, win_card, led_class):
-    """Does a teammate of `seat` still to play the trick (k cards played, the best win_card)
-    hold a card that takes it whatever the other team's seats still to play put on it?"""
+def side_takes_later(g, st, seat, k, win_card, led_class, side):
+    """Does a seat of team `side` still to play the trick after `seat` (k cards played, the
+    best win_card) hold a card that takes it whatever the other team's seats from `seat` on
+    put on it?  (It may still choose not to: this orders moves, it settles nothing.)"""
     n = g.n
     s = seat
     for _ in range(k + 1, n):
         s = s + 1 if s + 1 < n else 0
-        if g.team[s] != g.team[seat]:
+        if g.team[s] != side:
             continue
         x = playable_top(g, st, s, led_class)
         if x < 0 or not beats(g, x, win_card, led_class):
             continue
         safe = True
         o = seat
-        for _ in range(k + 1, n):
-            o = o + 1 if o + 1 < n else 0
-            if g.team[o] != g.team[seat]:
+        for _ in range(k, n):
+            if g.team[o] != side:
                 y = playable_top(g, st, o, led_class)
                 if y >= 0 and not beats(g, x, y, led_class):  # an equal power played first wins
                     safe = False
                     break
+            o = o + 1 if o + 1 < n else 0
         if safe:
             return True
     return False
@@ -448,8 +450,11 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     ws = leader + win_pos
     if ws >= n:
         ws -= n
-    # the mover's team has the trick, or a later teammate can surely take it: points onto it
-    mate_winning = k > 0 and (g.team[ws] == g.team[seat] or mate_takes_later(g, st, seat, k, win_card, led_class))
+    # the mover's team has the trick, or a later teammate can surely take it: points onto it,
+    # unless a later opponent can surely take it from the mover's team: then cheap cards
+    mine = g.team[seat]
+    mate_winning = k > 0 and (g.team[ws] == mine or side_takes_later(g, st, seat, k, win_card, led_class, mine))
+    lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class, 1 - mine)
     ruffed = 0  # leading: classes in which an opponent is void and holds a trump
     if k == 0 and g.trump_class >= 0:
         tmask = g.class_mask[g.trump_class]
@@ -501,6 +506,8 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         elif keen > 0:  # the trick surely goes to the mover's team: the dearest, lowest card
             score = 2000 + 10 * pts - g.power[c]
         elif keen < 0:  # it surely goes to the others: the cheapest, lowest card
+            score = -20 * pts - g.power[c]
+        elif lost:  # a later opponent can take it from the mover's team: the cheapest
             score = -20 * pts - g.power[c]
         elif mate_winning:
             score = 20 * pts - (5 if beats(g, c, win_card, led_class) else 0)
