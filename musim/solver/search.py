@@ -9,20 +9,20 @@ boundaries stores proven bounds, so the binary search over `need` that
 carries the set of cards whose rank it relied on, so a table entry covers every
 position that agrees on the cards from those down (partition search, tt.py).
 
-Moves are generated once per group of interchangeable cards (same class, same
-points, and equal power or no card of another seat, nor the trick's winning card
-so far, with a power from the lower's to the higher's, ends included; once no
-later seat can change which team takes the trick, of any points: the mover's
-dearest card into its own team's trick, its cheapest into the other's, dominates
-the rest) and tried in a promising order: the
-table's best move, then leads whose replies make the smallest tree (few opponents'
-cards in the class), cheap winners (a lead only if no other seat holds a higher
-card of its class and no opponent void in it holds a trump), partner's tricks
-smeared with points (also one a later teammate can surely take, and none that a
-later opponent can surely take from the team), low discards.  No allocation happens inside the search: all
-scratch lives in a `SearchState` made once.  The helpers called at every node are
-inlined (inline="always"): a call passes each array of the game, state and table tuples
-by value, some 200 words pushed per call, which took a third of the time per node.
+Moves are generated once per group of interchangeable cards (same class, same points,
+and equal power or no card of another seat, nor the trick's winning card so far, with a
+power from the lower's to the higher's, ends included; once no later seat can change
+which team takes the trick, of any points: the mover's dearest card into its own team's
+trick, its cheapest into the other's, dominates the rest) and tried in a promising
+order: the table's best move, then leads whose replies make the smallest tree (few
+opponents' cards in the class), cheap winners (a lead only if no other seat holds a
+higher card of its class and no opponent void in it holds a trump), partner's tricks
+smeared with points (also one a later teammate can surely take, and none that a later
+opponent can surely take from the team), low discards.  No allocation happens inside the
+search: all scratch lives in a `SearchState` made once.  The helpers called at every node
+are inlined (inline="always"): a call passes each array of the game, state and table
+tuples by value, some 200 words pushed per call, which took a third of the time per
+node.
 """
 from collections import namedtuple
 
@@ -453,8 +453,10 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     # the mover's team has the trick, or a later teammate can surely take it: points onto it,
     # unless a later opponent can surely take it from the mover's team: then cheap cards
     mine = g.team[seat]
-    mate_winning = k > 0 and (g.team[ws] == mine or side_takes_later(g, st, seat, k, win_card, led_class, mine))
-    lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class, 1 - mine)
+    mate_winning = k > 0 and (g.team[ws] == mine
+                              or side_takes_later(g, st, seat, k, win_card, led_class, mine))
+    lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class,
+                                                             1 - mine)
     ruffed = 0  # leading: classes in which an opponent is void and holds a trump
     if k == 0 and g.trump_class >= 0:
         tmask = g.class_mask[g.trump_class]
@@ -505,10 +507,8 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
             score -= np.int64(REPLY_W * replies ** (2.0 / opps))
         elif keen > 0:  # the trick surely goes to the mover's team: the dearest, lowest card
             score = 2000 + 10 * pts - g.power[c]
-        elif keen < 0:  # it surely goes to the others: the cheapest, lowest card
-            score = -20 * pts - g.power[c]
-        elif lost:  # a later opponent can take it from the mover's team: the cheapest
-            score = -20 * pts - g.power[c]
+        elif keen < 0 or lost:  # it goes (or a later opponent can take it) to the others:
+            score = -20 * pts - g.power[c]  # the cheapest, lowest card
         elif mate_winning:
             score = 20 * pts - (5 if beats(g, c, win_card, led_class) else 0)
         elif beats(g, c, win_card, led_class):
