@@ -354,6 +354,16 @@ def span(a, b):
     return ((np.uint64(2) << np.uint64(b)) - np.uint64(1)) & ~((np.uint64(1) << np.uint64(a)) - np.uint64(1))
 
 
+@flat_kernel(inline="always")
+def playable_top(g, st, s, led_class):
+    """The highest card seat s may play that could win a trick led in led_class (the highest
+    of that class if it holds one, else its highest trump), or -1."""
+    h = st.hands[s] & g.class_mask[led_class]
+    if not h and g.trump_class >= 0:
+        h = st.hands[s] & g.class_mask[g.trump_class]
+    return highest(h) if h else -1
+
+
 @flat_kernel
 def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class):
     """Once `seat` plays c to the trick (k cards played, the best of them win_card, by seat
@@ -373,24 +383,10 @@ def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class):
         s = s + 1 if s + 1 < g.n else 0
         if g.team[s] == g.team[w]:
             continue
-        h = st.hands[s] & g.class_mask[led]
-        if h and g.power[highest(h)] > g.power[top]:
+        y = playable_top(g, st, s, led)
+        if y >= 0 and beats(g, y, top, led):
             return 0
-        if g.trump_class >= 0 and led != g.trump_class:
-            h = st.hands[s] & g.class_mask[g.trump_class]
-            if h and g.power[highest(h)] > g.power[top]:
-                return 0
     return 1 if g.team[w] == g.team[seat] else -1
-
-
-@flat_kernel(inline="always")
-def playable_top(g, st, s, led_class):
-    """The highest card seat s may play that could win a trick led in led_class (the highest
-    of that class if it holds one, else its highest trump), or -1."""
-    h = st.hands[s] & g.class_mask[led_class]
-    if not h and g.trump_class >= 0:
-        h = st.hands[s] & g.class_mask[g.trump_class]
-    return highest(h) if h else -1
 
 
 @flat_kernel(inline="always")
