@@ -222,16 +222,19 @@ def cheapest_points(g, st, skip, q):
 @flat_kernel(inline="always")
 def quick_points(g, st, leader):
     """(points, relevant cards): points the leader's side surely takes by cashing the leader's
-    sure winners (DDS's "quick tricks", simplified): trumps no other player can beat, then, if
-    nobody else holds a trump, side cards no other player can beat.  Each such trick also
+    sure winners (DDS's "quick tricks", simplified): first its trumps no other player can
+    beat, which every other seat holding trumps must follow; then, per side class, its cards
+    no other player can beat, as many times as each other seat that still holds a trump must
+    follow that class (so cannot ruff, nor discard from another class).  Each such trick also
     brings every other player's cheapest cards, and the trick bonus.  The relevant cards are
     the highest other card of each class that gave winners: wherever they stay on top the
-    count is at least as high (a class without winners here may only give more)."""
+    count is at least as high (the counts of each seat's cards per class are the table key's)."""
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
     rel = np.uint64(0)
-    other_trumps = np.uint64(0)
+    cashed = 0  # trump winners: rounds of trumps every other seat must follow while it can
+    tmask = np.uint64(0)
     if g.trump_class >= 0:
         tmask = g.class_mask[g.trump_class]
         other_trumps = others & tmask
@@ -241,24 +244,33 @@ def quick_points(g, st, leader):
             win &= from_power_of(g, h)  # led first, an equal power wins
             if win:
                 rel |= np.uint64(1) << np.uint64(h)
-    if not other_trumps:
-        for k in range(MAX_CLASSES):
-            if k == g.trump_class or not g.class_mask[k]:
-                continue
-            mk = mine & g.class_mask[k]
-            ok = others & g.class_mask[k]
-            if ok and mk:
-                h = highest(ok)
-                wk = mk & from_power_of(g, h)
-                if wk:
-                    win |= wk
-                    rel |= np.uint64(1) << np.uint64(h)
-            else:
-                win |= mk
-    q = popcount(win)
+        cashed = popcount(win)
+    q = cashed
+    side = 0  # points of the side-class winners cashed
+    for k in range(MAX_CLASSES):
+        if k == g.trump_class or not g.class_mask[k]:
+            continue
+        mk = mine & g.class_mask[k]
+        if not mk:
+            continue
+        ok = others & g.class_mask[k]
+        wk = mk
+        if ok:
+            h = highest(ok)
+            wk = mk & from_power_of(g, h)
+        safe = popcount(wk)
+        for s in range(g.n):  # a seat with trumps left could ruff (an opponent) or overtake
+            if s != leader and safe and popcount(st.hands[s] & tmask) > cashed:
+                safe = min(safe, popcount(st.hands[s] & g.class_mask[k]))
+        if safe:
+            if ok:
+                rel |= np.uint64(1) << np.uint64(h)
+            two = min(safe, popcount(wk & g.point_mask[2]))  # the dearest `safe` winners
+            side += 2 * two + min(safe - two, popcount(wk & g.point_mask[1]))
+            q += safe
     if q == 0:
         return 0, rel
-    return at_least_points(g, win) + cheapest_points(g, st, leader, q) + q * g.trick_bonus, rel
+    return at_least_points(g, win) + side + cheapest_points(g, st, leader, q) + q * g.trick_bonus, rel
 
 
 @flat_kernel
