@@ -67,10 +67,10 @@ def main():
     ap.add_argument("--compile-only", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     game, tricks, count = a.set.split(":")
-    objs = positions(game, tricks, int(count), a.seed)
-    if a.compile_only:
-        MuSolver(make_table(1)).solve(objs[0])
+    if a.compile_only:  # a one-trick position compiles the same code as any other
+        MuSolver(make_table(1)).solve(positions(game, "1", 1, a.seed)[0])
         return
+    objs = positions(game, tricks, int(count), a.seed)
     subprocess.run([sys.executable, __file__, "--set", a.set, "--seed", str(a.seed), "--compile-only"],
                    check=True)
     solver = MuSolver(make_table(256))
