@@ -205,6 +205,16 @@ def from_power_of(g, card):
     return ~((np.uint64(1) << np.uint64(g.eq_lo[card])) - np.uint64(1))
 
 
+@flat_kernel(inline="always")
+def cheapest_of(count, c0, c1, c2):
+    """(points, cards worth 0, 1, 2+ taken) of the `count` cheapest of c0, c1, c2 cards worth
+    0, 1 and 2 or more (counted 2: a lower bound)."""
+    n0 = min(count, c0)
+    n1 = min(count - n0, c1)
+    n2 = min(count - n0 - n1, c2)
+    return n1 + 2 * n2, n0, n1, n2
+
+
 @flat_kernel
 def cheapest_points(g, st, skip, q):
     """The fewest points the seats other than `skip` can give to q tricks: each its q cheapest cards."""
@@ -213,9 +223,8 @@ def cheapest_points(g, st, skip, q):
         if s == skip:
             continue
         h = st.hands[s]
-        take = q - min(q, popcount(h & g.point_mask[0]))
-        t = min(take, popcount(h & g.point_mask[1]))
-        pts += t + 2 * min(take - t, popcount(h & g.point_mask[2]))
+        pts += cheapest_of(q, popcount(h & g.point_mask[0]), popcount(h & g.point_mask[1]),
+                           popcount(h & g.point_mask[2]))[0]
     return pts
 
 
@@ -226,7 +235,7 @@ def quick_points(g, st, leader):
     beat, which every other seat holding trumps must follow; then, per side class, its cards
     no other player can beat, as many times as each other seat that still holds a trump must
     follow that class (so cannot ruff, nor discard from another class).  Each such trick also
-    brings every other player's cheapest cards, and the trick bonus.  The relevant cards are
+    brings a card of every other seat (followed_points), and the trick bonus.  The relevant cards are
     the highest other card of each class that gave winners: wherever they stay on top the
     count is at least as high (the counts of each seat's cards per class are the table key's)."""
     mine = st.hands[leader]
@@ -246,6 +255,7 @@ def quick_points(g, st, leader):
                 rel |= np.uint64(1) << np.uint64(h)
         cashed = popcount(win)
     q = cashed
+    rounds = cashed << (5 * max(g.trump_class, 0))  # per class, 5 bits: the rounds led in it
     side = 0  # points of the side-class winners cashed
     for k in range(MAX_CLASSES):
         if k == g.trump_class or not g.class_mask[k]:
@@ -268,9 +278,37 @@ def quick_points(g, st, leader):
             two = min(safe, popcount(wk & g.point_mask[2]))  # the dearest `safe` winners
             side += 2 * two + min(safe - two, popcount(wk & g.point_mask[1]))
             q += safe
+            rounds |= safe << (5 * k)
     if q == 0:
         return 0, rel
-    return at_least_points(g, win) + side + cheapest_points(g, st, leader, q) + q * g.trick_bonus, rel
+    return at_least_points(g, win) + side + followed_points(g, st, leader, q, rounds) + q * g.trick_bonus, rel
+
+
+@flat_kernel
+def followed_points(g, st, leader, q, rounds):
+    """The fewest points the seats other than `leader` put on q tricks led by it, `rounds`
+    (5 bits per class) of them in each class: a seat plays at least min(rounds, its cards) of
+    a class led that often (while it holds one it must follow), its cheapest of them, and
+    its cheapest other cards for the rest."""
+    pm = g.point_mask
+    pts = 0
+    for s in range(g.n):
+        if s == leader:
+            continue
+        h = st.hands[s]
+        left0, left1, left2 = popcount(h & pm[0]), popcount(h & pm[1]), popcount(h & pm[2])
+        free = q
+        for k in range(MAX_CLASSES):
+            r = (rounds >> (5 * k)) & 31
+            if r:
+                hk = h & g.class_mask[k]
+                f = min(r, popcount(hk))
+                p, n0, n1, n2 = cheapest_of(f, popcount(hk & pm[0]), popcount(hk & pm[1]), popcount(hk & pm[2]))
+                pts += p
+                free -= f
+                left0, left1, left2 = left0 - n0, left1 - n1, left2 - n2
+        pts += cheapest_of(free, left0, left1, left2)[0]
+    return pts
 
 
 @flat_kernel
