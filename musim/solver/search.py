@@ -235,9 +235,10 @@ def quick_points(g, st, leader):
     beat, which every other seat holding trumps must follow; then, per side class, its cards
     no other player can beat, as many times as each other seat that still holds a trump must
     follow that class (so cannot ruff, nor discard from another class).  Each such trick also
-    brings a card of every other seat (followed_points), and the trick bonus.  The relevant cards are
-    the highest other card of each class that gave winners: wherever they stay on top the
-    count is at least as high (the counts of each seat's cards per class are the table key's)."""
+    brings a card of every other seat (followed_points), and the trick bonus.  The relevant
+    cards are the highest other card of each class that gave winners: wherever they stay on
+    top the count is at least as high (the counts of each seat's cards per class are the
+    table key's)."""
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
