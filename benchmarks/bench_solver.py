@@ -12,6 +12,7 @@ real auctions give the chief long, strong trumps, which random contracts rarely 
 Usage: python benchmarks/bench_solver.py [--players 3,4,5,6] [--deals 20] [--timeout 60]
        python benchmarks/bench_solver.py --players 5 --endings 6,7,8,9 --deals 20
        python benchmarks/bench_solver.py --players 3 --contracts auction --deals 30
+       (--per-deal adds a line per deal: value, time, nodes)
 """
 import argparse
 import random
@@ -83,6 +84,8 @@ def main():
                     help="full deals: random contracts, or those of a heuristic run's auctions")
     ap.add_argument("--tt-mb", type=int, default=DEFAULT_MB)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--per-deal", action="store_true",
+                    help="also print each deal's value, time and nodes (to pair two versions deal by deal)")
     a = ap.parse_args()
     TT_MB = a.tt_mb
     MuSolver(make_table(1)).solve(random_position(random.Random(0), 4, 2))  # load kernels before forking
@@ -94,13 +97,16 @@ def main():
             rng = random.Random(a.seed * 1000 + n * 20 + tricks)
             dealt = auction_positions(n, a.seed) if a.contracts == "auction" and not a.endings else None
             times, nodes, node_time = [], 0, 0.0
-            for _ in range(a.deals):
+            for deal in range(a.deals):
                 obj = next(dealt) if dealt else random_position(rng, n, tricks)
                 secs, out = solve_timed(obj)
                 times.append(secs)
                 if secs is not None:
                     nodes += out[1]
                     node_time += secs
+                if a.per_deal:
+                    print(f"  deal {deal:3d}: " + ("over the limit" if secs is None else
+                          f"value {out[0]:2d}, {fmt_seconds(secs)}, {out[1]:,} nodes"), flush=True)
             med, p90, mx = percentiles(times)
             over = sum(t is None for t in times)
             rate = f"{nodes / node_time:,.0f} nodes/s" if node_time else "-"
