@@ -232,19 +232,19 @@ def cheapest_points(g, st, skip, q):
 def quick_points(g, st, leader):
     """(points, relevant cards): points the leader's side surely takes by cashing the leader's
     sure winners (DDS's "quick tricks", simplified): first its trumps no other player can
-    beat, which every other seat holding trumps must follow; then, per side class, its cards
-    no other player can beat, as many times as each other seat that still holds a trump must
-    follow that class (so cannot ruff, nor discard from another class).  Each such trick also
-    brings a card of every other seat (followed_points), and the trick bonus.  The relevant
-    cards are the highest other card of each class that gave winners: wherever they stay on
-    top the count is at least as high (the counts of each seat's cards per class are the
-    table key's)."""
+    beat, which every other seat holding trumps must follow; then, if that leaves no other
+    seat a trump, its side cards no other player can beat.  Each such trick also brings a
+    card of every other seat (followed_points), and the trick bonus.  The relevant cards are
+    the highest other card of each class that gave winners: wherever they stay on top the
+    count is at least as high (the counts of each seat's cards per class are the table
+    key's).  Side winners while another seat keeps a trump, cashed as often as every such
+    seat must follow (DDS's rule), gained nothing on top of this and cost nodes (README)."""
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
     rel = np.uint64(0)
     cashed = 0  # trump winners: rounds of trumps every other seat must follow while it can
-    tmask = np.uint64(0)
+    ruff = False  # another seat keeps a trump after them: it could ruff or overtake a side winner
     if g.trump_class >= 0:
         tmask = g.class_mask[g.trump_class]
         other_trumps = others & tmask
@@ -255,34 +255,28 @@ def quick_points(g, st, leader):
             if win:
                 rel |= np.uint64(1) << np.uint64(h)
         cashed = popcount(win)
-    q = cashed
+        for s in range(g.n):
+            if s != leader and popcount(st.hands[s] & tmask) > cashed:
+                ruff = True
     rounds = cashed << (5 * max(g.trump_class, 0))  # per class, 5 bits: the rounds led in it
-    side = 0  # points of the side-class winners cashed
-    for k in range(MAX_CLASSES):
-        if k == g.trump_class or not g.class_mask[k]:
-            continue
-        mk = mine & g.class_mask[k]
-        if not mk:
-            continue
-        ok = others & g.class_mask[k]
-        wk = mk
-        if ok:
-            h = highest(ok)
-            wk = mk & from_power_of(g, h)
-        safe = popcount(wk)
-        for s in range(g.n):  # a seat with trumps left could ruff (an opponent) or overtake
-            if s != leader and safe and popcount(st.hands[s] & tmask) > cashed:
-                safe = min(safe, popcount(st.hands[s] & g.class_mask[k]))
-        if safe:
+    if not ruff:
+        for k in range(MAX_CLASSES):
+            mk = mine & g.class_mask[k]
+            if k == g.trump_class or not mk:
+                continue
+            ok = others & g.class_mask[k]
+            wk = mk
             if ok:
-                rel |= np.uint64(1) << np.uint64(h)
-            two = min(safe, popcount(wk & g.point_mask[2]))  # the dearest `safe` winners
-            side += 2 * two + min(safe - two, popcount(wk & g.point_mask[1]))
-            q += safe
-            rounds |= safe << (5 * k)
+                h = highest(ok)
+                wk = mk & from_power_of(g, h)
+                if wk:
+                    rel |= np.uint64(1) << np.uint64(h)
+            win |= wk
+            rounds |= popcount(wk) << (5 * k)
+    q = popcount(win)
     if q == 0:
         return 0, rel
-    return at_least_points(g, win) + side + followed_points(g, st, leader, q, rounds) + q * g.trick_bonus, rel
+    return at_least_points(g, win) + followed_points(g, st, leader, q, rounds) + q * g.trick_bonus, rel
 
 
 @flat_kernel
