@@ -229,7 +229,7 @@ def cheapest_points(g, st, skip, q):
 
 
 @flat_kernel(inline="always")
-def quick_points(g, st, leader):
+def quick_points(g, st, leader, sides):
     """(points, relevant cards): points the leader's side surely takes by cashing the leader's
     sure winners (DDS's "quick tricks", simplified): first its trumps no other player can
     beat, which every other seat holding trumps must follow; then, if that leaves no other
@@ -238,7 +238,8 @@ def quick_points(g, st, leader):
     the highest other card of each class that gave winners: wherever they stay on top the
     count is at least as high (the counts of each seat's cards per class are the table
     key's).  Side winners while another seat keeps a trump, cashed as often as every such
-    seat must follow (DDS's rule), gained nothing on top of this and cost nodes (README)."""
+    seat must follow (DDS's rule), gained nothing on top of this and cost nodes (README).
+    sides=False counts the trump winners alone, whose relevant cards are fewer."""
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
@@ -259,7 +260,7 @@ def quick_points(g, st, leader):
             if s != leader and popcount(st.hands[s] & tmask) > cashed:
                 ruff = True
     rounds = cashed << (5 * max(g.trump_class, 0))  # per class, 5 bits: the rounds led in it
-    if not ruff:
+    if sides and not ruff:
         for k in range(MAX_CLASSES):
             mk = mine & g.class_mask[k]
             if k == g.trump_class or not mk:
@@ -698,12 +699,19 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 rb = pts if g.team[w] else 0
                 r, resolved = rb >= need, True
             elif k == 0:
-                sure, rel = quick_points(g, st, leader)
+                sure, rel = quick_points(g, st, leader, True)
                 if g.team[leader] and need <= sure:
                     r, rb, resolved, rr = True, sure, True, rel
                 elif not g.team[leader] and need > avail - sure:
                     r, rb, resolved, rr = False, avail - sure, True, rel
-                else:
+                if resolved and g.trump_class >= 0 and rel & ~g.class_mask[g.trump_class]:
+                    # if the trump winners alone decide, the proof needs no side class's cards
+                    t_sure, t_rel = quick_points(g, st, leader, False)
+                    if g.team[leader] and need <= t_sure:
+                        rb, rr = t_sure, t_rel
+                    elif not g.team[leader] and need > avail - t_sure:
+                        rb, rr = avail - t_sure, t_rel
+                elif not resolved:
                     holder, sure, rel = top_trump_points(g, st, leader)
                     if holder >= 0 and g.team[holder] and need <= sure:
                         r, rb, resolved, rr = True, sure, True, rel
