@@ -280,6 +280,15 @@ def quick_points(g, st, leader, sides):
     return at_least_points(g, win) + followed_points(g, st, leader, q, rounds) + q * g.trick_bonus, rel
 
 
+@flat_kernel(inline="always")
+def sure_decides(maximising, sure, need, avail):
+    """(decided?, result, bound): what a side sure of `sure` of the `avail` points left
+    proves about "can the maximising team take `need`?" (maximising: the side is that team)."""
+    if maximising:
+        return need <= sure, True, sure
+    return need > avail - sure, False, avail - sure
+
+
 @flat_kernel
 def followed_points(g, st, leader, q, rounds):
     """The fewest points the seats other than `leader` put on q tricks led by it, `rounds`
@@ -700,23 +709,20 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 r, resolved = rb >= need, True
             elif k == 0:
                 sure, rel = quick_points(g, st, leader, True)
-                if g.team[leader] and need <= sure:
-                    r, rb, resolved, rr = True, sure, True, rel
-                elif not g.team[leader] and need > avail - sure:
-                    r, rb, resolved, rr = False, avail - sure, True, rel
-                if resolved and g.trump_class >= 0 and rel & ~g.class_mask[g.trump_class]:
-                    # if the trump winners alone decide, the proof needs no side class's cards
-                    t_sure, t_rel = quick_points(g, st, leader, False)
-                    if g.team[leader] and need <= t_sure:
-                        rb, rr = t_sure, t_rel
-                    elif not g.team[leader] and need > avail - t_sure:
-                        rb, rr = avail - t_sure, t_rel
-                elif not resolved:
+                resolved, r, rb = sure_decides(g.team[leader], sure, need, avail)
+                if resolved:
+                    rr = rel
+                    if g.trump_class >= 0 and rel & ~g.class_mask[g.trump_class]:
+                        # if the trump winners alone decide, the proof needs no side class's cards
+                        t_sure, t_rel = quick_points(g, st, leader, False)
+                        t_resolved, _, t_rb = sure_decides(g.team[leader], t_sure, need, avail)
+                        if t_resolved:
+                            rb, rr = t_rb, t_rel
+                else:
                     holder, sure, rel = top_trump_points(g, st, leader)
-                    if holder >= 0 and g.team[holder] and need <= sure:
-                        r, rb, resolved, rr = True, sure, True, rel
-                    elif holder >= 0 and not g.team[holder] and need > avail - sure:
-                        r, rb, resolved, rr = False, avail - sure, True, rel
+                    if holder >= 0:
+                        resolved, r, rb = sure_decides(g.team[holder], sure, need, avail)
+                        rr = rel
             if k == 0 and not resolved:
                 rem, tops = position_keys(g, st, leader, st.words[d], st.key[d], st.points[d])
                 fr[d, F_TOPS] = tops
