@@ -114,6 +114,26 @@ def test_values_do_not_depend_on_table_size(solver, monkeypatch):
     assert crowded >= 8  # the test must exercise eviction
 
 
+def test_values_do_not_depend_on_move_budgets(solver):
+    """Budgets so small that nearly every move runs out of them (the search unwinds, tries the
+    other moves, then resumes the ones that ran out) change no value nor per-move value."""
+    tight = MuSolver(make_table(8))
+    tight.st.budget[:] = (2, 3, 1)
+    rng = random.Random(5)
+    for i in range(240):
+        n = 3 + i % 4
+        obj, args = random_position(rng, n, {3: 4, 4: 3, 5: 2, 6: 2}[n], mid_trick=i % 2 == 1)
+        value, moves = dd_value(*args)
+        got = tight.solve(obj, all_moves=True)
+        assert got["value"] == value, obj
+        assert got["moves"] == {CARD_TEXT[c]: v for c, v in moves.items()}, obj
+    for i in range(24):  # beyond brute force: against the solver's own budgets
+        n = 3 + i % 4
+        obj, _ = random_position(rng, n, {3: 9, 4: 8, 5: 7, 6: 6}[n], mid_trick=i % 3 == 1)
+        assert tight.solve(obj)["value"] == solver.solve(obj)["value"], obj
+    assert tight.st.stats[2] > 10_000  # the test must cut searches short
+
+
 def test_golden_positions():
     lines = (GOLDEN / "mu-positions.jsonl").read_text().splitlines()
     expected = (GOLDEN / "mu-positions.expected.jsonl").read_text().splitlines()
