@@ -45,8 +45,8 @@ SearchState = namedtuple("SearchState",
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
 # cards each stands for, and their order scores, replaced by their bounds once they
-# fail (next_move); status: each move of a budgeted frame untried, failed or out of
-# budget (budget_next); frames: the explicit search stack, with each frame's keys
+# fail (next_move); status: whether each tried move of a budgeted frame failed or ran
+# out of budget (budget_next); frames: the explicit search stack, with each frame's keys
 # (words, key, points), the cards whose rank its proof needed so far (rel) and those the
 # trick completed on entering it needed (trel); stats[0] = nodes searched, stats[1] = tricks
 # completed in the search (DDS's node count), stats[2] = moves cut short by their budget;
@@ -64,7 +64,7 @@ BUDGET_FIRST = 1 << 16
 BUDGET_OTHER = 1 << 10
 NO_DEADLINE = 1 << 62
 PLAIN, FIRST, OTHERS, REST = range(4)  # budget phases
-UNTRIED, FAILED, RAN_OUT = range(3)  # a budgeted move's status
+FAILED, RAN_OUT = range(1, 3)  # a budgeted move's status, once tried
 
 
 def make_state():
@@ -684,9 +684,9 @@ def next_move(g, st, p, ply):
 
 
 @flat_kernel(inline="always")
-def start_budget(st, d, ply):
-    """Set up frame d's moves (at ply) to be searched: budgeted if the mover holds
-    BUDGET_CARDS cards or more and has a choice."""
+def start_budget(st, d):
+    """Set up frame d's moves to be searched: budgeted if the mover holds BUDGET_CARDS
+    cards or more and has a choice."""
     fr = st.frames
     fr[d, F_IDX] = 0
     fr[d, F_MOVE_DEADLINE] = fr[d, F_DEADLINE]
@@ -694,8 +694,6 @@ def start_budget(st, d, ply):
     if popcount(st.hands[fr[d, F_SEAT]]) >= st.budget[0] and fr[d, F_COUNT] > 1:
         fr[d, F_PHASE] = FIRST
         fr[d, F_MOVE_DEADLINE] = min(fr[d, F_DEADLINE], st.stats[0] + st.budget[1])
-        for j in range(fr[d, F_COUNT]):
-            st.status[ply, j] = UNTRIED
 
 
 @flat_kernel
@@ -704,8 +702,9 @@ def budget_next(st, p, ply):
     run out of budget; returns whether there is one.
 
     The first move has BUDGET_FIRST nodes.  Where it is wrong, and a later move is the one
-    that settles the node, that later move is often far cheaper (early in 5-player auction
-    deals, the failed first moves took twice the nodes of the move that then succeeded).
+    that settles the node, that later move is often far cheaper (in the first trick of a
+    5-player auction deal, the failed first moves took 3 times the nodes of the moves that
+    then succeeded).
     So once the first move runs out, each other move gets BUDGET_OTHER nodes, and only then
     do the moves that ran out get all they need.  What a cut-short search proved on the way
     stays in the table, so resuming it redoes little.  (Raising the budgets round by round
@@ -715,9 +714,7 @@ def budget_next(st, p, ply):
     i = fr[p, F_IDX] + 1
     if fr[p, F_PHASE] == FIRST:
         fr[p, F_PHASE] = OTHERS
-    if fr[p, F_PHASE] == OTHERS:
-        while i < count and st.status[ply, i] != UNTRIED:
-            i += 1
+    if fr[p, F_PHASE] == OTHERS:  # each move gets its status as it is tried, in order
         if i < count:
             fr[p, F_IDX] = i
             fr[p, F_MOVE_DEADLINE] = min(fr[p, F_DEADLINE], st.stats[0] + st.budget[2])
@@ -822,7 +819,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 fr[d, F_SEAT] = seat
                 fr[d, F_NODES] = st.stats[0]
                 fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best)
-                start_budget(st, d, ply + d)
+                start_budget(st, d)
                 fr[d, F_BOUND] = -NO_BOUND_HI if g.team[seat] else NO_BOUND_HI
                 st.rel[d] = 0
                 _play(g, st, d, ply)
