@@ -21,10 +21,10 @@ smeared with points (also one a later teammate can surely take, and none that a 
 opponent can surely take from the team), low discards.  A move tried first that runs
 long early in the deal gives way for a while to the others, each on a small budget of
 nodes: one of them may settle the node at a fraction of its cost (`budget_next`).  No
-allocation happens inside the search: all scratch lives in a `SearchState` made once.  The helpers called at every node
-are inlined (inline="always"): a call passes each array of the game, state and table
-tuples by value, some 200 words pushed per call, which took a third of the time per
-node.
+allocation happens inside the search: all scratch lives in a `SearchState` made once.
+The helpers called at every node are inlined (inline="always"): a call passes each array
+of the game, state and table tuples by value, some 200 words pushed per call, which took
+a third of the time per node.
 """
 from collections import namedtuple
 
@@ -57,8 +57,8 @@ F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND, F_TOPS
 FRAME_FIELDS = 13
 # A frame whose mover holds BUDGET_CARDS cards or more gives its first move BUDGET_FIRST
 # nodes; if they run out, each other move gets BUDGET_OTHER, and then those that ran out
-# get the rest (`bench_nodes.py --sets 6:auction:8` 17% fewer nodes, 8-32 times the budgets
-# or a first budget 4 times smaller within 1% of that)
+# get the rest (`bench_nodes.py --sets 6:auction:8` 17% fewer nodes; first budgets of 2**14
+# to 2**18 and other budgets of 2**8 to 2**14, or from 4 or 8 cards, within 3% of that)
 BUDGET_CARDS = 6
 BUDGET_FIRST = 1 << 16
 BUDGET_OTHER = 1 << 10
@@ -704,9 +704,8 @@ def budget_next(st, p, ply):
     The first move has BUDGET_FIRST nodes.  Where it is wrong, and a later move is the one
     that settles the node, that later move is often far cheaper (in the first trick of a
     5-player auction deal, the failed first moves took 3 times the nodes of the moves that
-    then succeeded).
-    So once the first move runs out, each other move gets BUDGET_OTHER nodes, and only then
-    do the moves that ran out get all they need.  What a cut-short search proved on the way
+    then succeeded).  So once the first move runs out, each other move gets BUDGET_OTHER
+    nodes, and only then do the moves that ran out get all they need.  What a cut-short search proved on the way
     stays in the table, so resuming it redoes little.  (Raising the budgets round by round
     instead, 8 times each, searched more nodes than no budgets at all.)"""
     fr = st.frames
