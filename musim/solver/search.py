@@ -64,7 +64,8 @@ BUDGET_FIRST = 1 << 16
 BUDGET_OTHER = 1 << 10
 NO_DEADLINE = 1 << 62
 PLAIN, FIRST, OTHERS, REST = range(4)  # budget phases
-FAILED, RAN_OUT = range(1, 3)  # a budgeted move's status, once tried
+FAILED, RAN_OUT = range(1, 3)  # a budgeted move's status, once tried (written each time: the
+# array is shared by every frame at that ply, so an old RAN_OUT must not linger)
 
 
 def make_state():
@@ -705,9 +706,10 @@ def budget_next(st, p, ply):
     that settles the node, that later move is often far cheaper (in the first trick of a
     5-player auction deal, the failed first moves took 3 times the nodes of the moves that
     then succeeded).  So once the first move runs out, each other move gets BUDGET_OTHER
-    nodes, and only then do the moves that ran out get all they need.  What a cut-short search proved on the way
-    stays in the table, so resuming it redoes little.  (Raising the budgets round by round
-    instead, 8 times each, searched more nodes than no budgets at all.)"""
+    nodes, and only then do the moves that ran out get all they need.  What a cut-short
+    search proved on the way stays in the table, so resuming it redoes little.  (Raising
+    the budgets round by round instead, 8 times each, searched more nodes than no budgets
+    at all.)"""
     fr = st.frames
     count = fr[p, F_COUNT]
     i = fr[p, F_IDX] + 1
