@@ -38,13 +38,14 @@ def main():
     contracts.strength(n, tiny, DD, np.zeros((1, n), np.int64), ws)  # load the kernels
     best = np.zeros((a.deals, n), np.int64)
     times = []
+    nodes = ws.dd.st.stats[0]
     for i in range(a.deals):
         t = time.perf_counter()
         contracts.strength(n, hands[i:i + 1], DD, best[i:i + 1], ws)
         times.append(time.perf_counter() - t)
     times.sort()
     print(f"{n} players, {a.deals} deals: {sum(times):.1f} s in all, median {times[len(times) // 2]:.2f} s, "
-          f"max {times[-1]:.2f} s per deal; mean level {best.mean():.2f}")
+          f"max {times[-1]:.2f} s per deal; {ws.dd.st.stats[0] - nodes:,} nodes; mean level {best.mean():.2f}")
 
 
 if __name__ == "__main__":

@@ -250,3 +250,30 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
         assert value == played, (n, hands, chief, partner, trump)
         levels.add(rank)
     assert len(levels) >= 4  # the searches climbed several levels, not only stopped at `best`
+
+def test_pure_strength_is_the_best_contract_whatever_order_it_tries_them_in():
+    """contracts.strength tries first the contracts the hand model rates highest; its level
+    must still be the best over every trump and partner, each contract searched on its own."""
+    from musim.games.mu.ddplay import make_ddplay
+    from musim.games.mu.policies import DD
+    rng = random.Random(13)
+    for n, size in ((3, 6), (4, 5), (6, 4)):
+        deck = list(range(36 if n == 3 else 60))
+        hands = np.zeros((3, sim.MAX_PLAYERS), np.uint64)
+        for i in range(3):
+            cards = rng.sample(deck, size * n)
+            for s in range(n):
+                hands[i, s] = sum(1 << c for c in cards[size * s:size * s + size])
+        ws = sim.make_workspace(n, make_ddplay(8))
+        best = np.zeros((3, n), np.int64)
+        contracts.strength(n, hands, DD, best, ws)
+        for i in range(3):
+            for chief in range(n):
+                trumps = [t for t in range(15) if int(hands[i, chief]) & int(TYPE_MASK[t])] + [-1]
+                partners = [p for p in range(n) if p != chief] if n >= 4 else [-1]
+                levels = []
+                for t in trumps:
+                    for p in partners:
+                        ws.held[:n] = hands[i, :n]
+                        levels.append(sim.contract_rank_above(n, chief, p, t, -1, 0, ws))
+                assert best[i, chief] == max(levels), (n, i, chief)

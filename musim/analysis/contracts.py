@@ -11,7 +11,7 @@ from numba import njit
 from musim.bits import bit, popcount
 from musim.cards import N_TYPES, TYPE_MASK
 from musim.games.mu import policies
-from musim.games.mu.hand_model import hand_features, kind_of
+from musim.games.mu.hand_model import expected_points, hand_features, kind_of
 from musim.games.mu.rules import achieved_rank, auction_result, nameable_types, score_played
 from musim.games.mu.simulate import (
     MAX_PLAYERS, contract_rank_above, contract_value, deal_hands, play_contract, run_auction)
@@ -255,18 +255,33 @@ def _strength_rank(n, hands, chief, partner, t, best, play_policy, state, card_p
 @njit(cache=True, nogil=True)
 def strength(n, hands, play_policy, best_rank, ws):
     """Pure strength: best_rank[i, c] = the highest bid whose target seat c, as chief of deal i
-    (no vice), reaches with its best trump and best partner."""
+    (no vice), reaches with its best trump and best partner.
+
+    The result is the maximum over the contracts, whatever their order, but under
+    double-dummy play a contract costs one search at the level above the best so far, and
+    that search is cheap when it fails far from the contract's value: so the contracts
+    the hand model rates highest for the team (chief and partner's cards together) come
+    first."""
     types = np.zeros(N_TYPES + 1, np.int64)
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     state = np.zeros(1, np.uint64)
+    rating = np.zeros((N_TYPES + 1) * MAX_PLAYERS)
+    trump_of = np.zeros((N_TYPES + 1) * MAX_PLAYERS, np.int64)
+    partner_of = np.zeros((N_TYPES + 1) * MAX_PLAYERS, np.int64)
     for i in range(hands.shape[0]):
         for c in range(n):
-            best = 0
+            m = 0
             for j in range(hand_types(hands[i, c], types)):
                 for p in range(n if n >= 4 else 1):
                     if n >= 4 and p == c:
                         continue
                     partner = p if n >= 4 else -1
-                    best = _strength_rank(n, hands[i], c, partner, types[j], best, play_policy, state,
-                                          card_points, ws, ws.dd)
+                    team = hands[i, c] | (hands[i, partner] if partner >= 0 else np.uint64(0))
+                    rating[m] = -expected_points(team, types[j], n)
+                    trump_of[m], partner_of[m] = types[j], partner
+                    m += 1
+            best = 0
+            for j in np.argsort(rating[:m], kind="mergesort"):
+                best = _strength_rank(n, hands[i], c, partner_of[j], trump_of[j], best, play_policy, state,
+                                      card_points, ws, ws.dd)
             best_rank[i, c] = best
