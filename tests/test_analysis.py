@@ -251,6 +251,7 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
         levels.add(rank)
     assert len(levels) >= 4  # the searches climbed several levels, not only stopped at `best`
 
+
 def test_pure_strength_is_the_best_contract_whatever_order_it_tries_them_in():
     """contracts.strength tries first the contracts the hand model rates highest; its level
     must still be the best over every trump and partner, each contract searched on its own."""
