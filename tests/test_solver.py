@@ -164,7 +164,7 @@ def test_principal_line_reproduces_the_value(solver):
             st.line[j] = setup.canon_of[c]
         total, v = 0, value
         while any(st.hands[s] for s in range(n)):
-            card = search.first_keeping_move(g, tt, st, leader, k, v, setup.orig_of)
+            card = search.first_keeping_move(g, tt, st, leader, k, v)
             assert card >= 0
             seat = (leader + k) % n
             st.hands[seat] ^= np.uint64(1) << np.uint64(card)

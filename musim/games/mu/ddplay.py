@@ -2,10 +2,12 @@
 
 When the play phase reaches the last `tricks` tricks (all of them by default),
 the position is mapped into the solver's layout and solved once; from then on
-each seat plays the first card, in card-index order, that keeps the exact value
-(one null-window search per candidate, the transposition table warm).  The
-fixed tie rule makes rows reproducible, and the team's points then equal the
-value solved at the start.
+each seat plays the first of its moves, in the solver's own move order for the
+position (no table hints), that keeps the exact value (one null-window search per
+candidate, the transposition table warm).  The order depends on the position
+alone, so rows are reproducible whatever the table size, and the first candidate
+is nearly always the move the solve's proof used: play costs almost nothing on
+top of the solve.  The team's points then equal the value solved at the start.
 """
 from collections import namedtuple
 
@@ -78,7 +80,7 @@ def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power
 @flat_kernel(inline="always")
 def dd_card(n, dd, seat, leader, k):
     """The card (original index) the seat to move plays, keeping the exact value."""
-    c = first_keeping_move(solver_game(n, dd.lay), dd.tt, dd.st, leader, k, dd.meta[VALUE], dd.lay.orig_of)
+    c = first_keeping_move(solver_game(n, dd.lay), dd.tt, dd.st, leader, k, dd.meta[VALUE])
     dd.st.hands[seat] ^= bit(c)
     dd.st.line[k] = c
     return dd.lay.orig_of[c]
