@@ -92,8 +92,8 @@ def solve(path, all_moves, game, tt_mb):
     sys.exit(0 if ok else 1)
 
 
-def parse_count(text, name):
-    """A positive whole number given plainly or in scientific notation ('1e6', '2.5e5')."""
+def parse_count(text, name, minimum=1):
+    """A whole number >= minimum given plainly or in scientific notation ('1e6', '2.5e5')."""
     from decimal import Decimal, InvalidOperation
 
     try:
@@ -102,8 +102,8 @@ def parse_count(text, name):
         raise click.BadParameter(f"{text!r} is not a number", param_hint=name)
     if not value.is_finite() or value != value.to_integral_value():
         raise click.BadParameter(f"{text!r} is not a whole number", param_hint=name)
-    if value < 1:
-        raise click.BadParameter(f"{text!r} must be at least 1", param_hint=name)
+    if value < minimum:
+        raise click.BadParameter(f"{text!r} must be at least {minimum}", param_hint=name)
     if value > 10**12:
         raise click.BadParameter(f"{text!r} is more than 10^12", param_hint=name)
     return int(value)
@@ -246,7 +246,7 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @click.option("--tt-mb", type=click.IntRange(1, 65536), default=64, show_default=True)
 @click.option("--strength-deals", metavar="N", help="Deals the pure-strength view replays (default: all; "
-              "it solves every seat, trump and partner of a deal).")
+              "0 skips it; it solves every seat, trump and partner of a deal).")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
 @click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
@@ -271,7 +271,7 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
                                  "in memory)", param_hint="--deals")
     n_strength = n_deals
     if strength_deals is not None:
-        n_strength = min(parse_count(strength_deals, "--strength-deals"), n_deals)
+        n_strength = min(parse_count(strength_deals, "--strength-deals", minimum=0), n_deals)
     try:
         out = balance_report.check_out_dir(out, overwrite)
     except OutputError as exc:

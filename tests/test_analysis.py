@@ -165,6 +165,24 @@ def test_strength_deals_limits_the_pure_strength_view_to_the_first_deals():
     assert part.facts["strength_deals"] == 30 and part.strength.chiefs.sum() == 3 * 30
     assert full.facts["strength_deals"] == full.facts["played"]
     pd.testing.assert_frame_equal(full.table, part.table)
+    none = analyse(3, 120, 4, strength_deals=0)
+    assert none.facts["strength_deals"] == 0 and none.strength.empty
+    pd.testing.assert_frame_equal(full.table, none.table)
+
+
+def test_never_bid_levels_are_listed_as_runs():
+    from musim.analysis.balance_report import _ranges
+    assert _ranges([1, 5, 6, 7, 8, 9, 10]) == "1, 5..10" and _ranges([7, 8]) == "7..8" and _ranges([2]) == "2"
+
+
+def test_balance_cli_can_skip_the_pure_strength_view(tmp_path):
+    out = tmp_path / "bal"
+    res = invoke("balance", "--players", "3", "--deals", 50, "--seed", 1, "--strength-deals", 0, "--out", out)
+    assert res.exit_code == 0, res.output
+    assert "Pure strength: not computed" in (out / "summary.md").read_text()
+    assert pd.read_csv(out / "strength.csv").empty and (out / "strength.png").stat().st_size > 0
+    res = invoke("balance", "--players", "3", "--deals", 50, "--strength-deals", -1, "--out", tmp_path / "b2")
+    assert res.exit_code == 2 and "--strength-deals" in res.output and "at least 0" in res.output
 
 
 def test_balance_cli_writes_every_file_and_refuses_to_mix(tmp_path):

@@ -25,12 +25,13 @@ from musim.analysis.stats import mean_interval, wilson
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
-from musim.games.mu.ddplay import make_ddplay
+from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
 
 MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
 STRENGTH_CHUNK = 256
+STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
 
 
 def _collect(players, deals, seed, play, workers, tt_mb, tick):
@@ -49,11 +50,12 @@ def _strength(players, hands, play, workers, tt_mb, tick):
     play_policy = PLAY_POLICIES[play][1]
 
     def work(start, count):
-        ws = sim.make_workspace(players, make_ddplay(tt_mb) if play == "dd" else None)
+        ws = sim.make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
         contracts.strength(players, hands[start:start + count], play_policy, best[start:start + count], ws)
         return count
 
-    for count in run_ordered(work, chunk_starts(len(hands), STRENGTH_CHUNK), workers):
+    size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
+    for count in run_ordered(work, chunk_starts(len(hands), size), workers):
         tick(count)
     return best
 
@@ -106,7 +108,7 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
             strength_deals=None):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
-    first `strength_deals` played deals (default: all): it solves every seat, trump and partner
+    first `strength_deals` played deals (default: all; 0: none): it solves every seat, trump and partner
     of a deal, so under double-dummy play it costs far more per deal than the table."""
     res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, tick)
     played = res[:, sim.OUTCOME] == sim.PLAYED
@@ -145,6 +147,8 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
     counts = np.bincount(best.ravel(), minlength=len(levels))
     strength = pd.DataFrame({"players": players, "level": levels, "chiefs": counts,
                              "share": counts / max(best.size, 1)})
+    if not best.size:  # strength_deals 0: the view was skipped, no rows
+        strength = strength[:0]
     facts = {"players": players, "deals": deals, "played": int(played.sum()), "eklats": int((~played).sum()),
              "p_star": p_star, "intercept": intercept, "slope": slope,
              "chief_score_mean": mean_interval(sc[chief_mask])[0] if len(r) else float("nan"),

@@ -25,6 +25,17 @@ def check_out_dir(out, overwrite):
     return out
 
 
+def _ranges(levels):
+    """'1, 5..10' for [1, 5, 6, 7, 8, 9, 10]: runs of consecutive levels."""
+    runs = []
+    for b in levels:
+        if runs and b == runs[-1][1] + 1:
+            runs[-1][1] = b
+        else:
+            runs.append([b, b])
+    return ", ".join(str(a) if a == z else f"{a}..{z}" for a, z in runs)
+
+
 def _fmt(x, spec):
     return "" if pd.isna(x) else format(x, spec)
 
@@ -73,13 +84,16 @@ def summary_markdown(results, params, seconds):
                 f"{_fmt(x.chief_score_one_less, '.1f')} |")
         never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
         if never and not pd.isna(f["intercept"]):
-            lines.append(f"\nNever bid: levels {never[0]}..{never[-1]} (proposed targets there: "
+            lines.append(f"\nNever bid: levels {_ranges(never)} (proposed targets there: "
                          + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never) + ").")
         s = r.strength
-        lines += ["", f"Pure strength ({f['strength_deals']:,} played deals, each seat as chief, best trump "
-                  "and partner, no vice): mean level "
-                  f"{f['strength_mean']:.2f}; share by level: "
-                  + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001), ""]
+        if not f["strength_deals"]:
+            lines += ["", "Pure strength: not computed (`--strength-deals 0`).", ""]
+        else:
+            lines += ["", f"Pure strength ({f['strength_deals']:,} played deals, each seat as chief, best trump "
+                      "and partner, no vice): mean level "
+                      f"{f['strength_mean']:.2f}; share by level: "
+                      + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001), ""]
     lines += ["## Files", "",
               "- `balance.csv`: the tables above, one row per player count and bid level.",
               "- `strength.csv`: the pure-strength distribution.",

@@ -17,7 +17,7 @@ from musim.batch import InputError
 from musim.cards import COLOURS, N_CARDS, CardError, card_kind, deck_for, hand_mask, type_text
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
-from musim.games.mu.ddplay import make_ddplay
+from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace
 
@@ -84,8 +84,7 @@ def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heur
     chief_points = np.zeros_like(team)
 
     def work(start, count):
-        dd = make_ddplay(tt_mb) if play == "dd" else None
-        ws = make_workspace(players, dd)
+        ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
         contracts.bid_samples(players, np.uint64(mask), seat, dealer, rest.copy(), seed, start, count, trumps,
                               play_policy, model, hindsight, team[start:start + count],
                               chief_points[start:start + count], ws)

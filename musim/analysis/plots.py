@@ -61,7 +61,10 @@ def strength(strength_table, path):
     ax.set(xlabel="highest makeable level (best trump and partner, no vice)", ylabel="share of seats",
            title="Pure strength of a seat as chief")
     ax.grid(alpha=0.3)
-    ax.legend()
+    if ax.lines:
+        ax.legend()
+    else:
+        ax.text(0.5, 0.5, "not computed (--strength-deals 0)", ha="center", transform=ax.transAxes)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -9,6 +9,7 @@ alone, so rows are reproducible whatever the table size, and the first candidate
 is nearly always the move the solve's proof used: play costs almost nothing on
 top of the solve.  The team's points then equal the value solved at the start.
 """
+import threading
 from collections import namedtuple
 
 import numpy as np
@@ -29,6 +30,20 @@ def make_ddplay(tt_megabytes, tricks=0):
     """Solver scratch for one worker: a transposition table of tt_megabytes, reused across deals."""
     return DDPlay(tt=make_table(tt_megabytes), st=make_state(), lay=make_layout(),
                   meta=np.array([-1, tricks, 0], np.int64))
+
+
+_per_thread = threading.local()
+
+
+def worker_ddplay(tt_mb, tricks=0):
+    """This worker thread's scratch, made once and reused by every chunk it runs: a fresh
+    table's first touch costs about 1.5 s of page faults per 512 MB."""
+    dd = getattr(_per_thread, "dd", None)
+    if dd is None or _per_thread.tt_mb != tt_mb:
+        dd = _per_thread.dd = make_ddplay(tt_mb)
+        _per_thread.tt_mb = tt_mb
+    dd.meta[TRICKS] = tricks
+    return dd
 
 
 @flat_kernel

@@ -4,7 +4,6 @@ The kernels (simulate.py) fill plain arrays; this module turns each chunk into
 an Arrow record batch with the columns of FORMATS.md "Run output", and keeps
 the running totals for the end-of-run summary.
 """
-import threading
 import time
 
 import numpy as np
@@ -13,7 +12,7 @@ import pyarrow.compute as pc
 
 from musim.cards import CARD_TEXT, mask_cards, type_text
 from musim.games.mu import simulate as sim
-from musim.games.mu.ddplay import TRICKS, make_ddplay
+from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.policies import DD, HEURISTIC, RANDOM
 from musim.solver.tt import DEFAULT_MB
 
@@ -61,19 +60,6 @@ class DealChunk:
         self.solve_ms = np.full(count, np.nan, np.float32)
 
 
-_thread_solvers = threading.local()
-
-
-def _dd_scratch(tt_mb, dd_tricks):
-    """This thread's double-dummy scratch (its transposition table is reused across chunks)."""
-    dd = getattr(_thread_solvers, "dd", None)
-    if dd is None or getattr(_thread_solvers, "tt_mb", None) != tt_mb:
-        dd = _thread_solvers.dd = make_ddplay(tt_mb)
-        _thread_solvers.tt_mb = tt_mb
-    dd.meta[TRICKS] = dd_tricks
-    return dd
-
-
 def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0):
     """Play deals start..start+count-1 of a run and return their DealChunk.
 
@@ -85,7 +71,7 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
         sim.simulate_chunk(players, seed, start, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
                            ch.card_points, ch.hands, ch.laid, sim.make_workspace(players))
         return ch
-    ws = sim.make_workspace(players, _dd_scratch(tt_mb, dd_tricks))
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks))
     # an empty call compiles (or loads) the kernel first, so solve_ms times solving alone
     sim.simulate_chunk(players, seed, start, bid_policy, play_policy, ch.dealers[:0], ch.res[:0], ch.scores[:0],
                        ch.card_points[:0], ch.hands[:0], ch.laid[:0], ws)
@@ -153,7 +139,7 @@ def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_
     """Play matches start..start+count-1 of a run and return their MatchChunk."""
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = MatchChunk(players, start, count)
-    dd = _dd_scratch(tt_mb, dd_tricks) if play_policy == DD else None
+    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
     m = sim.MAX_PLAYERS
     sim.simulate_matches(players, seed, start, goal, bid_policy, play_policy, ch.deals, ch.totals,
                          ch.chief_counts, ch.eklats, np.zeros(m, np.uint64), np.zeros(m, np.uint64),
@@ -260,7 +246,7 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
     """
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, deal, 1)
-    ws = sim.make_workspace(players, _dd_scratch(tt_mb, dd_tricks) if play_policy == DD else None)
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None)
     sim.simulate_chunk(players, seed, deal, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
                        ch.card_points, ch.hands, ch.laid, ws)
     r = ch.res[0]
