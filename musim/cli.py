@@ -6,6 +6,10 @@ import click
 from musim import __version__
 
 TT_MB = 512  # musim.solver.tt.DEFAULT_MB; importing it here would load numba for every command
+# one table size for every command that plays double-dummy: 4- and 5-player searches that
+# run for minutes need the room (README, "The double-dummy solver")
+dd_table_option = click.option("--tt-mb", type=click.IntRange(1, 65536), default=TT_MB, show_default=True,
+                               help="With --play dd: transposition-table MB per worker.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -119,8 +123,7 @@ def parse_count(text, name, minimum=1):
               help="random/heuristic: every decision; dd: heuristic auction, double-dummy card play.")
 @click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True,
               help="With --play dd: play only the last N tricks double-dummy (0 = all).")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=TT_MB, show_default=True,
-              help="With --play dd: transposition-table MB per worker.")
+@dd_table_option
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Root seed (default: drawn and recorded).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @click.option("--goal", type=click.IntRange(1, 100_000), default=200, show_default=True,
@@ -204,8 +207,7 @@ def _player_list(text):
               help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=64, show_default=True,
-              help="With --play dd: transposition-table MB per worker.")
+@dd_table_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
 def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers, tt_mb, as_json, as_csv):
@@ -244,7 +246,7 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @click.option("--play", type=click.Choice(["heuristic", "dd"]), default="heuristic", show_default=True)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=64, show_default=True)
+@dd_table_option
 @click.option("--strength-deals", metavar="N", help="Deals the pure-strength view replays (default: all; "
               "0 skips it; it solves every seat, trump and partner of a deal).")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
