@@ -388,11 +388,10 @@ def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
     work (log2 of the nodes its search took: the cheapest to redo), which moves to its
     second bucket; an entry of less work than all of them goes to its own second bucket.
     A full second bucket takes either in place of its entry of least work (keeping that
-    one instead when it is dearer changed nothing measurable: `bench_nodes.py` 0.1% more
-    nodes at most).  So a new proof is never dropped: with the
-    table full of dearer entries from earlier searches, dropping it redid the same work
-    over and over (5-player deal 16 of benchmarks/trace_search.py, need 22 at 512 MB:
-    2,100 million nodes then, 1,532 million now)."""
+    one instead when it is dearer changed nodes by 0.4% at most).  So a new proof is never
+    dropped: with the table full of dearer entries from earlier searches, dropping it
+    redid the same work over and over (5-player deal 16 of benchmarks/trace_search.py,
+    need 22 at 512 MB: 2,100 million nodes then, 1,539 million now)."""
     b, h = _place(tt, key)
     b2 = _second(tt, key, points)
     stamp = _stamp(h, tops, covered, deep)
