@@ -73,7 +73,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.parquet")
-        run_cli(["--deals", "1000", "--out", out, "--overwrite"])  # warm the cache
+        run_cli(["--deals", "1000", "--play", "heuristic", "--out", out, "--overwrite"])  # warm the cache
         for play in ("random", "heuristic"):
             for workers in (1, 2):
                 wall, rss = run_cli(["--deals", str(deals), "--players", str(a.players), "--play", play,
@@ -82,8 +82,8 @@ def main():
                       f"{wall:6.2f} s wall, {deals / wall:>10,.0f} deals/s, peak RSS {rss:,.0f} MiB")
         peaks = {}
         for n in (100_000, 1_000_000):
-            wall, rss = run_cli(["--deals", str(n), "--players", str(a.players), "--seed", "1",
-                                 "--out", out, "--overwrite"])
+            wall, rss = run_cli(["--deals", str(n), "--players", str(a.players), "--play", "heuristic",
+                                 "--seed", "1", "--out", out, "--overwrite"])
             peaks[n] = rss
             print(f"peak RSS at --deals {n:.0e} (heuristic, all cores): {rss:,.0f} MiB ({wall:.2f} s)")
         print(f"memory growth 1e5 -> 1e6: {peaks[1_000_000] / peaks[100_000] - 1:+.1%}")

@@ -118,9 +118,9 @@ def parse_count(text, name, minimum=1):
 @click.option("--deals", metavar="N", help="Number of deals (1e6 and 2.5e5 are fine).")
 @click.option("--matches", metavar="N", help="Play N whole matches instead, one row per match.")
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="heuristic",
-              show_default=True,
-              help="random/heuristic: every decision; dd: heuristic auction, double-dummy card play.")
+@click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="dd", show_default=True,
+              help="dd: heuristic auction, exact double-dummy card play (slow with 4+ players, see README); "
+              "random/heuristic: every decision by that policy.")
 @click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True,
               help="With --play dd: play only the last N tricks double-dummy (0 = all).")
 @dd_table_option
@@ -141,7 +141,7 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
     if dd_tricks and play != "dd":
         raise click.UsageError("--dd-tricks applies only with --play dd")
     if not dd_tricks:
-        _warn_if_slow(play, [players])
+        _warn_if_slow(play, [players], tricks_option=True)
     count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")
     from musim.games import get_game
 
@@ -158,8 +158,8 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
 
 @cli.command()
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="heuristic",
-              show_default=True)
+@click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="dd", show_default=True,
+              help="The run's --play.")
 @click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="The run's root seed.")
 @click.option("--deal", "index", type=click.IntRange(0, 2**63 - 1), required=True,
@@ -168,16 +168,20 @@ def record(players, play, dd_tricks, seed, index):
     """Print the full Mü game record of one deal of a run (pipe it into `musim replay -`)."""
     import json
 
+    if not dd_tricks:
+        _warn_if_slow(play, [players], tricks_option=True)
+
     from musim.games.mu.run import deal_record
 
     click.echo(json.dumps(deal_record(players, seed, index, play, dd_tricks=dd_tricks)))
 
 
-def _warn_if_slow(play, players):
+def _warn_if_slow(play, players, tricks_option=False):
     """Double-dummy play of full deals is exact but slow (README, "The double-dummy solver")."""
     if play == "dd" and max(players) >= 4:
-        click.echo("musim: warning: --play dd takes seconds to minutes for each 4-6 player deal; "
-                   "expect a very long run (musim run: --dd-tricks N limits it to the last N tricks)", err=True)
+        hint = "; --dd-tricks N plays only the last N tricks double-dummy" if tricks_option else ""
+        click.echo("musim: warning: double-dummy play (--play dd, the default) takes seconds to minutes for "
+                   f"each 4-6 player deal; expect a long wait (--play heuristic is fast{hint})", err=True)
 
 
 def _player_list(text):
@@ -196,7 +200,7 @@ def _player_list(text):
 @click.option("--hand", required=True, help='The hand, e.g. "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5".')
 @click.option("--samples", metavar="N", help="Deals of the unseen cards (default 1068: a +-3 point "
               "95% interval on a success rate).")
-@click.option("--play", type=click.Choice(["heuristic", "dd"]), default="heuristic", show_default=True,
+@click.option("--play", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
               help="Card play (dd: exact double-dummy, slow with 4+ players, see README).")
 @click.option("--vice", type=click.Choice(["strongest", "none", "auction"]), default="strongest",
               show_default=True, help="Bids above 1: the strongest other hand is vice naming its best type; "
@@ -215,12 +219,12 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
     import json
     import os
 
-    from musim.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
-    from musim.batch import InputError
-
     if as_json and as_csv:
         raise click.UsageError("give at most one of --json and --csv")
     _warn_if_slow(play, [players])
+    from musim.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
+    from musim.batch import InputError
+
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
     if count > MAX_SAMPLES:
         raise click.BadParameter(f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)",
@@ -243,7 +247,8 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @cli.command()
 @click.option("--players", default="3,4,5,6", show_default=True, help="Comma-separated player counts.")
 @click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
-@click.option("--play", type=click.Choice(["heuristic", "dd"]), default="heuristic", show_default=True)
+@click.option("--play", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
+              help="Card play (dd: exact double-dummy, slow with 4+ players, see README).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
@@ -258,6 +263,8 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
     import platform
     import time
 
+    counts = _player_list(players)
+    _warn_if_slow(play, counts)
     from tqdm import tqdm
 
     from musim import __version__
@@ -265,8 +272,6 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
     from musim.analysis.balance import MAX_BALANCE_DEALS, analyse
     from musim.engine.parquet import OutputError
 
-    counts = _player_list(players)
-    _warn_if_slow(play, counts)
     n_deals = parse_count(deals, "--deals")
     if n_deals > MAX_BALANCE_DEALS:
         raise click.BadParameter(f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept "

@@ -4,4 +4,4 @@
 #   results/balance/     the team-target balance tables and plots
 set -e
 python scripts/fit_hand_model.py --deals 20000 --seed 2026
-musim balance --players 3,4,5,6 --deals 2e4 --seed 2026 --out results/balance --overwrite --no-progress
+musim balance --players 3,4,5,6 --deals 2e4 --play heuristic --seed 2026 --out results/balance --overwrite --no-progress

@@ -119,13 +119,13 @@ def test_bid_argument_errors_are_one_line(args, message):
 
 
 def test_bid_json_and_csv_outputs():
-    res = invoke("bid", "--players", 3, "--hand", ALL_RED, "--samples", 30, "--json")
+    res = invoke("bid", "--play", "heuristic", "--players", 3, "--hand", ALL_RED, "--samples", 30, "--json")
     assert res.exit_code == 0, res.output
     import json
 
     rows = json.loads(res.output)
     assert {"bid", "chief_trump", "p_made", "p_made_low", "p_made_high", "expected_score"} <= set(rows[0])
-    res = invoke("bid", "--players", 3, "--hand", ALL_RED, "--samples", 30, "--csv")
+    res = invoke("bid", "--play", "heuristic", "--players", 3, "--hand", ALL_RED, "--samples", 30, "--csv")
     assert res.output.splitlines()[0].startswith("bid,chief_trump,")
     assert len(res.output.splitlines()) == len(rows) + 1
 
@@ -136,7 +136,7 @@ def test_bid_json_is_strict_when_a_trump_is_never_available():
     def no_nan(name):
         raise AssertionError(f"non-standard JSON constant {name}")
 
-    res = invoke("bid", "--players", 4, "--hand", FIVE + " Y9 Y8 B9", "--samples", 1, "--vice", "auction", "--json")
+    res = invoke("bid", "--play", "heuristic", "--players", 4, "--hand", FIVE + " Y9 Y8 B9", "--samples", 1, "--vice", "auction", "--json")
     assert res.exit_code == 0, res.output
     rows = json.loads(res.output, parse_constant=no_nan)
     assert any(r["samples"] == 0 and r["p_made"] is None for r in rows)
@@ -177,32 +177,32 @@ def test_never_bid_levels_are_listed_as_runs():
 
 def test_balance_cli_can_skip_the_pure_strength_view(tmp_path):
     out = tmp_path / "bal"
-    res = invoke("balance", "--players", "3", "--deals", 50, "--seed", 1, "--strength-deals", 0, "--out", out)
+    res = invoke("balance", "--play", "heuristic", "--players", "3", "--deals", 50, "--seed", 1, "--strength-deals", 0, "--out", out)
     assert res.exit_code == 0, res.output
     assert "Pure strength: not computed" in (out / "summary.md").read_text()
     assert pd.read_csv(out / "strength.csv").empty and (out / "strength.png").stat().st_size > 0
-    res = invoke("balance", "--players", "3", "--deals", 50, "--strength-deals", -1, "--out", tmp_path / "b2")
+    res = invoke("balance", "--play", "heuristic", "--players", "3", "--deals", 50, "--strength-deals", -1, "--out", tmp_path / "b2")
     assert res.exit_code == 2 and "--strength-deals" in res.output and "at least 0" in res.output
 
 
 def test_balance_cli_writes_every_file_and_refuses_to_mix(tmp_path):
     out = tmp_path / "bal"
-    res = invoke("balance", "--players", "3", "--deals", 200, "--seed", 1, "--out", out)
+    res = invoke("balance", "--play", "heuristic", "--players", "3", "--deals", 200, "--seed", 1, "--out", out)
     assert res.exit_code == 0, res.output
     table = pd.read_csv(out / "balance.csv")
     assert {"players", "bid", "deals", "p_made", "target", "proposed_target"} <= set(table.columns)
     for f in ("summary.md", "strength.csv", "success_by_bid.png", "targets.png", "team_points.png",
               "strength.png"):
         assert (out / f).stat().st_size > 0
-    res = invoke("balance", "--players", "3", "--deals", 200, "--out", out)
+    res = invoke("balance", "--play", "heuristic", "--players", "3", "--deals", 200, "--out", out)
     assert res.exit_code == 2 and "--overwrite" in res.output
-    res = invoke("balance", "--players", "3,9", "--deals", 200, "--out", out)
+    res = invoke("balance", "--play", "heuristic", "--players", "3,9", "--deals", 200, "--out", out)
     assert res.exit_code == 2 and "3..6" in res.output
 
 
 def test_balance_of_too_few_deals_to_fit_reports_no_proposal(tmp_path):
     out = tmp_path / "bal"
-    res = invoke("balance", "--players", "4", "--deals", 12, "--seed", 3, "--out", out)
+    res = invoke("balance", "--play", "heuristic", "--players", "4", "--deals", 12, "--seed", 3, "--out", out)
     assert res.exit_code == 0, res.output
     table = pd.read_csv(out / "balance.csv")
     assert table.proposed_target.isna().all() and table.deals.sum() > 0

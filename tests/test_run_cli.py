@@ -51,9 +51,9 @@ def test_same_seed_same_rows_whatever_the_workers(tmp_path, workers):
     mu_run_chunk = mu_run.CHUNK_DEALS
     mu_run.CHUNK_DEALS = 1000  # several chunks in flight at once
     try:
-        assert invoke("run", "--deals", 4321, "--seed", 3, "--workers", 1, "--out", reference).exit_code == 0
+        assert invoke("run", "--play", "heuristic", "--deals", 4321, "--seed", 3, "--workers", 1, "--out", reference).exit_code == 0
         out = tmp_path / f"w{workers}.parquet"
-        assert invoke("run", "--deals", 4321, "--seed", 3, "--workers", workers, "--out", out).exit_code == 0
+        assert invoke("run", "--play", "heuristic", "--deals", 4321, "--seed", 3, "--workers", workers, "--out", out).exit_code == 0
     finally:
         mu_run.CHUNK_DEALS = mu_run_chunk
     assert pq.read_table(out).equals(pq.read_table(reference))
@@ -61,11 +61,11 @@ def test_same_seed_same_rows_whatever_the_workers(tmp_path, workers):
 
 def test_small_chunks_are_gathered_into_row_groups(tmp_path, monkeypatch):
     reference = tmp_path / "ref.parquet"
-    assert invoke("run", "--deals", 1000, "--seed", 4, "--out", reference).exit_code == 0
+    assert invoke("run", "--play", "heuristic", "--deals", 1000, "--seed", 4, "--out", reference).exit_code == 0
     monkeypatch.setattr(mu_run, "CHUNK_DEALS", 7)
     monkeypatch.setattr(parquet, "ROW_GROUP_ROWS", 300)
     out = tmp_path / "small.parquet"
-    assert invoke("run", "--deals", 1000, "--seed", 4, "--out", out).exit_code == 0
+    assert invoke("run", "--play", "heuristic", "--deals", 1000, "--seed", 4, "--out", out).exit_code == 0
     meta = pq.ParquetFile(out).metadata
     # chunks of 7 rows gathered until 300 are reached: 43 chunks (301 rows) a group
     assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [301, 301, 301, 97]
@@ -89,18 +89,29 @@ def test_a_slow_chunk_does_not_hold_back_the_small_ones_behind_it():
     assert first_saw == [True]  # 40 later chunks ran while the first one waited
 
 
+def test_run_plays_double_dummy_by_default(tmp_path):
+    out = tmp_path / "dd.parquet"
+    res = invoke("run", "--deals", 6, "--players", 3, "--seed", 5, "--workers", 1, "--out", out)
+    assert res.exit_code == 0, res.output
+    assert read_metadata(out)["policy"] == "dd"
+    df = pq.read_table(out).to_pandas()
+    played = df[df.outcome == "played"]
+    assert len(played) > 0 and (played.team_points == played.dd_value).all()
+    assert (played.solve_ms >= 0).all() and df.loc[df.outcome == "eklat", "dd_value"].isna().all()
+
+
 def test_run_without_seed_records_one_that_reproduces(tmp_path):
     first = tmp_path / "a.parquet"
-    assert invoke("run", "--deals", 300, "--out", first).exit_code == 0
+    assert invoke("run", "--play", "heuristic", "--deals", 300, "--out", first).exit_code == 0
     seed = read_metadata(first)["seed"]
     again = tmp_path / "b.parquet"
-    assert invoke("run", "--deals", 300, "--seed", seed, "--out", again).exit_code == 0
+    assert invoke("run", "--play", "heuristic", "--deals", 300, "--seed", seed, "--out", again).exit_code == 0
     assert pq.read_table(first).equals(pq.read_table(again))
 
 
 def test_matches_write_one_row_per_match(tmp_path):
     out = tmp_path / "m.parquet"
-    res = invoke("run", "--matches", 20, "--players", 3, "--seed", 1, "--out", out)
+    res = invoke("run", "--play", "heuristic", "--matches", 20, "--players", 3, "--seed", 1, "--out", out)
     assert res.exit_code == 0, res.output
     df = pq.read_table(out).to_pandas()
     assert len(df) == 20
@@ -130,7 +141,7 @@ def test_matches_write_one_row_per_match(tmp_path):
     (["--deals", "10", "--game", "chess"], "unknown game"),
     (["--deals", "10", "--play", "psychic"], "psychic"),
     (["--deals", "10", "--seed", "-1"], "-1"),
-    (["--deals", "10", "--dd-tricks", "3"], "--play dd"),
+    (["--deals", "10", "--play", "heuristic", "--dd-tricks", "3"], "--play dd"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(args, message):
     res = invoke("run", *args)
@@ -142,10 +153,10 @@ def test_bad_arguments_give_one_line_and_exit_2(args, message):
 def test_refuses_to_overwrite(tmp_path):
     out = tmp_path / "x.parquet"
     out.write_text("precious")
-    res = invoke("run", "--deals", 10, "--out", out)
+    res = invoke("run", "--play", "heuristic", "--deals", 10, "--out", out)
     assert res.exit_code == 2 and "--overwrite" in res.output
     assert out.read_text() == "precious"
-    assert invoke("run", "--deals", 10, "--out", out, "--overwrite").exit_code == 0
+    assert invoke("run", "--play", "heuristic", "--deals", 10, "--out", out, "--overwrite").exit_code == 0
     assert pq.read_table(out).num_rows == 10
 
 
@@ -161,13 +172,13 @@ def test_failed_run_leaves_no_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(mu_run, "CHUNK_DEALS", 100)
     monkeypatch.setattr(mu_run, "deal_batch", failing_batch)
-    res = invoke("run", "--deals", 1000, "--seed", 1, "--out", out)
+    res = invoke("run", "--play", "heuristic", "--deals", 1000, "--seed", 1, "--out", out)
     assert res.exit_code != 0
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
 
 
 def test_run_without_out_prints_summary():
-    res = invoke("run", "--deals", 200, "--seed", 2, "--players", 6)
+    res = invoke("run", "--play", "heuristic", "--deals", 200, "--seed", 2, "--players", 6)
     assert res.exit_code == 0
     assert "deals: 200" in res.output
