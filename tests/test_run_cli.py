@@ -89,6 +89,24 @@ def test_a_slow_chunk_does_not_hold_back_the_small_ones_behind_it():
     assert first_saw == [True]  # 40 later chunks ran while the first one waited
 
 
+def test_progress_counts_chunks_as_they_finish_whatever_their_order():
+    finished, first_saw = [], []
+    ten_done = threading.Event()
+
+    def work(start, count):
+        if start == 0:
+            first_saw.append(ten_done.wait(timeout=10))
+        return start
+
+    def done(count):
+        finished.append(count)
+        if len(finished) == 10:
+            ten_done.set()
+
+    assert list(run_ordered(work, chunk_starts(30, 1), workers=2, done=done)) == list(range(30))
+    assert first_saw == [True] and len(finished) == 30  # ten later chunks counted while the first ran
+
+
 def test_run_plays_double_dummy_by_default(tmp_path):
     out = tmp_path / "dd.parquet"
     res = invoke("run", "--deals", 6, "--players", 3, "--seed", 5, "--workers", 1, "--out", out)

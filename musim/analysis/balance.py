@@ -38,9 +38,8 @@ def _collect(players, deals, seed, play, workers, tt_mb, tick):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
     parts = []
     for ch in run_ordered(lambda s, c: simulate_deals(players, seed, play, s, c, tt_mb),
-                          chunk_starts(deals, size), workers):
+                          chunk_starts(deals, size), workers, done=tick):
         parts.append(ch)
-        tick(ch.count)
     cat = lambda name: np.concatenate([getattr(c, name) for c in parts])  # noqa: E731
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
 
@@ -55,8 +54,8 @@ def _strength(players, hands, play, workers, tt_mb, tick):
         return count
 
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
-    for count in run_ordered(work, chunk_starts(len(hands), size), workers):
-        tick(count)
+    for _ in run_ordered(work, chunk_starts(len(hands), size), workers, done=tick):
+        pass
     return best
 
 

@@ -21,11 +21,13 @@ def chunk_starts(total, chunk_size):
     return ((s, min(chunk_size, total - s)) for s in range(0, total, chunk_size))
 
 
-def run_ordered(fn, chunks, workers):
+def run_ordered(fn, chunks, workers, done=None):
     """Yield fn(start, count) for each chunk, in chunk order, computed on `workers` threads.
 
     Even one worker runs off the calling thread, so that the caller's writing
-    overlaps the computing.
+    overlaps the computing.  `done(count)`, if given, is called as each chunk
+    finishes, in any order (on a worker thread): a progress bar fed by it moves
+    while a slow deal holds back the results behind it.
     """
     with ThreadPoolExecutor(max_workers=workers) as pool:
         pending = deque()
@@ -34,7 +36,10 @@ def run_ordered(fn, chunks, workers):
             for start, count in chunks:
                 if not limit:  # sized by the first chunk, the largest
                     limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ITEMS // count))
-                pending.append(pool.submit(fn, start, count))
+                fut = pool.submit(fn, start, count)
+                if done is not None:
+                    fut.add_done_callback(lambda f, c=count: f.cancelled() or f.exception() or done(c))
+                pending.append(fut)
                 if len(pending) >= limit:
                     yield pending.popleft().result()
             while pending:

@@ -99,7 +99,7 @@ def execute(spec, progress=False):
     summary = job.summary()
     t0 = time.perf_counter()
     bar = tqdm(total=spec.count, unit=spec.mode[:-1], disable=not progress, leave=False)
-    results = run_ordered(job.simulate, chunks, spec.workers)
+    results = run_ordered(job.simulate, chunks, spec.workers, done=bar.update)
     try:
         if spec.out:
             with _output_errors(), atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size),
@@ -107,11 +107,9 @@ def execute(spec, progress=False):
                 for chunk in results:
                     write(job.to_batch(chunk))
                     summary.add(chunk)
-                    bar.update(chunk.count)
         else:
             for chunk in results:
                 summary.add(chunk)
-                bar.update(chunk.count)
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
