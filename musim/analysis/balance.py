@@ -51,7 +51,6 @@ def _strength(players, hands, play, workers, tt_mb, tick):
     def work(start, count):
         ws = sim.make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
         contracts.strength(players, hands[start:start + count], play_policy, best[start:start + count], ws)
-        return count
 
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
     for _ in run_ordered(work, chunk_starts(len(hands), size), workers, done=tick):
