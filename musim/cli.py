@@ -214,7 +214,9 @@ def _player_list(text):
 @dd_table_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
-def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers, tt_mb, as_json, as_csv):
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers, tt_mb, as_json, as_csv,
+        progress):
     """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
     import json
     import os
@@ -229,9 +231,13 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
     if count > MAX_SAMPLES:
         raise click.BadParameter(f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)",
                                  param_hint="--samples")
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
     try:
-        rows = bid_strength(players, hand, count, seed, play, vice, partner == "hindsight",
-                            workers or os.cpu_count() or 1, tt_mb, seat, dealer)
+        with tqdm(total=count, disable=not show, unit="sample", leave=False, file=sys.stderr) as bar:
+            rows = bid_strength(players, hand, count, seed, play, vice, partner == "hindsight",
+                                workers or os.cpu_count() or 1, tt_mb, seat, dealer, bar.update)
     except InputError as exc:
         raise click.UsageError(str(exc))
     if as_json:  # an undefined rate (no sample allowed that trump) is null, not NaN

@@ -93,6 +93,14 @@ def test_bid_is_reproducible_and_independent_of_workers():
     assert a != c
 
 
+def test_bid_under_dd_ticks_sample_by_sample_and_is_independent_of_workers():
+    ticks = []
+    one = bid_strength(3, ALL_RED, samples=6, seed=2, play="dd", tt_mb=8, workers=1, tick=ticks.append)
+    two = bid_strength(3, ALL_RED, samples=6, seed=2, play="dd", tt_mb=8, workers=2)
+    assert ticks == [1] * 6
+    pd.testing.assert_frame_equal(pd.DataFrame(one), pd.DataFrame(two))
+
+
 def test_hindsight_partner_is_an_upper_bound_on_team_points():
     public = bid_strength(5, FIVE, samples=100, seed=8)
     best = bid_strength(5, FIVE, samples=100, seed=8, hindsight=True)

@@ -24,6 +24,7 @@ from musim.games.mu.simulate import make_workspace
 DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
 MAX_SAMPLES = 200_000  # every sample's plays and scores are kept: about 50 bytes per (trump, bid) each
 CHUNK = 64
+CHUNK_DD = 1  # a double-dummy sample takes milliseconds to minutes: progress sample by sample
 
 
 def parse_hand(text, players):
@@ -61,10 +62,10 @@ def _seat(value, name, players):
 
 
 def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heuristic", vice="strongest",
-                 hindsight=False, workers=1, tt_mb=64, seat=0, dealer=0):
+                 hindsight=False, workers=1, tt_mb=64, seat=0, dealer=0, tick=lambda k: None):
     """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score with
     its interval, mean team points, and how many samples allowed that trump (with a vice
-    that named it, the chief cannot)."""
+    that named it, the chief cannot).  tick(k) reports k more samples done."""
     mask, _ = parse_hand(hand_text, players)
     seat, dealer = _seat(seat, "--seat", players), _seat(dealer, "--dealer", players)
     deck = three_player_deck(mask) if players == 3 else deck_for(players)
@@ -88,9 +89,8 @@ def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heur
         contracts.bid_samples(players, np.uint64(mask), seat, dealer, rest.copy(), seed, start, count, trumps,
                               play_policy, model, hindsight, team[start:start + count],
                               chief_points[start:start + count], ws)
-        return count
 
-    for _ in run_ordered(work, chunk_starts(samples, CHUNK), workers):
+    for _ in run_ordered(work, chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK), workers, done=tick):
         pass
     made = np.zeros((samples, len(trumps), levels), np.bool_)
     score = np.zeros((samples, len(trumps), levels), np.int64)
