@@ -140,8 +140,6 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
         raise click.UsageError("give exactly one of --deals N or --matches N")
     if dd_tricks and play != "dd":
         raise click.UsageError("--dd-tricks applies only with --play dd")
-    if not dd_tricks:
-        _warn_if_slow(play, [players], tricks_option=True)
     count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")
     from musim.games import get_game
 
@@ -152,7 +150,8 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
     spec = RunSpec(game=game, mode="deals" if deals is not None else "matches", count=count,
                    players=players, play=play, seed=seed, workers=workers, goal=goal, tt_mb=tt_mb,
                    dd_tricks=dd_tricks, out=out, overwrite=overwrite)
-    for line in execute(spec, progress=sys.stderr.isatty() if progress is None else progress):
+    started = (lambda: None) if dd_tricks else (lambda: _warn_if_slow(play, [players], tricks_option=True))
+    for line in execute(spec, progress=sys.stderr.isatty() if progress is None else progress, started=started):
         click.echo(line)
 
 
@@ -223,7 +222,6 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 
     if as_json and as_csv:
         raise click.UsageError("give at most one of --json and --csv")
-    _warn_if_slow(play, [players])
     from musim.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
     from musim.batch import InputError
 
@@ -237,7 +235,8 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
     try:
         with tqdm(total=count, disable=not show, unit="sample", leave=False, file=sys.stderr) as bar:
             rows = bid_strength(players, hand, count, seed, play, vice, partner == "hindsight",
-                                workers or os.cpu_count() or 1, tt_mb, seat, dealer, bar.update)
+                                workers or os.cpu_count() or 1, tt_mb, seat, dealer, bar.update,
+                                lambda: _warn_if_slow(play, [players]))
     except InputError as exc:
         raise click.UsageError(str(exc))
     if as_json:  # an undefined rate (no sample allowed that trump) is null, not NaN
@@ -270,7 +269,6 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
     import time
 
     counts = _player_list(players)
-    _warn_if_slow(play, counts)
     from tqdm import tqdm
 
     from musim import __version__
@@ -289,6 +287,7 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
         out = balance_report.check_out_dir(out, overwrite)
     except OutputError as exc:
         raise click.UsageError(str(exc))
+    _warn_if_slow(play, counts)
     workers = workers or os.cpu_count() or 1
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()

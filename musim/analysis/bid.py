@@ -62,10 +62,12 @@ def _seat(value, name, players):
 
 
 def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heuristic", vice="strongest",
-                 hindsight=False, workers=1, tt_mb=64, seat=0, dealer=0, tick=lambda k: None):
+                 hindsight=False, workers=1, tt_mb=64, seat=0, dealer=0, tick=lambda k: None,
+                 started=lambda: None):
     """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score with
     its interval, mean team points, and how many samples allowed that trump (with a vice
-    that named it, the chief cannot).  tick(k) reports k more samples done."""
+    that named it, the chief cannot).  started() is called once the request is valid, before
+    any sample runs; tick(k) reports k more samples done."""
     mask, _ = parse_hand(hand_text, players)
     seat, dealer = _seat(seat, "--seat", players), _seat(dealer, "--dealer", players)
     deck = three_player_deck(mask) if players == 3 else deck_for(players)
@@ -83,6 +85,7 @@ def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heur
         column = np.minimum(np.arange(levels), 1)
     team = np.zeros((samples, len(trumps), column.max() + 1), np.int64)
     chief_points = np.zeros_like(team)
+    started()
 
     def work(start, count):
         ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)

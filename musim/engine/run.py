@@ -77,8 +77,9 @@ def _output_errors():
         raise click.ClickException(str(exc))
 
 
-def execute(spec, progress=False):
-    """Run `spec`; yields summary lines at the end.  Raises click errors for bad output paths."""
+def execute(spec, progress=False, started=lambda: None):
+    """Run `spec`; yields summary lines at the end.  Raises click errors for bad output paths;
+    started() is called once the spec is found valid, before any deal runs."""
     import click
     from tqdm import tqdm
 
@@ -94,6 +95,7 @@ def execute(spec, progress=False):
             check_output(spec.out, spec.overwrite)
         except OutputError as exc:
             raise click.UsageError(str(exc))
+    started()
     job = game.job(spec)
     chunks = chunk_starts(spec.count, job.chunk_size)
     summary = job.summary()
