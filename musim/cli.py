@@ -254,6 +254,9 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
 @click.option("--play", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
               help="Card play (dd: exact double-dummy, slow with 4+ players, see README).")
+@click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True,
+              help="With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
+              "(0 = all), as `musim run --dd-tricks` does.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
@@ -262,13 +265,15 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
 @click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, overwrite, progress):
+def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deals, out, overwrite, progress):
     """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
     import os
     import platform
     import time
 
     counts = _player_list(players)
+    if dd_tricks and play != "dd":
+        raise click.UsageError("--dd-tricks applies only with --play dd")
     from tqdm import tqdm
 
     from musim import __version__
@@ -287,7 +292,8 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
         out = balance_report.check_out_dir(out, overwrite)
     except OutputError as exc:
         raise click.UsageError(str(exc))
-    _warn_if_slow(play, counts)
+    if not dd_tricks:
+        _warn_if_slow(play, counts)
     workers = workers or os.cpu_count() or 1
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
@@ -295,10 +301,10 @@ def balance(players, deals, play, seed, workers, tt_mb, strength_deals, out, ove
     with tqdm(total=(n_deals + n_strength) * len(counts), disable=not show, unit="deal",
               file=sys.stderr) as bar:
         for n in counts:
-            results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength))
+            results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks))
     seconds = time.perf_counter() - started
     params = {"command": "musim " + " ".join(sys.argv[1:]), "seed": seed, "deals": n_deals, "play": play,
-              "strength_deals": n_strength,
+              "dd_tricks": dd_tricks, "strength_deals": n_strength,
               "version": __version__, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"}
     balance_report.write(out, results, params, seconds)
     for r in results:

@@ -304,3 +304,39 @@ def test_pure_strength_is_the_best_contract_whatever_order_it_tries_them_in():
                         ws.held[:n] = hands[i, :n]
                         levels.append(sim.contract_rank_above(n, chief, p, t, -1, 0, ws))
                 assert best[i, chief] == max(levels), (n, i, chief)
+
+
+def test_balance_with_dd_tricks_plays_as_run_does_and_strength_plays_the_contracts_out():
+    """`--dd-tricks T`: the table holds the rows of `musim run --dd-tricks T`, and the pure-strength
+    view plays each contract out (heuristic, then the last T tricks double-dummy) rather than
+    searching it from the first trick: its level is the best achieved rank of those plays."""
+    from musim.games.mu.ddplay import make_ddplay
+    from musim.games.mu.policies import DD
+    from musim.games.mu.rules import achieved_rank
+    n, deals, seed, tricks = 4, 40, 3, 4
+    result = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=2, dd_tricks=tricks)
+    ch = simulate_deals(n, seed, "dd", 0, deals, 8, tricks)
+    played = ch.res[:, sim.OUTCOME] == sim.PLAYED
+    assert (result.team == ch.res[played, sim.TEAM_POINTS]).all()
+    assert (result.bids == ch.res[played, sim.BID]).all()
+    ws = sim.make_workspace(n, make_ddplay(8, tricks))
+    hands = ch.hands[played][:2]
+    levels = np.zeros((2, n), np.int64)
+    for i in range(2):
+        for chief in range(n):
+            for t in [t for t in range(15) if int(hands[i, chief]) & int(TYPE_MASK[t])] + [-1]:
+                for p in (p for p in range(n) if p != chief):
+                    ws.held[:n] = hands[i, :n]
+                    sim.set_team(n, chief, p, ws)
+                    pts = sim.play_contract(n, chief, p, t, -1, DD, np.zeros(1, np.uint64),
+                                            np.zeros(sim.MAX_PLAYERS, np.int64), ws)
+                    levels[i, chief] = max(levels[i, chief], achieved_rank(n, pts))
+    expect = np.bincount(levels.ravel(), minlength=len(result.strength))
+    assert (result.strength.chiefs.to_numpy() == expect).all()
+
+
+def test_balance_dd_tricks_needs_dd_play(tmp_path):
+    res = invoke("balance", "--play", "heuristic", "--dd-tricks", 3, "--players", "3", "--deals", 10,
+                 "--out", tmp_path / "b")
+    assert res.exit_code == 2 and "--dd-tricks applies only with --play dd" in res.output
+    assert not (tmp_path / "b").exists()

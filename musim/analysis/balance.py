@@ -6,7 +6,8 @@ deal we take the bid, the team points and every seat's score; the chief's
 score for a lower bid is the same deal rescored (team points do not depend on
 the bid).  The "pure strength" view replays each deal with every seat as
 chief, every trump it could name and every partner, without a vice, and keeps
-the highest level whose target that seat can reach.
+the highest level whose target that seat can reach.  With `--dd-tricks N` both play the
+first tricks by the heuristic and only the last N double-dummy, as `musim run` does.
 
 Proposed targets (criterion: every level equally hard): p* is the success rate
 over all played deals of that player count; at each level with enough deals
@@ -34,22 +35,22 @@ STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
 
 
-def _collect(players, deals, seed, play, workers, tt_mb, tick):
+def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
     parts = []
-    for ch in run_ordered(lambda s, c: simulate_deals(players, seed, play, s, c, tt_mb),
+    for ch in run_ordered(lambda s, c: simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks),
                           chunk_starts(deals, size), workers, done=tick):
         parts.append(ch)
     cat = lambda name: np.concatenate([getattr(c, name) for c in parts])  # noqa: E731
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
 
 
-def _strength(players, hands, play, workers, tt_mb, tick):
+def _strength(players, hands, play, workers, tt_mb, dd_tricks, tick):
     best = np.zeros((len(hands), players), np.int64)
     play_policy = PLAY_POLICIES[play][1]
 
     def work(start, count):
-        ws = sim.make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
+        ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play == "dd" else None)
         contracts.strength(players, hands[start:start + count], play_policy, best[start:start + count], ws)
 
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
@@ -103,12 +104,14 @@ Balance = namedtuple("Balance", "table strength facts bids team")
 
 
 def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=lambda k: None,
-            strength_deals=None):
+            strength_deals=None, dd_tricks=0):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
     first `strength_deals` played deals (default: all; 0: none): it solves every seat, trump and partner
-    of a deal, so under double-dummy play it costs far more per deal than the table."""
-    res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, tick)
+    of a deal, so under double-dummy play it costs far more per deal than the table.  dd_tricks
+    (with play "dd"): only the last that many tricks are double-dummy, as in `musim run`, in the
+    table and the pure-strength view alike (0: all)."""
+    res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick)
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r, sc, cp = res[played], scores[played], card_points[played]
     bids, team, made = r[:, sim.BID], r[:, sim.TEAM_POINTS], r[:, sim.SUCCESS].astype(bool)
@@ -140,7 +143,7 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
             "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
         })
     table = pd.DataFrame(rows)
-    best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, tick)
+    best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, dd_tricks, tick)
     levels = np.arange(0, rules.hand_size(players) + 1)
     counts = np.bincount(best.ravel(), minlength=len(levels))
     strength = pd.DataFrame({"players": players, "level": levels, "chiefs": counts,

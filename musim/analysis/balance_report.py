@@ -47,12 +47,20 @@ def proposal_text(facts):
     return f"proposed targets {facts['intercept']:.1f} + {facts['slope']:.2f} x bid."
 
 
+def _tricks_text(params):
+    """How much of the play is double-dummy, where not all of it."""
+    t = params.get("dd_tricks")
+    return f" (the last {t} tricks; the tricks before them by the heuristic)" if t else ""
+
+
 def summary_markdown(results, params, seconds):
     lines = ["# Mü team-target balance", "",
              f"Command: `{params['command']}`  ",
-             f"Seed {params['seed']}, {params['deals']:,} deals per player count, play `{params['play']}`, "
-             f"musim {params['version']}; took {seconds:.0f} s on this machine ({params['machine']}).", "",
-             "Deals are exactly those of `musim run --deals N --seed S --players n --play P`: "
+             f"Seed {params['seed']}, {params['deals']:,} deals per player count, play `{params['play']}`"
+             f"{_tricks_text(params)}, musim {params['version']}; took {seconds:.0f} s on this machine "
+             f"({params['machine']}).", "",
+             "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
+             + (" --dd-tricks T" if params.get("dd_tricks") else "") + "`: "
              "a heuristic auction, trumps and partner, then card play by the chosen policy.", "",
              "**Criterion for the proposed targets: every bid level equally hard.** p* is the chief's "
              "success rate over all played deals of the player count; at each level with at least "

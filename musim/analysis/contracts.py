@@ -10,9 +10,9 @@ from numba import njit
 
 from musim.bits import bit, popcount
 from musim.cards import N_TYPES, TYPE_MASK
-from musim.games.mu import policies
+from musim.games.mu import ddplay, policies
 from musim.games.mu.hand_model import expected_points, hand_features, kind_of
-from musim.games.mu.rules import achieved_rank, auction_result, nameable_types, score_played
+from musim.games.mu.rules import achieved_rank, auction_result, hand_size, nameable_types, score_played
 from musim.games.mu.simulate import (
     MAX_PLAYERS, contract_rank_above, contract_value, deal_hands, play_contract, run_auction)
 from musim.jit import flat_kernel
@@ -58,13 +58,20 @@ def _replay(n, hands, chief, partner, chief_trump, vice_trump, play_policy, stat
     return play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
 
 
+@flat_kernel(inline="always")
+def _whole_deal_dd(n, play_policy, dd):
+    """Is every trick played double-dummy?  Then a contract's outcome is the solver's at the
+    first trick and the cards need not be played out (`musim balance --dd-tricks` plays them)."""
+    return play_policy == policies.DD and ddplay.dd_starts_at(dd, hand_size(n))
+
+
 @flat_kernel
 def _team_points(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws, dd):
-    """The team's points of one contract: under double-dummy play the value of the starting
-    position (contract_value: one solve, no card played), else heuristic or random play
-    (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
+    """The team's points of one contract: under double-dummy play of the whole deal the value
+    of the starting position (contract_value: one solve, no card played), else the cards played
+    out (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
     if dd is not None:
-        if play_policy == policies.DD:
+        if _whole_deal_dd(n, play_policy, dd):
             _hold(n, hands, ws)
             return contract_value(n, chief, partner, t, vt, ws)
     return _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws)
@@ -242,10 +249,11 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
 @flat_kernel
 def _strength_rank(n, hands, chief, partner, t, best, play_policy, state, card_points, ws, dd):
     """max(best, the highest bid this contract's team reaches, no vice); under double-dummy
-    play by null-window searches alone (contract_rank_above), without playing the cards out
-    (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
+    play of the whole deal by null-window searches alone (contract_rank_above), without playing
+    the cards out; where only the last tricks are double-dummy, by playing it (`dd` is ws.dd,
+    passed on its own so numba prunes it when None)."""
     if dd is not None:
-        if play_policy == policies.DD:
+        if _whole_deal_dd(n, play_policy, dd):
             _hold(n, hands, ws)
             return contract_rank_above(n, chief, partner, t, -1, best, ws)
     return max(best, achieved_rank(n, _replay(n, hands, chief, partner, t, -1, play_policy, state, card_points,
