@@ -2,7 +2,7 @@
 # Regenerate the double-dummy results under results/ with fixed seeds (run from the repository root).
 # The solver plays full 3-player deals in a fraction of a second and 6-player ones in seconds to
 # minutes; 4 and 5 players are out of reach (README, "The double-dummy solver"), and so is the
-# 6-player pure-strength view.
+# 6-player pure-strength view (partly heuristic play is no stand-in: regenerate_dd_tricks_validation.sh).
 # They stay apart from regenerate_results.sh: see each summary for how long it took.
 #   results/balance_dd/     team-target balance tables under double-dummy play, 3 players
 #   results/balance_dd_6p/  the same at 6 players: 100 deals, no pure-strength view
