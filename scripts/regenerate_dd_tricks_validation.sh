@@ -4,7 +4,7 @@
 # play of the very same deals: results/balance_dd (3 players) and results/balance_dd_6p
 # (6 players), made by regenerate_dd_results.sh with the same seed and deal counts.
 # Each run keeps its balance.csv and summary.md (command and time) under a directory named
-# for its player count and N; validation.md sets them beside the reference.  About 10 minutes
+# for its player count and N; validation.md sets them beside the reference.  About 6 minutes
 # on 2 cores.  Run from the repository root.
 set -e
 out=results/dd_tricks_validation
