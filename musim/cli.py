@@ -229,11 +229,11 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
     if count > MAX_SAMPLES:
         raise click.BadParameter(f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)",
                                  param_hint="--samples")
-    from tqdm import tqdm
+    from musim.progress import progress_bar
 
     show = sys.stderr.isatty() if progress is None else progress
     try:
-        with tqdm(total=count, disable=not show, unit="sample", leave=False, file=sys.stderr) as bar:
+        with progress_bar(count, "sample", show, leave=False) as bar:
             rows = bid_strength(players, hand, count, seed, play, vice, partner == "hindsight",
                                 workers or os.cpu_count() or 1, tt_mb, seat, dealer, bar.update,
                                 lambda: _warn_if_slow(play, [players]))
@@ -274,12 +274,12 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
     counts = _player_list(players)
     if dd_tricks and play != "dd":
         raise click.UsageError("--dd-tricks applies only with --play dd")
-    from tqdm import tqdm
 
     from musim import __version__
     from musim.analysis import balance_report
     from musim.analysis.balance import MAX_BALANCE_DEALS, analyse
     from musim.engine.parquet import OutputError
+    from musim.progress import progress_bar
 
     n_deals = parse_count(deals, "--deals")
     if n_deals > MAX_BALANCE_DEALS:
@@ -298,8 +298,7 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
     results = []
-    with tqdm(total=(n_deals + n_strength) * len(counts), disable=not show, unit="deal",
-              file=sys.stderr) as bar:
+    with progress_bar((n_deals + n_strength) * len(counts), "deal", show) as bar:
         for n in counts:
             results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks))
     seconds = time.perf_counter() - started

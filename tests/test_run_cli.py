@@ -200,3 +200,17 @@ def test_run_without_out_prints_summary():
     res = invoke("run", "--play", "heuristic", "--deals", 200, "--seed", 2, "--players", 6)
     assert res.exit_code == 0
     assert "deals: 200" in res.output
+
+
+def test_the_progress_bar_draws_the_last_of_a_burst_of_updates():
+    """Two deals that finish together must both show while the next one runs for an hour:
+    plain tqdm skips drawing updates 0.1 s apart and draws nothing until the next one."""
+    import io
+
+    from musim.progress import progress_bar
+    out = io.StringIO()
+    with progress_bar(10, "deal", True, file=out) as bar:
+        bar.update(1)
+        bar.update(1)
+        bar.update(1)
+        assert out.getvalue().split("\r")[-1].lstrip().startswith("30%")

@@ -81,9 +81,9 @@ def execute(spec, progress=False, started=lambda: None):
     """Run `spec`; yields summary lines at the end.  Raises click errors for bad output paths;
     started() is called once the spec is found valid, before any deal runs."""
     import click
-    from tqdm import tqdm
 
     from musim.games import get_game
+    from musim.progress import progress_bar
 
     game = get_game(spec.game)
     if spec.seed is None:
@@ -100,7 +100,7 @@ def execute(spec, progress=False, started=lambda: None):
     chunks = chunk_starts(spec.count, job.chunk_size)
     summary = job.summary()
     t0 = time.perf_counter()
-    bar = tqdm(total=spec.count, unit=spec.mode[:-1], disable=not progress, leave=False)
+    bar = progress_bar(spec.count, spec.mode[:-1], progress, leave=False)
     results = run_ordered(job.simulate, chunks, spec.workers, done=bar.update)
     try:
         if spec.out:
