@@ -264,8 +264,11 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
               "0 skips it; it solves every seat, trump and partner of a deal).")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
 @click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
+@click.option("--checkpoint", type=click.Path(file_okay=False), help="Keep every finished deal in this directory "
+              "and take those it already holds: a stopped run continues where it was.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deals, out, overwrite, progress):
+def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deals, out, overwrite, checkpoint,
+            progress):
     """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
     import os
     import platform
@@ -278,7 +281,7 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
     from musim import __version__
     from musim.analysis import balance_report
     from musim.analysis.balance import MAX_BALANCE_DEALS, analyse
-    from musim.engine.parquet import OutputError
+    from musim.engine.parquet import OutputError, ensure_writable_dir
     from musim.progress import progress_bar
 
     n_deals = parse_count(deals, "--deals")
@@ -290,6 +293,8 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
         n_strength = min(parse_count(strength_deals, "--strength-deals", minimum=0), n_deals)
     try:
         out = balance_report.check_out_dir(out, overwrite)
+        if checkpoint is not None:
+            ensure_writable_dir(checkpoint, checkpoint, "--checkpoint")
     except OutputError as exc:
         raise click.UsageError(str(exc))
     if not dd_tricks:
@@ -300,10 +305,11 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
     results = []
     with progress_bar((n_deals + n_strength) * len(counts), "deal", show) as bar:
         for n in counts:
-            results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks))
+            results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks,
+                                   checkpoint))
     seconds = time.perf_counter() - started
     params = {"command": "musim " + " ".join(sys.argv[1:]), "seed": seed, "deals": n_deals, "play": play,
-              "dd_tricks": dd_tricks, "strength_deals": n_strength,
+              "dd_tricks": dd_tricks, "strength_deals": n_strength, "checkpoint": checkpoint,
               "version": __version__, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"}
     balance_report.write(out, results, params, seconds)
     for r in results:

@@ -340,3 +340,41 @@ def test_balance_dd_tricks_needs_dd_play(tmp_path):
                  "--out", tmp_path / "b")
     assert res.exit_code == 2 and "--dd-tricks applies only with --play dd" in res.output
     assert not (tmp_path / "b").exists()
+
+
+def test_balance_checkpoint_supplies_finished_deals_and_nothing_else(tmp_path, monkeypatch):
+    """A run that kept its deals in a checkpoint is rebuilt from it alone, to the same tables;
+    other parameters find nothing there (so they simulate), and a partly kept run simulates
+    only the chunks it lacks."""
+    from musim.analysis import balance
+    ck = str(tmp_path / "ck")
+    first = analyse(3, 300, 4, strength_deals=40, checkpoint=ck)
+    pd.testing.assert_frame_equal(first.table, analyse(3, 300, 4, strength_deals=40).table)
+
+    def fail(*args):
+        raise AssertionError("simulated a chunk the checkpoint holds")
+
+    monkeypatch.setattr(balance, "simulate_deals", fail)
+    monkeypatch.setattr(contracts, "strength", fail)
+    again = analyse(3, 300, 4, strength_deals=40, checkpoint=ck)
+    pd.testing.assert_frame_equal(first.table, again.table)
+    pd.testing.assert_frame_equal(first.strength, again.strength)
+    with pytest.raises(AssertionError, match="simulated"):
+        analyse(3, 300, 5, strength_deals=40, checkpoint=ck)  # another seed: nothing kept
+    monkeypatch.undo()
+    calls = []
+    monkeypatch.setattr(balance, "simulate_deals", lambda *a: calls.append(a[3]) or simulate_deals(*a))
+    dd = dict(play="dd", tt_mb=8, strength_deals=0, checkpoint=ck)
+    analyse(3, 6, 4, **dd)  # under dd a chunk is one deal
+    calls.clear()
+    more = analyse(3, 8, 4, **dd)
+    assert sorted(calls) == [6, 7]
+    pd.testing.assert_frame_equal(more.table, analyse(3, 8, 4, play="dd", tt_mb=8, strength_deals=0).table)
+
+
+def test_balance_checkpoint_must_be_a_writable_directory(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    res = invoke("balance", "--play", "heuristic", "--players", "3", "--deals", 10, "--checkpoint", f,
+                 "--out", tmp_path / "b")
+    assert res.exit_code == 2 and "--checkpoint" in res.output and "Traceback" not in res.output

@@ -23,6 +23,7 @@ import pandas as pd
 
 from musim.analysis import contracts
 from musim.analysis.stats import mean_interval, wilson
+from musim.engine.checkpoint import Checkpoint
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
@@ -35,23 +36,41 @@ STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
 
 
-def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick):
+def _saved(checkpoint, start, count, compute):
+    """compute()'s dict of arrays for this chunk, read from the checkpoint if it holds them."""
+    got = checkpoint.load(start, count) if checkpoint else None
+    if got is None:
+        got = compute()
+        if checkpoint:
+            checkpoint.save(start, count, got)
+    return got
+
+
+def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick, checkpoint):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
-    parts = []
-    for ch in run_ordered(lambda s, c: simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks),
-                          chunk_starts(deals, size), workers, done=tick):
-        parts.append(ch)
-    cat = lambda name: np.concatenate([getattr(c, name) for c in parts])  # noqa: E731
+    fields = ("res", "scores", "card_points", "hands")
+
+    def chunk(s, c):
+        ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks)
+        return {f: getattr(ch, f) for f in fields}
+
+    parts = list(run_ordered(lambda s, c: _saved(checkpoint, s, c, lambda: chunk(s, c)),
+                             chunk_starts(deals, size), workers, done=tick))
+    cat = lambda name: np.concatenate([p[name] for p in parts])  # noqa: E731
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
 
 
-def _strength(players, hands, play, workers, tt_mb, dd_tricks, tick):
+def _strength(players, hands, play, workers, tt_mb, dd_tricks, tick, checkpoint):
     best = np.zeros((len(hands), players), np.int64)
     play_policy = PLAY_POLICIES[play][1]
 
-    def work(start, count):
+    def compute(start, count):
         ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play == "dd" else None)
         contracts.strength(players, hands[start:start + count], play_policy, best[start:start + count], ws)
+        return {"best": best[start:start + count]}
+
+    def work(start, count):
+        best[start:start + count] = _saved(checkpoint, start, count, lambda: compute(start, count))["best"]
 
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
     for _ in run_ordered(work, chunk_starts(len(hands), size), workers, done=tick):
@@ -104,14 +123,17 @@ Balance = namedtuple("Balance", "table strength facts bids team")
 
 
 def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=lambda k: None,
-            strength_deals=None, dd_tricks=0):
+            strength_deals=None, dd_tricks=0, checkpoint=None):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
     first `strength_deals` played deals (default: all; 0: none): it solves every seat, trump and partner
     of a deal, so under double-dummy play it costs far more per deal than the table.  dd_tricks
     (with play "dd"): only the last that many tricks are double-dummy, as in `musim run`, in the
-    table and the pure-strength view alike (0: all)."""
-    res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick)
+    table and the pure-strength view alike (0: all).  checkpoint: a directory that keeps every
+    finished chunk and supplies those a stopped run already finished (engine/checkpoint.py)."""
+    keep = None if checkpoint is None else dict(players=players, seed=seed, play=play, dd_tricks=dd_tricks)
+    res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick,
+                                               keep and Checkpoint(checkpoint, job="balance-deals", **keep))
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r, sc, cp = res[played], scores[played], card_points[played]
     bids, team, made = r[:, sim.BID], r[:, sim.TEAM_POINTS], r[:, sim.SUCCESS].astype(bool)
@@ -143,7 +165,8 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
             "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
         })
     table = pd.DataFrame(rows)
-    best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, dd_tricks, tick)
+    best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, dd_tricks, tick,
+                     keep and Checkpoint(checkpoint, job="balance-strength", **keep))
     levels = np.arange(0, rules.hand_size(players) + 1)
     counts = np.bincount(best.ravel(), minlength=len(levels))
     strength = pd.DataFrame({"players": players, "level": levels, "chiefs": counts,

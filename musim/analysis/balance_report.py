@@ -58,7 +58,8 @@ def summary_markdown(results, params, seconds):
              f"Command: `{params['command']}`  ",
              f"Seed {params['seed']}, {params['deals']:,} deals per player count, play `{params['play']}`"
              f"{_tricks_text(params)}, musim {params['version']}; took {seconds:.0f} s on this machine "
-             f"({params['machine']}).", "",
+             f"({params['machine']})" + (", besides any deals its `--checkpoint` already held" if
+                                         params.get("checkpoint") else "") + ".", "",
              "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
              + (" --dd-tricks T" if params.get("dd_tricks") else "") + "`: "
              "a heuristic auction, trumps and partner, then card play by the chosen policy.", "",

@@ -28,14 +28,14 @@ def check_output(path, overwrite):
     ensure_writable_dir(os.path.dirname(os.path.abspath(path)), path)
 
 
-def ensure_writable_dir(directory, out):
-    """Create `directory` if needed; OutputError (naming the --out value) unless it is writable."""
+def ensure_writable_dir(directory, out, option="--out"):
+    """Create `directory` if needed; OutputError (naming the option's value) unless it is writable."""
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"--out {out}: cannot create directory {directory} ({exc.strerror})")
+        raise OutputError(f"{option} {out}: cannot create directory {directory} ({exc.strerror})")
     if not os.access(directory, os.W_OK):
-        raise OutputError(f"--out {out}: directory {directory} is not writable")
+        raise OutputError(f"{option} {out}: directory {directory} is not writable")
 
 
 @contextmanager
