@@ -16,6 +16,8 @@ import pandas as pd
 def compare(ref, other):
     """Rows of both balance.csv tables, matched by player count and bid (levels bid in both)."""
     m = ref.merge(other, on=["players", "bid"], suffixes=("_ref", "_other"))
+    if m.empty:
+        raise SystemExit("compare_balance.py: the two tables share no player count")
     if (m.deals_ref != m.deals_other).any():
         raise SystemExit("compare_balance.py: the two tables hold different deals (seed or --deals differ)")
     return m[m.deals_ref > 0]
