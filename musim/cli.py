@@ -12,6 +12,16 @@ dd_table_option = click.option("--tt-mb", type=click.IntRange(1, 65536), default
                                help="With --play dd: transposition-table MB per worker.")
 
 
+def dd_tricks_option(help="With --play dd: play only the last N tricks double-dummy (0 = all)."):
+    """`--dd-tricks N` of every command that plays deals (check it with _check_dd_tricks)."""
+    return click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True, help=help)
+
+
+def _check_dd_tricks(play, dd_tricks):
+    if dd_tricks and play != "dd":
+        raise click.UsageError("--dd-tricks applies only with --play dd")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="musim")
 def cli():
@@ -121,8 +131,7 @@ def parse_count(text, name, minimum=1):
 @click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="dd", show_default=True,
               help="dd: heuristic auction, exact double-dummy card play (slow with 4+ players, see README); "
               "random/heuristic: every decision by that policy.")
-@click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True,
-              help="With --play dd: play only the last N tricks double-dummy (0 = all).")
+@dd_tricks_option()
 @dd_table_option
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Root seed (default: drawn and recorded).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
@@ -138,8 +147,7 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
 
     if (deals is None) == (matches is None):
         raise click.UsageError("give exactly one of --deals N or --matches N")
-    if dd_tricks and play != "dd":
-        raise click.UsageError("--dd-tricks applies only with --play dd")
+    _check_dd_tricks(play, dd_tricks)
     count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")
     from musim.games import get_game
 
@@ -150,7 +158,7 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
     spec = RunSpec(game=game, mode="deals" if deals is not None else "matches", count=count,
                    players=players, play=play, seed=seed, workers=workers, goal=goal, tt_mb=tt_mb,
                    dd_tricks=dd_tricks, out=out, overwrite=overwrite)
-    started = (lambda: None) if dd_tricks else (lambda: _warn_if_slow(play, [players], tricks_option=True))
+    started = lambda: _warn_if_slow(play, [players], dd_tricks, tricks_option=True)  # noqa: E731
     for line in execute(spec, progress=sys.stderr.isatty() if progress is None else progress, started=started):
         click.echo(line)
 
@@ -159,7 +167,7 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
 @click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="dd", show_default=True,
               help="The run's --play.")
-@click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True)
+@dd_tricks_option()
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="The run's root seed.")
 @click.option("--deal", "index", type=click.IntRange(0, 2**63 - 1), required=True,
               help="The row's `deal` index.")
@@ -167,17 +175,20 @@ def record(players, play, dd_tricks, seed, index):
     """Print the full Mü game record of one deal of a run (pipe it into `musim replay -`)."""
     import json
 
-    if not dd_tricks:
-        _warn_if_slow(play, [players], tricks_option=True)
+    _check_dd_tricks(play, dd_tricks)
+    _warn_if_slow(play, [players], dd_tricks, tricks_option=True)
 
     from musim.games.mu.run import deal_record
 
     click.echo(json.dumps(deal_record(players, seed, index, play, dd_tricks=dd_tricks)))
 
 
-def _warn_if_slow(play, players, tricks_option=False):
-    """Double-dummy play of full deals is exact but slow (README, "The double-dummy solver")."""
-    if play == "dd" and max(players) >= 4:
+def _warn_if_slow(play, players, dd_tricks=0, tricks_option=False):
+    """Double-dummy play of full deals is exact but slow (README, "The double-dummy solver");
+    with --dd-tricks N, so is a deal of N tricks or fewer."""
+    from musim.games.mu.rules import hand_size
+
+    if play == "dd" and any(n >= 4 and (not dd_tricks or dd_tricks >= hand_size(n)) for n in players):
         hint = "; --dd-tricks N plays only the last N tricks double-dummy" if tricks_option else ""
         click.echo("musim: warning: double-dummy play (--play dd, the default) takes seconds to minutes for "
                    f"each 4-6 player deal; expect a long wait (--play heuristic is fast{hint})", err=True)
@@ -254,9 +265,8 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
 @click.option("--play", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
               help="Card play (dd: exact double-dummy, slow with 4+ players, see README).")
-@click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True,
-              help="With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
-              "(0 = all), as `musim run --dd-tricks` does.")
+@dd_tricks_option("With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
+                  "(0 = all), as `musim run --dd-tricks` does.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
@@ -275,8 +285,7 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
     import time
 
     counts = _player_list(players)
-    if dd_tricks and play != "dd":
-        raise click.UsageError("--dd-tricks applies only with --play dd")
+    _check_dd_tricks(play, dd_tricks)
 
     from musim import __version__
     from musim.analysis import balance_report
@@ -297,8 +306,7 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
             ensure_writable_dir(checkpoint, checkpoint, "--checkpoint")
     except OutputError as exc:
         raise click.UsageError(str(exc))
-    if not dd_tricks:
-        _warn_if_slow(play, counts)
+    _warn_if_slow(play, counts, dd_tricks)
     workers = workers or os.cpu_count() or 1
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()

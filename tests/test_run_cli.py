@@ -1,5 +1,6 @@
 """`musim run`: argument checking, Parquet contract and metadata, reproducibility, atomic output."""
 
+import json
 import threading
 
 import pandas as pd
@@ -166,6 +167,26 @@ def test_bad_arguments_give_one_line_and_exit_2(args, message):
     assert res.exit_code == 2
     assert message in res.output
     assert "Traceback" not in res.output and "warning" not in res.output
+
+
+def test_record_prints_the_deals_game_record_and_checks_its_options():
+    res = invoke("record", "--players", 4, "--play", "heuristic", "--seed", 5, "--deal", 3)
+    assert res.exit_code == 0 and json.loads(res.output) == mu_run.deal_record(4, 5, 3, "heuristic")
+    res = invoke("record", "--players", 4, "--play", "heuristic", "--dd-tricks", 3, "--seed", 5, "--deal", 3)
+    assert res.exit_code == 2 and "--dd-tricks applies only with --play dd" in res.output
+
+
+@pytest.mark.parametrize("players, dd_tricks, warned", [
+    ([3], 0, False), ([4], 0, True), ([3, 5], 0, True), ([5], 8, False), ([5], 12, True), ([4, 6], 10, True),
+    ([4, 6], 9, False),
+])
+def test_the_slow_play_warning_comes_when_some_deal_is_wholly_double_dummy(players, dd_tricks, warned, capsys):
+    """Only 4+ player deals of which every trick (hand_size: 15, 12, 10 at 4-6) is double-dummy are slow."""
+    from musim.cli import _warn_if_slow
+
+    _warn_if_slow("dd", players, dd_tricks)
+    _warn_if_slow("heuristic", players, dd_tricks)
+    assert capsys.readouterr().err.count("warning") == warned
 
 
 def test_refuses_to_overwrite(tmp_path):
