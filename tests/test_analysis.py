@@ -1,6 +1,7 @@
 """Bid strength, balance tables and the hand model: statistics checked against independent
 computations, forced outcomes and invariants; CLI argument errors."""
 import random
+import re
 
 import numpy as np
 import pandas as pd
@@ -359,17 +360,33 @@ def test_balance_checkpoint_supplies_finished_deals_and_nothing_else(tmp_path, m
     again = analyse(3, 300, 4, strength_deals=40, checkpoint=ck)
     pd.testing.assert_frame_equal(first.table, again.table)
     pd.testing.assert_frame_equal(first.strength, again.strength)
+    assert first.facts["held_seconds"] == 0 < first.facts["worker_seconds"]
+    assert again.facts["held_seconds"] == again.facts["worker_seconds"] == first.facts["worker_seconds"]
     with pytest.raises(AssertionError, match="simulated"):
         analyse(3, 300, 5, strength_deals=40, checkpoint=ck)  # another seed: nothing kept
     monkeypatch.undo()
     calls = []
     monkeypatch.setattr(balance, "simulate_deals", lambda *a: calls.append(a[3]) or simulate_deals(*a))
     dd = dict(play="dd", tt_mb=8, strength_deals=0, checkpoint=ck)
-    analyse(3, 6, 4, **dd)  # under dd a chunk is one deal
+    fewer = analyse(3, 6, 4, **dd)  # under dd a chunk is one deal
     calls.clear()
     more = analyse(3, 8, 4, **dd)
     assert sorted(calls) == [6, 7]
+    assert more.facts["held_seconds"] == fewer.facts["worker_seconds"] < more.facts["worker_seconds"]
     pd.testing.assert_frame_equal(more.table, analyse(3, 8, 4, play="dd", tt_mb=8, strength_deals=0).table)
+
+
+def test_balance_summary_counts_the_worker_time_of_the_deals_a_checkpoint_held(tmp_path):
+    args = ("balance", "--play", "heuristic", "--players", "3", "--deals", 300, "--seed", 1, "--strength-deals", 0,
+            "--checkpoint", tmp_path / "ck", "--overwrite", "--out", tmp_path / "bal")
+    times = []
+    for _ in range(2):
+        assert invoke(*args).exit_code == 0
+        text = (tmp_path / "bal" / "summary.md").read_text()
+        times.append(re.search(r"its deals took ([\d.]+) s of worker time( in all, ([\d.]+) s of it in the earlier"
+                               r" runs)?", text))
+    assert times[0] and not times[0].group(2)
+    assert times[1].group(1) == times[1].group(3) == times[0].group(1)
 
 
 def test_balance_checkpoint_must_be_a_writable_directory(tmp_path):

@@ -16,6 +16,7 @@ a line a + c*b is fitted to those by least squares weighted by deals (the
 rulebook's targets are lines too; c is kept >= 0, so that a higher bid never
 has a lower target), and rounded per level.
 """
+import time
 from collections import namedtuple
 
 import numpy as np
@@ -36,17 +37,23 @@ STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
 
 
-def _saved(checkpoint, start, count, compute):
-    """compute()'s dict of arrays for this chunk, read from the checkpoint if it holds them."""
+def _saved(checkpoint, start, count, compute, times):
+    """compute()'s dict of arrays for this chunk, with the worker seconds it took ("seconds"),
+    read from the checkpoint if it holds them.  Appends (seconds, whether the checkpoint held
+    it) to times, so that a run's summary can say what its deals cost in all."""
     got = checkpoint.load(start, count) if checkpoint else None
-    if got is None:
+    held = got is not None
+    if not held:
+        started = time.perf_counter()
         got = compute()
+        got["seconds"] = np.float64(time.perf_counter() - started)
         if checkpoint:
             checkpoint.save(start, count, got)
+    times.append((float(got["seconds"]), held))
     return got
 
 
-def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick, checkpoint):
+def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick, checkpoint, times):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
     fields = ("res", "scores", "card_points", "hands")
 
@@ -54,13 +61,13 @@ def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick, checkp
         ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks)
         return {f: getattr(ch, f) for f in fields}
 
-    parts = list(run_ordered(lambda s, c: _saved(checkpoint, s, c, lambda: chunk(s, c)),
+    parts = list(run_ordered(lambda s, c: _saved(checkpoint, s, c, lambda: chunk(s, c), times),
                              chunk_starts(deals, size), workers, done=tick))
     cat = lambda name: np.concatenate([p[name] for p in parts])  # noqa: E731
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
 
 
-def _strength(players, hands, play, workers, tt_mb, dd_tricks, tick, checkpoint):
+def _strength(players, hands, play, workers, tt_mb, dd_tricks, tick, checkpoint, times):
     best = np.zeros((len(hands), players), np.int64)
     play_policy = PLAY_POLICIES[play][1]
 
@@ -70,7 +77,7 @@ def _strength(players, hands, play, workers, tt_mb, dd_tricks, tick, checkpoint)
         return {"best": best[start:start + count]}
 
     def work(start, count):
-        best[start:start + count] = _saved(checkpoint, start, count, lambda: compute(start, count))["best"]
+        best[start:start + count] = _saved(checkpoint, start, count, lambda: compute(start, count), times)["best"]
 
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
     for _ in run_ordered(work, chunk_starts(len(hands), size), workers, done=tick):
@@ -132,8 +139,9 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
     table and the pure-strength view alike (0: all).  checkpoint: a directory that keeps every
     finished chunk and supplies those a stopped run already finished (engine/checkpoint.py)."""
     keep = None if checkpoint is None else dict(players=players, seed=seed, play=play, dd_tricks=dd_tricks)
+    times = []
     res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick,
-                                               keep and Checkpoint(checkpoint, job="balance-deals", **keep))
+                                               keep and Checkpoint(checkpoint, job="balance-deals", **keep), times)
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r, sc, cp = res[played], scores[played], card_points[played]
     bids, team, made = r[:, sim.BID], r[:, sim.TEAM_POINTS], r[:, sim.SUCCESS].astype(bool)
@@ -166,7 +174,7 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
         })
     table = pd.DataFrame(rows)
     best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, dd_tricks, tick,
-                     keep and Checkpoint(checkpoint, job="balance-strength", **keep))
+                     keep and Checkpoint(checkpoint, job="balance-strength", **keep), times)
     levels = np.arange(0, rules.hand_size(players) + 1)
     counts = np.bincount(best.ravel(), minlength=len(levels))
     strength = pd.DataFrame({"players": players, "level": levels, "chiefs": counts,
@@ -176,5 +184,6 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
     facts = {"players": players, "deals": deals, "played": int(played.sum()), "eklats": int((~played).sum()),
              "p_star": p_star, "intercept": intercept, "slope": slope,
              "chief_score_mean": mean_interval(sc[chief_mask])[0] if len(r) else float("nan"),
-             "strength_mean": float(best.mean()) if best.size else float("nan"), "strength_deals": len(best)}
+             "strength_mean": float(best.mean()) if best.size else float("nan"), "strength_deals": len(best),
+             "worker_seconds": sum(t for t, _ in times), "held_seconds": sum(t for t, held in times if held)}
     return Balance(table, strength, facts, bids, team)

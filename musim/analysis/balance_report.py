@@ -53,13 +53,23 @@ def _tricks_text(params):
     return f" (the last {t} tricks; the tricks before them by the heuristic)" if t else ""
 
 
+def _worker_time_text(results):
+    """What the deals cost the workers, including those a checkpoint kept from earlier runs."""
+    worker = sum(r.facts["worker_seconds"] for r in results)
+    held = sum(r.facts["held_seconds"] for r in results)
+    secs = lambda x: f"{x:.1f}" if x < 10 else f"{x:.0f}"  # noqa: E731
+    text = f"its deals took {secs(worker)} s of worker time"
+    if held:
+        text += f" in all, {secs(held)} s of it in the earlier runs whose deals its `--checkpoint` held"
+    return text
+
+
 def summary_markdown(results, params, seconds):
     lines = ["# Mü team-target balance", "",
              f"Command: `{params['command']}`  ",
              f"Seed {params['seed']}, {params['deals']:,} deals per player count, play `{params['play']}`"
              f"{_tricks_text(params)}, musim {params['version']}; took {seconds:.0f} s on this machine "
-             f"({params['machine']})" + (", besides any deals its `--checkpoint` already held" if
-                                         params.get("checkpoint") else "") + ".", "",
+             f"({params['machine']}); {_worker_time_text(results)}.", "",
              "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
              + (" --dd-tricks T" if params.get("dd_tricks") else "") + "`: "
              "a heuristic auction, trumps and partner, then card play by the chosen policy.", "",
