@@ -235,3 +235,13 @@ def test_the_progress_bar_draws_the_last_of_a_burst_of_updates():
         bar.update(1)
         bar.update(1)
         assert out.getvalue().split("\r")[-1].lstrip().startswith("30%")
+
+
+def test_python_dash_m_musim_is_the_musim_command():
+    """`python -m musim` runs a checkout's own code (README: long runs from a pinned checkout)."""
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "musim", "run", "--deals", "5", "--players", "2"],
+                         capture_output=True, text=True)
+    assert res.returncode == 2 and "--players" in res.stderr and "Traceback" not in res.stderr
