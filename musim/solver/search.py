@@ -257,7 +257,7 @@ def quick_points(g, st, leader, sides):
     the highest other card of each class that gave winners: wherever they stay on top the
     count is at least as high (the counts of each seat's cards per class are the table
     key's).  Side winners while another seat keeps a trump, cashed as often as every such
-    seat must follow (DDS's rule), gained nothing on top of this and cost nodes (README).
+    seat must follow (DDS's rule), gained nothing on top of this and cost nodes (docs/solver.md).
     sides=False counts the trump winners alone, whose relevant cards are fewer."""
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
