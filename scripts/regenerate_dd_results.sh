@@ -1,8 +1,9 @@
 #!/bin/sh
 # Regenerate the double-dummy results under results/ with fixed seeds (run from the repository root).
 # The solver plays full 3-player deals in a fraction of a second and 6-player ones in seconds to
-# minutes; 4 and 5 players are out of reach (README, "The double-dummy solver"), and so is the
-# 6-player pure-strength view (partly heuristic play is no stand-in: regenerate_dd_tricks_validation.sh).
+# minutes. Tables at 4 and 5 players take many hours, with a few deals of an hour or more each
+# (docs/dd_tables.md); so does the 6-player pure-strength view. Partly heuristic play is no
+# stand-in for them (regenerate_dd_tricks_validation.sh).
 # They stay apart from regenerate_results.sh: see each summary for how long it took.
 #   results/balance_dd/     team-target balance tables under double-dummy play, 3 players
 #   results/balance_dd_6p/  the same at 6 players: 100 deals, no pure-strength view
