@@ -50,24 +50,30 @@ def replay(path):
     sys.exit(0 if ok else 1)
 
 
+def _interrupt(signum, frame):
+    """SIGTERM (a scheduler's or a session's stop) ends a run as Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
 def main():
     """Console entry point: usage errors exit 2, failures 1, and never a traceback
     (set MUSIM_DEBUG=1 to see one for an unexpected error)."""
     import os
+    import signal
 
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         cli(standalone_mode=False)
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("musim: interrupted", err=True)
-        sys.exit(130)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)  # not sys.exit: that would wait for the worker threads' deals in flight
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        click.echo("musim: interrupted", err=True)
-        sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - the promise is one line, not a traceback
         if os.environ.get("MUSIM_DEBUG"):
             raise

@@ -245,3 +245,33 @@ def test_python_dash_m_musim_is_the_musim_command():
     res = subprocess.run([sys.executable, "-m", "musim", "run", "--deals", "5", "--players", "2"],
                          capture_output=True, text=True)
     assert res.returncode == 2 and "--players" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.slow
+def test_an_interrupted_dd_balance_stops_at_once_and_keeps_its_deal_in_flight(tmp_path):
+    """SIGTERM (or Ctrl-C) ends a double-dummy balance run at once, not after the deals in
+    flight (hours at 4-5 players), and with --checkpoint keeps their search tables."""
+    import glob
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    ck = tmp_path / "ck"
+    proc = subprocess.Popen([sys.executable, "-m", "musim", "balance", "--players", "4", "--deals", "3",
+                             "--play", "dd", "--strength-deals", "0", "--seed", "5", "--workers", "1",
+                             "--tt-mb", "64", "--out", str(tmp_path / "out"), "--checkpoint", str(ck),
+                             "--no-progress"], stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 600
+    while not glob.glob(str(ck / "*" / "*" / "0+1.npz")):  # deal 0 done; deal 1 takes a minute
+        assert proc.poll() is None and time.time() < deadline
+        time.sleep(0.2)
+    time.sleep(2)
+    proc.send_signal(signal.SIGTERM)
+    stopped = time.time()
+    _, err = proc.communicate(timeout=120)
+    assert time.time() - stopped < 30
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert "kept the search tables of deal 1" in err and "musim: interrupted" in err
+    assert glob.glob(str(ck / "*" / "*" / "1+1.table" / "seconds.npy"))
+    assert not list((tmp_path / "out").glob("*"))  # no output written

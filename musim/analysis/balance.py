@@ -16,6 +16,8 @@ a line a + c*b is fitted to those by least squares weighted by deals (the
 rulebook's targets are lines too; c is kept >= 0, so that a higher bid never
 has a lower target), and rounded per level.
 """
+import shutil
+import sys
 import time
 from collections import namedtuple
 
@@ -28,8 +30,9 @@ from musim.engine.checkpoint import Checkpoint
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
-from musim.games.mu.ddplay import worker_ddplay
+from musim.games.mu.ddplay import KEEP_TABLE, load_table, save_table, worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
+from musim.solver.pause import request_pause
 
 MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
@@ -38,15 +41,16 @@ STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end
 
 
 def _saved(checkpoint, start, count, compute, times):
-    """compute()'s dict of arrays for this chunk, with the worker seconds it took ("seconds"),
-    read from the checkpoint if it holds them.  Appends (seconds, whether the checkpoint held
-    it) to times, so that a run's summary can say what its deals cost in all."""
+    """compute()'s dict of arrays for this chunk, with the worker seconds it took ("seconds",
+    plus any "seconds_before" compute reports: those of an earlier, interrupted run), read from
+    the checkpoint if it holds them.  Appends (seconds, whether the checkpoint held it) to
+    times, so that a run's summary can say what its deals cost in all."""
     got = checkpoint.load(start, count) if checkpoint else None
     held = got is not None
     if not held:
         started = time.perf_counter()
         got = compute()
-        got["seconds"] = np.float64(time.perf_counter() - started)
+        got["seconds"] = np.float64(time.perf_counter() - started + got.pop("seconds_before", 0.0))
         if checkpoint:
             checkpoint.save(start, count, got)
     times.append((float(got["seconds"]), held))
@@ -56,15 +60,52 @@ def _saved(checkpoint, start, count, compute, times):
 def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick, checkpoint, times):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
     fields = ("res", "scores", "card_points", "hands")
+    # a double-dummy deal in flight when the run is interrupted keeps its search table in the
+    # checkpoint, and the same command run again goes on from it (solver/pause.py)
+    pausable = play == "dd" and checkpoint is not None and size == 1
+    in_flight = {}  # start -> (its worker's DDPlay, when it started, seconds of earlier runs)
 
     def chunk(s, c):
-        ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks)
-        return {f: getattr(ch, f) for f in fields}
+        before = 0.0
+        if pausable:
+            dd = worker_ddplay(tt_mb, dd_tricks)
+            saved = load_table(dd, checkpoint.table_path(s, c), "seconds")
+            before = float(saved["seconds"]) if saved else 0.0
+            in_flight[s] = (dd, time.perf_counter(), before)
+        try:
+            ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks)
+        finally:
+            if pausable:
+                del in_flight[s]
+                dd.meta[KEEP_TABLE] = 0
+        return dict({f: getattr(ch, f) for f in fields}, seconds_before=before)
 
-    parts = list(run_ordered(lambda s, c: _saved(checkpoint, s, c, lambda: chunk(s, c), times),
-                             chunk_starts(deals, size), workers, done=tick))
+    def work(s, c):
+        got = _saved(checkpoint, s, c, lambda: chunk(s, c), times)
+        if pausable:
+            shutil.rmtree(checkpoint.table_path(s, c), ignore_errors=True)
+        return got
+
+    try:
+        parts = list(run_ordered(work, chunk_starts(deals, size), workers, done=tick))
+    except KeyboardInterrupt:
+        if pausable:
+            _keep_tables(checkpoint, in_flight)
+        raise
     cat = lambda name: np.concatenate([p[name] for p in parts])  # noqa: E731
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
+
+
+def _keep_tables(checkpoint, in_flight):
+    """Pause each deal still being played and save its search table in the checkpoint."""
+    kept = []
+    for s, (dd, started, before) in list(in_flight.items()):
+        if request_pause(dd.st.control, lambda s=s: s in in_flight):
+            save_table(dd, checkpoint.table_path(s, 1), seconds=np.float64(before + time.perf_counter() - started))
+            kept.append(s)
+    if kept:
+        print(f"musim: kept the search tables of deal{'s' * (len(kept) > 1)} {', '.join(map(str, kept))} "
+              "in the checkpoint: the same command goes on from them", file=sys.stderr, flush=True)
 
 
 def _strength(players, hands, play, workers, tt_mb, dd_tricks, tick, checkpoint, times):

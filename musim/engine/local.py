@@ -29,21 +29,24 @@ def run_ordered(fn, chunks, workers, done=None):
     finishes, in any order (on a worker thread): a progress bar fed by it moves
     while a slow deal holds back the results behind it.
     """
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending = deque()
-        limit = 0
-        try:
-            for start, count in chunks:
-                if not limit:  # sized by the first chunk, the largest
-                    limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ITEMS // count))
-                fut = pool.submit(fn, start, count)
-                if done is not None:
-                    fut.add_done_callback(lambda f, c=count: f.cancelled() or f.exception() or done(c))
-                pending.append(fut)
-                if len(pending) >= limit:
-                    yield pending.popleft().result()
-            while pending:
+    pool = ThreadPoolExecutor(max_workers=workers)
+    pending = deque()
+    limit = 0
+    try:
+        for start, count in chunks:
+            if not limit:  # sized by the first chunk, the largest
+                limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ITEMS // count))
+            fut = pool.submit(fn, start, count)
+            if done is not None:
+                fut.add_done_callback(lambda f, c=count: f.cancelled() or f.exception() or done(c))
+            pending.append(fut)
+            if len(pending) >= limit:
                 yield pending.popleft().result()
-        finally:
-            for fut in pending:
-                fut.cancel()
+        while pending:
+            yield pending.popleft().result()
+    except BaseException:
+        # an interrupt (or an error) must not wait for the chunks in flight: a double-dummy
+        # deal can take hours.  The caller exits; the threads die with the process.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()

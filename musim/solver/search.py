@@ -33,6 +33,7 @@ import numpy as np
 from musim.bits import compress, drop_lowest, highest, lowest, nth_bit, popcount
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
+from musim.solver.pause import make_control, pause_point
 from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, top_mask_of, top_owners
 
 MAX_PLY = 64
@@ -41,7 +42,8 @@ NO_BOUND_HI = 32000
 REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents (gen_moves)
 
 SearchState = namedtuple("SearchState",
-                         "hands owner line trick_save moves groups scores status frames words key points rel trel stats budget")
+                         "hands owner line trick_save moves groups scores status frames words key points rel trel stats budget "
+                         "control")
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
 # cards each stands for, and their order scores, replaced by their bounds once they
@@ -50,7 +52,7 @@ SearchState = namedtuple("SearchState",
 # (words, key, points), the cards whose rank its proof needed so far (rel) and those the
 # trick completed on entering it needed (trel); stats[0] = nodes searched, stats[1] = tricks
 # completed in the search (DDS's node count), stats[2] = moves cut short by their budget;
-# budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests shrink them)
+# budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests shrink them); control: pause.py
 # a frame's deadline (node count) and its current move's; its budget phase (budget_next)
 F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND, F_TOPS, F_DEADLINE, F_MOVE_DEADLINE, \
     F_PHASE = range(13)
@@ -79,7 +81,8 @@ def make_state():
                        moves=z((MAX_PLY + 1, 64), np.int64),
                        groups=z((MAX_PLY + 1, 64), np.uint64), scores=z((MAX_PLY + 1, 64), np.int64),
                        status=z((MAX_PLY + 1, 64), np.int8),
-                       stats=z(4, np.int64), budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]))
+                       stats=z(4, np.int64), budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
+                       control=make_control())
 
 
 
@@ -775,6 +778,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
             r, rb = False, avail
         else:
             st.stats[0] += 1
+            pause_point(st.control, st.stats[0])
             resolved = False
             tt_best = -1
             if k == 0 and popcount(hands[leader]) == 1:

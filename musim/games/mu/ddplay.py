@@ -9,6 +9,8 @@ alone, so rows are reproducible whatever the table size, and the first candidate
 is nearly always the move the solve's proof used: play costs almost nothing on
 top of the solve.  The team's points then equal the value solved at the start.
 """
+import os
+import shutil
 import threading
 from collections import namedtuple
 
@@ -22,14 +24,46 @@ from musim.solver.tt import make_table, new_generation
 
 DDPlay = namedtuple("DDPlay", "tt st lay meta")
 # meta[0] = value solved at the start of double-dummy play (-1 if none),
-# meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact value
-START_VALUE, TRICKS, VALUE = range(3)
+# meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact value,
+# meta[3] = 1 if the table holds what an earlier, paused run of the next deal proved
+START_VALUE, TRICKS, VALUE, KEEP_TABLE = range(4)
 
 
 def make_ddplay(tt_megabytes, tricks=0):
     """Solver scratch for one worker: a transposition table of tt_megabytes, reused across deals."""
     return DDPlay(tt=make_table(tt_megabytes), st=make_state(), lay=make_layout(),
-                  meta=np.array([-1, tricks, 0], np.int64))
+                  meta=np.array([-1, tricks, 0, 0], np.int64))
+
+
+def save_table(dd, path, **extra):
+    """Write dd's table, and the arrays `extra`, to the directory `path` (whole or not at all),
+    for load_table.  Only valid while its search is paused (pause.request_pause) or idle."""
+    partial = path + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    os.makedirs(partial)
+    for name, array in list(dd.tt._asdict().items()) + list(extra.items()):
+        np.save(os.path.join(partial, name + ".npy"), array)
+    shutil.rmtree(path, ignore_errors=True)
+    os.replace(partial, path)
+
+
+def load_table(dd, path, *extra):
+    """Fill dd's table from save_table's directory, so that the next deal dd plays goes on from
+    it (dd_setup keeps it once), and return the arrays named `extra` (a dict); None, and nothing
+    changed, if there is none or it was saved with another --tt-mb.  The deal must be the one
+    whose search saved it: a table is sound only for the contract it was proved under."""
+    try:
+        saved = {name: np.load(os.path.join(path, name + ".npy"), mmap_mode="r")
+                 for name in dd.tt._fields + extra}
+    except (OSError, ValueError):
+        return None
+    if any(saved[n].shape != getattr(dd.tt, n).shape or saved[n].dtype != getattr(dd.tt, n).dtype
+           for n in dd.tt._fields):
+        return None
+    for name in dd.tt._fields:
+        np.copyto(getattr(dd.tt, name), saved[name])
+    dd.meta[KEEP_TABLE] = 1
+    return {name: np.array(saved[name]) for name in extra}
 
 
 _per_thread = threading.local()
@@ -67,11 +101,15 @@ def dd_start_value(dd):
 
 @flat_kernel
 def dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask):
-    """Map the position (a trick boundary) into the solver layout, with a fresh table."""
+    """Map the position (a trick boundary) into the solver layout, with a fresh table (or the
+    one load_table filled)."""
     fill_game(n, chief_trump, vice_trump, on_team, dd.lay, klass, power, class_mask)
     for s in range(n):
         dd.st.hands[s] = to_canon(held[s], dd.lay.canon_of)
-    new_generation(dd.tt, TT_BUCKET)
+    if dd.meta[KEEP_TABLE]:  # load_table: this very position's search, paused earlier
+        dd.meta[KEEP_TABLE] = 0
+    else:
+        new_generation(dd.tt, TT_BUCKET)
 
 
 @flat_kernel(inline="always")
