@@ -278,13 +278,15 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @dd_table_option
 @click.option("--strength-deals", metavar="N", help="Deals the pure-strength view replays (default: all; "
               "0 skips it; it solves every seat, trump and partner of a deal).")
+@click.option("--node-limit", metavar="N", help="With --play dd: a deal whose solve takes more than N nodes "
+              "(about 3 million a second) is left unresolved, and the tables say how many (default: none).")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
 @click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
 @click.option("--checkpoint", type=click.Path(file_okay=False), help="Keep every finished deal in this directory "
               "and take those it already holds: a stopped run continues where it was.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deals, out, overwrite, checkpoint,
-            progress):
+def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deals, node_limit, out, overwrite,
+            checkpoint, progress):
     """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
     import os
     import platform
@@ -306,6 +308,11 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
     n_strength = n_deals
     if strength_deals is not None:
         n_strength = min(parse_count(strength_deals, "--strength-deals", minimum=0), n_deals)
+    limit = 0
+    if node_limit is not None:
+        if play != "dd" or dd_tricks:
+            raise click.UsageError("--node-limit applies only with --play dd and no --dd-tricks")
+        limit = parse_count(node_limit, "--node-limit")
     try:
         out = balance_report.check_out_dir(out, overwrite)
         if checkpoint is not None:
@@ -320,10 +327,10 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
     with progress_bar((n_deals + n_strength) * len(counts), "deal", show) as bar:
         for n in counts:
             results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks,
-                                   checkpoint))
+                                   checkpoint, limit))
     seconds = time.perf_counter() - started
     params = {"command": "musim " + " ".join(sys.argv[1:]), "seed": seed, "deals": n_deals, "play": play,
-              "dd_tricks": dd_tricks, "strength_deals": n_strength, "checkpoint": checkpoint,
+              "dd_tricks": dd_tricks, "strength_deals": n_strength, "checkpoint": checkpoint, "node_limit": limit,
               "version": __version__, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"}
     balance_report.write(out, results, params, seconds)
     for r in results:

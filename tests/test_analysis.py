@@ -395,3 +395,42 @@ def test_balance_checkpoint_must_be_a_writable_directory(tmp_path):
     res = invoke("balance", "--play", "heuristic", "--players", "3", "--deals", 10, "--checkpoint", f,
                  "--out", tmp_path / "b")
     assert res.exit_code == 2 and "--checkpoint" in res.output and "Traceback" not in res.output
+
+
+def test_balance_under_a_node_limit_counts_unresolved_deals_and_spans_their_outcomes(tmp_path):
+    """`--node-limit`: a level's deals still count every played deal; its success interval
+    spans both outcomes of the undecided ones, so it holds the rate without a limit; team
+    points cover the resolved deals alone; pure-strength seats left unresolved are left out,
+    and the others keep their level."""
+    from musim.games.mu.ddplay import UNRESOLVED
+    n, deals, seed, limit = 3, 60, 5, 100_000
+    free = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=4)
+    capped = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=4, node_limit=limit)
+    ch = simulate_deals(n, seed, "dd", 0, deals, 8, 0, limit)
+    r = ch.res[ch.res[:, sim.OUTCOME] == sim.PLAYED]
+    resolved = r[r[:, sim.DD_VALUE] != UNRESOLVED]
+    f, c = free.table.set_index("bid"), capped.table.set_index("bid")
+    assert (f.deals == c.deals).all() and c.unresolved.sum() == len(r) - len(resolved) > 5
+    assert capped.facts["unresolved"] == c.unresolved.sum() and (c.undecided <= c.unresolved).all()
+    for b in c.index[c.deals > 0]:
+        assert c.p_made_low[b] <= f.p_made[b] <= c.p_made_high[b]
+        level = resolved[resolved[:, sim.BID] == b, sim.TEAM_POINTS]
+        if level.size:
+            assert c.team_mean[b] == pytest.approx(level.mean())
+    assert (free.table.unresolved == 0).all() and free.facts["unresolved"] == 0
+    assert capped.facts["strength_unresolved"] + capped.strength.chiefs.sum() == n * 4
+    assert (capped.strength.chiefs <= free.strength.chiefs).all()
+    res = invoke("balance", "--players", n, "--deals", 20, "--seed", seed, "--tt-mb", 8, "--strength-deals", 0,
+                 "--node-limit", "1e5", "--out", tmp_path / "b")
+    assert res.exit_code == 0, res.output
+    text = (tmp_path / "b" / "summary.md").read_text()
+    assert "**Node limit 100,000:**" in text and "unresolved (undecided) |" in text
+
+
+@pytest.mark.parametrize("args", [("--play", "heuristic"), ("--dd-tricks", 4)])
+def test_balance_node_limit_needs_whole_deal_dd_play(tmp_path, args):
+    res = invoke("balance", *args, "--node-limit", 1000, "--players", "3", "--deals", 10, "--out", tmp_path / "b")
+    assert res.exit_code == 2 and "--node-limit applies only with --play dd and no --dd-tricks" in res.output
+    assert not (tmp_path / "b").exists()
+    res = invoke("balance", "--node-limit", "lots", "--players", "3", "--deals", 10, "--out", tmp_path / "c")
+    assert res.exit_code == 2 and "--node-limit" in res.output and "not a number" in res.output

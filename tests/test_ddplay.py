@@ -115,3 +115,32 @@ def test_a_deal_goes_on_from_the_table_its_paused_search_left(tmp_path):
     assert again["nodes"] < plain["nodes"]
     other = make_ddplay(8)
     assert load_table(other, path) is None and other.meta[KEEP_TABLE] == 0
+
+
+def test_a_node_limit_leaves_deals_unresolved_with_bounds_and_the_rest_as_they_were():
+    """Under a node limit (`musim balance --node-limit`) a deal whose start solve gives up is
+    marked UNRESOLVED with bounds around the exact value, and decides the target when it
+    finished a search (the target is asked first); every other row is the row without a
+    limit.  Which deals give up depends on the deal alone, not on what the worker did before."""
+    from musim.games.mu.ddplay import UNRESOLVED
+    n, seed, deals, limit = 3, 21, 40, 100_000
+    free = simulate_deals(n, seed, "dd", 0, deals, tt_mb=8)
+    capped = simulate_deals(n, seed, "dd", 0, deals, tt_mb=8, node_limit=limit)
+    unresolved = resolved = 0
+    for i in range(deals):
+        a, b = free.res[i], capped.res[i]
+        if a[sim.OUTCOME] != sim.PLAYED:
+            assert (a == b).all()
+            continue
+        assert a[sim.DD_LOW] == a[sim.DD_HIGH] == a[sim.DD_VALUE] == a[sim.TEAM_POINTS]
+        if b[sim.DD_VALUE] != UNRESOLVED:
+            assert (a == b).all() and (free.card_points[i] == capped.card_points[i]).all()
+            resolved += 1
+            continue
+        unresolved += 1
+        assert b[sim.DD_LOW] <= a[sim.DD_VALUE] <= b[sim.DD_HIGH]
+        if (b[sim.DD_LOW], b[sim.DD_HIGH]) != (0, 36):  # a search finished: the target's
+            assert b[sim.DD_LOW] >= b[sim.TARGET] or b[sim.DD_HIGH] < b[sim.TARGET]
+        alone = simulate_deals(n, seed, "dd", i, 1, tt_mb=8, node_limit=limit)
+        assert (alone.res[0] == b).all()
+    assert unresolved > 5 and resolved > 5

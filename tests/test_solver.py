@@ -13,6 +13,7 @@ from musim import bits
 from musim.cards import CARD_TEXT, N_CARDS, type_text
 from musim.cli import cli
 from musim.games.mu.solve import MuSolver
+from musim.solver.search import NO_DEADLINE, available, solve, solve_bounds
 from musim.solver.tt import make_table
 from reference_dd import dd_value
 
@@ -341,3 +342,34 @@ def test_settled_trick_owner_is_sound(seed):
                 w = (leader + winner(g, full)) % n
                 assert g.team[w] == (g.team[seat] if keen > 0 else not g.team[seat])
     assert settled > 100
+
+
+def test_a_search_past_its_node_limit_gives_up_with_sound_bounds(solver):
+    """A node limit (`musim balance --node-limit`) stops the binary search: its bounds bracket
+    the exact value, the position is left as it was, the need asked first is decided whenever
+    a search finished, and the table stays sound (the same solver, limit lifted, is exact)."""
+    rng = random.Random(17)
+    limited = MuSolver(make_table(8))
+    gave_up = exact = 0
+    for i in range(160):
+        n = 3 + i % 4
+        obj, _ = random_position(rng, n, {3: 8, 4: 7, 5: 6, 6: 5}[n], mid_trick=i % 3 == 1)
+        value = solver.solve(obj)["value"]
+        setup, _, leader, trick = limited.load(obj)
+        st = limited.st
+        hands = st.hands.copy()
+        avail = int(available(setup.game, st.hands, st.line, len(trick)))
+        first = rng.randrange(1, avail + 1)
+        st.limit[0] = st.stats[0] + rng.choice([50, 400, 3000])
+        lo, hi = solve_bounds(setup.game, limited.tt, st, leader, len(trick), first)
+        st.limit[0] = NO_DEADLINE
+        assert lo <= value <= hi and (st.hands == hands).all(), obj
+        if lo < hi:
+            gave_up += 1
+            assert st.stats[3] == 1
+            if (lo, hi) != (0, avail):  # a search finished: the first one asked `first`
+                assert lo >= first or hi < first, obj
+        else:
+            exact += 1
+        assert int(solve(setup.game, limited.tt, st, leader, len(trick))) == value, obj
+    assert gave_up > 30 and exact > 30  # both kinds of outcome were exercised

@@ -9,6 +9,13 @@ chief, every trump it could name and every partner, without a vice, and keeps
 the highest level whose target that seat can reach.  With `--dd-tricks N` both play the
 first tricks by the heuristic and only the last N double-dummy, as `musim run` does.
 
+Under `--node-limit N` (whole-deal double-dummy play) a deal whose start solve takes more than
+N nodes is unresolved: its success counts where the search decided it (the target is asked
+first), the success-rate interval spans both outcomes of those it did not, and the team-point
+and score columns cover the resolved deals alone (`unresolved` says how many are left out);
+in the pure-strength view a seat whose search gave up is left out likewise.  Which deals
+those are depends on --tt-mb as well as the seed (a larger table needs fewer nodes).
+
 Proposed targets (criterion: every level equally hard): p* is the success rate
 over all played deals of that player count; at each level with enough deals
 the level's target would be the highest t with P(team points >= t | bid) >= p*;
@@ -30,7 +37,7 @@ from musim.engine.checkpoint import Checkpoint
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
-from musim.games.mu.ddplay import KEEP_TABLE, load_table, save_table, worker_ddplay
+from musim.games.mu.ddplay import KEEP_TABLE, UNRESOLVED, load_table, save_table, worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
 from musim.solver.pause import request_pause
 
@@ -57,12 +64,13 @@ def _saved(checkpoint, start, count, compute, times):
     return got
 
 
-def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick, checkpoint, times):
+def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, node_limit, tick, checkpoint, times):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
     fields = ("res", "scores", "card_points", "hands")
     # a double-dummy deal in flight when the run is interrupted keeps its search table in the
-    # checkpoint, and the same command run again goes on from it (solver/pause.py)
-    pausable = play == "dd" and checkpoint is not None and size == 1
+    # checkpoint, and the same command run again goes on from it (solver/pause.py); not under a
+    # node limit, whose count a resumed search would not repeat
+    pausable = play == "dd" and checkpoint is not None and size == 1 and not node_limit
     in_flight = {}  # start -> (its worker's DDPlay, when it started, seconds of earlier runs)
 
     def chunk(s, c):
@@ -73,7 +81,7 @@ def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick, checkp
             before = float(saved["seconds"]) if saved else 0.0
             in_flight[s] = (dd, time.perf_counter(), before)
         try:
-            ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks)
+            ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks, node_limit)
         finally:
             if pausable:
                 del in_flight[s]
@@ -108,12 +116,12 @@ def _keep_tables(checkpoint, in_flight):
               "in the checkpoint: the same command goes on from them", file=sys.stderr, flush=True)
 
 
-def _strength(players, hands, play, workers, tt_mb, dd_tricks, tick, checkpoint, times):
+def _strength(players, hands, play, workers, tt_mb, dd_tricks, node_limit, tick, checkpoint, times):
     best = np.zeros((len(hands), players), np.int64)
     play_policy = PLAY_POLICIES[play][1]
 
     def compute(start, count):
-        ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play == "dd" else None)
+        ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None)
         contracts.strength(players, hands[start:start + count], play_policy, best[start:start + count], ws)
         return {"best": best[start:start + count]}
 
@@ -170,23 +178,42 @@ def proposed_targets(players, bids, team, p_star):
 Balance = namedtuple("Balance", "table strength facts bids team")
 
 
+def _outcomes(r):
+    """(exact, made, decided) per played deal: whether its value was solved, whether the team
+    reached the target (as far as known), and whether that is known (always, but under a node
+    limit, for a deal whose searches did not decide it)."""
+    exact = r[:, sim.DD_VALUE] != UNRESOLVED
+    low_made = r[:, sim.DD_LOW] >= r[:, sim.TARGET]
+    high_missed = r[:, sim.DD_HIGH] < r[:, sim.TARGET]
+    made = np.where(exact, r[:, sim.SUCCESS] == 1, low_made)
+    return exact, made, exact | low_made | high_missed
+
+
 def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=lambda k: None,
-            strength_deals=None, dd_tricks=0, checkpoint=None):
+            strength_deals=None, dd_tricks=0, checkpoint=None, node_limit=0):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
     first `strength_deals` played deals (default: all; 0: none): it solves every seat, trump and partner
     of a deal, so under double-dummy play it costs far more per deal than the table.  dd_tricks
     (with play "dd"): only the last that many tricks are double-dummy, as in `musim run`, in the
     table and the pure-strength view alike (0: all).  checkpoint: a directory that keeps every
-    finished chunk and supplies those a stopped run already finished (engine/checkpoint.py)."""
-    keep = None if checkpoint is None else dict(players=players, seed=seed, play=play, dd_tricks=dd_tricks)
+    finished chunk and supplies those a stopped run already finished (engine/checkpoint.py).
+    node_limit (play "dd", dd_tricks 0): nodes a solve or search may take (module doc; 0: no limit)."""
+    keep = None
+    if checkpoint is not None:
+        keep = dict(players=players, seed=seed, play=play, dd_tricks=dd_tricks)
+        if node_limit:
+            keep["node_limit"] = node_limit
     times = []
-    res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, tick,
-                                               keep and Checkpoint(checkpoint, job="balance-deals", **keep), times)
+    res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, node_limit,
+                                               tick, keep and Checkpoint(checkpoint, job="balance-deals", **keep),
+                                               times)
     played = res[:, sim.OUTCOME] == sim.PLAYED
-    r, sc, cp = res[played], scores[played], card_points[played]
-    bids, team, made = r[:, sim.BID], r[:, sim.TEAM_POINTS], r[:, sim.SUCCESS].astype(bool)
-    p_star = float(made.mean()) if len(r) else float("nan")
+    r_all = res[played]
+    exact, made, decided = _outcomes(r_all)
+    r, sc, cp = r_all[exact], scores[played][exact], card_points[played][exact]
+    bids, team = r[:, sim.BID], r[:, sim.TEAM_POINTS]
+    p_star = float(made[decided].mean()) if decided.any() else float("nan")
     intercept, slope, proposal = proposed_targets(players, bids, team, p_star)
     rescored = _rescored(players, r, cp)
     seats = np.arange(players)
@@ -195,17 +222,21 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
     opp_mask = ~chief_mask & ~partner_mask
     rows = []
     for b in range(1, rules.hand_size(players) + 1):
+        level = r_all[:, sim.BID] == b
+        k, known = int(level.sum()), int((level & decided).sum())
+        hits, open_ = int((level & made).sum()), k - known
+        # the interval spans both outcomes of the deals whose success is unknown
+        lo, hi = wilson(hits, k)[0], wilson(hits + open_, k)[1]
         sel = bids == b
-        k = int(sel.sum())
-        lo, hi = wilson(made[sel].sum(), k)
         tp = team[sel]
-        q = np.percentile(tp, [25, 50, 75]) if k else [np.nan] * 3
+        q = np.percentile(tp, [25, 50, 75]) if tp.size else [np.nan] * 3
         mean_or_nan = lambda x: float(x.mean()) if x.size else float("nan")  # noqa: E731
         s = sc[sel]
         rows.append({
-            "players": players, "bid": b, "deals": k, "share": k / max(len(r), 1),
-            "p_made": mean_or_nan(made[sel]), "p_made_low": float(lo), "p_made_high": float(hi),
+            "players": players, "bid": b, "deals": k, "share": k / max(len(r_all), 1),
+            "p_made": hits / known if known else float("nan"), "p_made_low": float(lo), "p_made_high": float(hi),
             "target": int(rules.target(players, b)), "proposed_target": proposal.get(b, float("nan")),
+            "unresolved": k - int(sel.sum()), "undecided": open_,
             "team_mean": mean_or_nan(tp), "team_q25": float(q[0]), "team_median": float(q[1]),
             "team_q75": float(q[2]),
             "chief_score": mean_or_nan(s[chief_mask[sel]]),
@@ -214,17 +245,20 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
             "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
         })
     table = pd.DataFrame(rows)
-    best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, dd_tricks, tick,
+    best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, dd_tricks, node_limit, tick,
                      keep and Checkpoint(checkpoint, job="balance-strength", **keep), times)
+    known_best = best[best != contracts.UNRESOLVED_RANK]
     levels = np.arange(0, rules.hand_size(players) + 1)
-    counts = np.bincount(best.ravel(), minlength=len(levels))
+    counts = np.bincount(known_best, minlength=len(levels))
     strength = pd.DataFrame({"players": players, "level": levels, "chiefs": counts,
-                             "share": counts / max(best.size, 1)})
+                             "share": counts / max(known_best.size, 1)})
     if not best.size:  # strength_deals 0: the view was skipped, no rows
         strength = strength[:0]
     facts = {"players": players, "deals": deals, "played": int(played.sum()), "eklats": int((~played).sum()),
+             "unresolved": int((~exact).sum()), "undecided": int((~decided).sum()), "node_limit": node_limit,
              "p_star": p_star, "intercept": intercept, "slope": slope,
              "chief_score_mean": mean_interval(sc[chief_mask])[0] if len(r) else float("nan"),
-             "strength_mean": float(best.mean()) if best.size else float("nan"), "strength_deals": len(best),
+             "strength_mean": float(known_best.mean()) if known_best.size else float("nan"),
+             "strength_deals": len(best), "strength_unresolved": int(best.size - known_best.size),
              "worker_seconds": sum(t for t, _ in times), "held_seconds": sum(t for t, held in times if held)}
     return Balance(table, strength, facts, bids, team)

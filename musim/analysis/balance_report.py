@@ -64,6 +64,19 @@ def _worker_time_text(results):
     return text
 
 
+def _limit_text(params):
+    """What the node limit leaves out, if there is one."""
+    limit = params.get("node_limit")
+    if not limit:
+        return []
+    return [f"**Node limit {limit:,}:** a deal whose double-dummy solve took more nodes is *unresolved*. "
+            "Its success counts where the search decided it (the target is asked first); the interval of "
+            "p_made spans both outcomes of the deals it did not decide (`undecided`); team points, scores "
+            "and the proposed targets cover the resolved deals alone, so where deals are unresolved they "
+            "lean towards the contracts the solver finds easy.  In the pure-strength view a seat whose "
+            "search gave up is left out.", ""]
+
+
 def summary_markdown(results, params, seconds):
     lines = ["# Mü team-target balance", "",
              f"Command: `{params['command']}`  ",
@@ -78,15 +91,19 @@ def summary_markdown(results, params, seconds):
              f"{MIN_DEALS_FOR_FIT} deals the target would be the highest t that the chief's team reaches "
              "in a share p* of that level's deals; a line a + c*b is fitted through those (weighted by "
              "deals, its slope kept >= 0) and rounded per level.  Levels rarely bid are extrapolated by the line.", ""]
+    lines += _limit_text(params)
+    limited = bool(params.get("node_limit"))
     for r in results:
         f, t = r.facts, r.table
         n = f["players"]
+        unresolved = (f"; {f['unresolved']:,} unresolved at the node limit, the success of {f['undecided']:,} "
+                      "of them undecided" if limited else "")
         lines += [f"## {n} players", "",
-                  f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats); chief success "
-                  f"overall p* = {f['p_star']:.1%}; " + proposal_text(f), "",
+                  f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats{unresolved}); chief "
+                  f"success overall p* = {f['p_star']:.1%}; " + proposal_text(f), "",
                   "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
-                  "chief | partner | opponent | chief if bid-1 |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+                  "chief | partner | opponent | chief if bid-1 |" + (" unresolved (undecided) |" if limited else ""),
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if limited else "")]
         for x in t.itertuples():
             if x.deals == 0:
                 continue
@@ -96,11 +113,12 @@ def summary_markdown(results, params, seconds):
                 change = "" if x.proposed_target == x.target else f" ({int(x.proposed_target) - int(x.target):+d})"
                 proposed = f"{int(x.proposed_target)}{change}"
             lines.append(
-                f"| {x.bid} | {x.deals:,} | {x.share:.1%} | {x.p_made:.1%} ({x.p_made_low:.1%}..{x.p_made_high:.1%})"
-                f" | {x.target} | {proposed} | {x.team_mean:.1f} [{x.team_q25:.0f}, "
-                f"{x.team_median:.0f}, {x.team_q75:.0f}] | {_fmt(x.chief_score, '.1f')} | "
-                f"{_fmt(x.partner_score, '.1f')} | {_fmt(x.opponent_score, '.1f')} | "
-                f"{_fmt(x.chief_score_one_less, '.1f')} |")
+                f"| {x.bid} | {x.deals:,} | {x.share:.1%} | {_fmt(x.p_made, '.1%')} ({x.p_made_low:.1%}.."
+                f"{x.p_made_high:.1%}) | {x.target} | {proposed} | {_fmt(x.team_mean, '.1f')} "
+                f"[{_fmt(x.team_q25, '.0f')}, {_fmt(x.team_median, '.0f')}, {_fmt(x.team_q75, '.0f')}] | "
+                f"{_fmt(x.chief_score, '.1f')} | {_fmt(x.partner_score, '.1f')} | {_fmt(x.opponent_score, '.1f')} | "
+                f"{_fmt(x.chief_score_one_less, '.1f')} |"
+                + (f" {x.unresolved} ({x.undecided}) |" if limited else ""))
         never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
         if never and not pd.isna(f["intercept"]):
             lines.append(f"\nNever bid: levels {_ranges(never)} (proposed targets there: "
@@ -109,8 +127,10 @@ def summary_markdown(results, params, seconds):
         if not f["strength_deals"]:
             lines += ["", "Pure strength: not computed (`--strength-deals 0`).", ""]
         else:
+            left_out = (f", {f['strength_unresolved']:,} seats unresolved at the node limit left out"
+                        if limited else "")
             lines += ["", f"Pure strength ({f['strength_deals']:,} played deals, each seat as chief, best trump "
-                      "and partner, no vice): mean level "
+                      f"and partner, no vice{left_out}): mean level "
                       f"{f['strength_mean']:.2f}; share by level: "
                       + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001), ""]
     lines += ["## Files", "",

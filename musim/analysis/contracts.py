@@ -260,10 +260,14 @@ def _strength_rank(n, hands, chief, partner, t, best, play_policy, state, card_p
                                                ws)))
 
 
+UNRESOLVED_RANK = -1  # strength(): a search past the node limit left the seat's level unknown
+
+
 @njit(cache=True, nogil=True)
 def strength(n, hands, play_policy, best_rank, ws):
     """Pure strength: best_rank[i, c] = the highest bid whose target seat c, as chief of deal i
-    (no vice), reaches with its best trump and best partner.
+    (no vice), reaches with its best trump and best partner; UNRESOLVED_RANK if a search gave
+    up at the node limit (whole-deal double-dummy play) before the seat reached the top bid.
 
     The result is the maximum over the contracts, whatever their order, but under
     double-dummy play a contract costs one search at the level above the best so far, and
@@ -278,6 +282,7 @@ def strength(n, hands, play_policy, best_rank, ws):
     partner_of = np.zeros((N_TYPES + 1) * MAX_PLAYERS, np.int64)
     for i in range(hands.shape[0]):
         for c in range(n):
+            ddplay.dd_searches_gave_up(ws.dd, True)
             m = 0
             for j in range(hand_types(hands[i, c], types)):
                 for p in range(n if n >= 4 else 1):
@@ -292,4 +297,6 @@ def strength(n, hands, play_policy, best_rank, ws):
             for j in np.argsort(rating[:m], kind="mergesort"):
                 best = _strength_rank(n, hands[i], c, partner_of[j], trump_of[j], best, play_policy, state,
                                       card_points, ws, ws.dd)
-            best_rank[i, c] = best
+            # a contract whose search gave up might have reached any level above `best`
+            unknown = best < hand_size(n) and ddplay.dd_searches_gave_up(ws.dd, True)
+            best_rank[i, c] = UNRESOLVED_RANK if unknown else best

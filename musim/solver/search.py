@@ -43,7 +43,7 @@ REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two oppon
 
 SearchState = namedtuple("SearchState",
                          "hands owner line trick_save moves groups scores status frames words key points rel trel stats budget "
-                         "control")
+                         "limit control")
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
 # cards each stands for, and their order scores, replaced by their bounds once they
@@ -51,8 +51,10 @@ SearchState = namedtuple("SearchState",
 # out of budget (budget_next); frames: the explicit search stack, with each frame's keys
 # (words, key, points), the cards whose rank its proof needed so far (rel) and those the
 # trick completed on entering it needed (trel); stats[0] = nodes searched, stats[1] = tricks
-# completed in the search (DDS's node count), stats[2] = moves cut short by their budget;
-# budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests shrink them); control: pause.py
+# completed in the search (DDS's node count), stats[2] = moves cut short by their budget,
+# stats[3] = 1 if the last search gave up at limit[0] (a node count: NO_DEADLINE, or a caller's
+# limit on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER
+# (tests shrink them); control: pause.py
 # a frame's deadline (node count) and its current move's; its budget phase (budget_next)
 F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND, F_TOPS, F_DEADLINE, F_MOVE_DEADLINE, \
     F_PHASE = range(13)
@@ -82,7 +84,7 @@ def make_state():
                        groups=z((MAX_PLY + 1, 64), np.uint64), scores=z((MAX_PLY + 1, 64), np.int64),
                        status=z((MAX_PLY + 1, 64), np.int8),
                        stats=z(4, np.int64), budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
-                       control=make_control())
+                       limit=np.array([NO_DEADLINE]), control=make_control())
 
 
 
@@ -746,16 +748,24 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
     works needs only that move's set, one that none works the union over all moves,
     and a trick's winner is relevant when it beat a card of its own class.  A frame
     entered past its deadline (a node count, budget_next) abandons its search: the stack
-    unwinds to the frame whose move's budget ran out, storing nothing on the way.
+    unwinds to the frame whose move's budget ran out, storing nothing on the way.  Past
+    st.limit[0] the whole search gives up the same way: it returns (False, -1) with the
+    position as it found it and st.stats[3] = 1, and what it stored before holds.
     """
     n = g.n
     hands, fr = st.hands, st.frames
     fr[0, F_LEADER], fr[0, F_K], fr[0, F_NEED], fr[0, F_AVAIL] = leader, k, need, avail
     st.trel[0] = 0
-    fr[0, F_DEADLINE] = NO_DEADLINE
+    fr[0, F_DEADLINE] = st.limit[0]
+    st.stats[3] = 0
     d = 0
     while True:
         if st.stats[0] > fr[d, F_DEADLINE]:
+            if st.stats[0] > fr[0, F_DEADLINE]:  # past the limit: give up the whole search
+                for p in range(d - 1, -1, -1):
+                    hands[fr[p, F_SEAT]] ^= np.uint64(1) << np.uint64(st.moves[ply + p, fr[p, F_IDX]])
+                st.stats[3] = 1
+                return False, -1
             # out of budget: back to the outermost frame whose current move's budget ran out
             q = 0
             while fr[q + 1, F_DEADLINE] >= st.stats[0]:
@@ -893,22 +903,36 @@ def available(g, hands, line, k):
 
 
 @flat_kernel(inline="always")
-def solve(g, tt, st, leader, k):
-    """Exact value: points the maximising team takes from here with best play by both sides.
+def solve_bounds(g, tt, st, leader, k, first):
+    """(lo, hi): the points the maximising team takes from here with best play by both sides
+    lie in lo..hi; lo == hi, the exact value, unless a search gave up at st.limit[0].
 
     The position is st.hands (remaining cards per seat) and st.line[:k] (cards
-    already played to the current trick, led by `leader`).
+    already played to the current trick, led by `leader`).  A binary search of null-window
+    searches; `first` (if in 1..all points) is asked first, so that whether the team
+    reaches it is known even when a later search gives up.
     """
     avail = available(g, st.hands, st.line, k)
     set_owners(g, st)
     lo, hi = 0, avail
+    need = first if 0 < first <= avail else (avail + 1) // 2
     while lo < hi:
-        r, bound = can_reach(g, tt, st, leader, k, (lo + hi + 1) // 2, avail, k)
+        r, bound = can_reach(g, tt, st, leader, k, need, avail, k)
+        if st.stats[3]:
+            break
         if r:
             lo = bound
         else:
             hi = bound
-    return lo
+        need = (lo + hi + 1) // 2
+    return lo, hi
+
+
+@flat_kernel(inline="always")
+def solve(g, tt, st, leader, k):
+    """Exact value: points the maximising team takes from here with best play by both sides
+    (solve_bounds with no limit)."""
+    return solve_bounds(g, tt, st, leader, k, 0)[0]
 
 
 @flat_kernel(inline="always")

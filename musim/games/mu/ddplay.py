@@ -8,6 +8,11 @@ candidate, the transposition table warm).  The order depends on the position
 alone, so rows are reproducible whatever the table size, and the first candidate
 is nearly always the move the solve's proof used: play costs almost nothing on
 top of the solve.  The team's points then equal the value solved at the start.
+
+A node limit (`musim balance --node-limit`) bounds the start solve of a whole-deal play and
+each null-window search of dd_reaches: a solve past it leaves the deal unresolved, with the
+bounds it had proved (the target asked first, so that success is usually known), and the
+cards are then played by the heuristic; its row must not be read as double-dummy play.
 """
 import os
 import shutil
@@ -19,20 +24,25 @@ import numpy as np
 from musim.bits import bit
 from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
 from musim.jit import flat_kernel
-from musim.solver.search import available, can_reach, first_keeping_move, make_state, set_owners, solve
+from musim.solver.search import (
+    NO_DEADLINE, available, can_reach, first_keeping_move, make_state, set_owners, solve_bounds)
 from musim.solver.tt import make_table, new_generation
 
 DDPlay = namedtuple("DDPlay", "tt st lay meta")
-# meta[0] = value solved at the start of double-dummy play (-1 if none),
-# meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact value,
-# meta[3] = 1 if the table holds what an earlier, paused run of the next deal proved
-START_VALUE, TRICKS, VALUE, KEEP_TABLE = range(4)
+# meta[0] = value solved at the start of double-dummy play (-1 if none, UNRESOLVED past the
+# node limit), meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact
+# value, meta[3] = 1 if the table holds what an earlier, paused run of the next deal proved,
+# meta[4] = nodes a solve or search may take (0: no limit), meta[5] = the need a limited start
+# solve asks first (0: none), meta[6..7] = the bounds of the last start solve, meta[8] = 1 once
+# a search of dd_reaches gave up (the caller clears it)
+START_VALUE, TRICKS, VALUE, KEEP_TABLE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_UP = range(9)
+UNRESOLVED = -2
 
 
-def make_ddplay(tt_megabytes, tricks=0):
+def make_ddplay(tt_megabytes, tricks=0, node_limit=0):
     """Solver scratch for one worker: a transposition table of tt_megabytes, reused across deals."""
     return DDPlay(tt=make_table(tt_megabytes), st=make_state(), lay=make_layout(),
-                  meta=np.array([-1, tricks, 0, 0], np.int64))
+                  meta=np.array([-1, tricks, 0, 0, node_limit, 0, -1, -1, 0], np.int64))
 
 
 def save_table(dd, path, **extra):
@@ -69,7 +79,7 @@ def load_table(dd, path, *extra):
 _per_thread = threading.local()
 
 
-def worker_ddplay(tt_mb, tricks=0):
+def worker_ddplay(tt_mb, tricks=0, node_limit=0):
     """This worker thread's scratch, made once and reused by every chunk it runs: a fresh
     table's first touch costs about 1.5 s of page faults per 512 MB."""
     dd = getattr(_per_thread, "dd", None)
@@ -77,6 +87,7 @@ def worker_ddplay(tt_mb, tricks=0):
         dd = _per_thread.dd = make_ddplay(tt_mb)
         _per_thread.tt_mb = tt_mb
     dd.meta[TRICKS] = tricks
+    dd.meta[NODE_LIMIT] = node_limit
     return dd
 
 
@@ -86,17 +97,55 @@ def dd_reset(dd):
 
 
 @flat_kernel
+def dd_ask_first(dd, need):
+    """Under a node limit, the next start solve asks first whether the team reaches `need`
+    (the deal's target: 0 clears it), so that a solve that gives up has usually decided it."""
+    if dd is not None:
+        dd.meta[FIRST_NEED] = need
+
+
+@flat_kernel
 def dd_starts_at(dd, tricks_left):
     """Does double-dummy play begin with `tricks_left` tricks to go?"""
     return dd.meta[TRICKS] == 0 or tricks_left <= dd.meta[TRICKS]
 
 
 @flat_kernel
+def dd_searches_gave_up(dd, clear):
+    """Did a search of dd_reaches give up at the node limit since the flag was last cleared?
+    (False without a solver.)  `clear`: clear it."""
+    if dd is None:
+        return False
+    r = dd.meta[GAVE_UP] == 1
+    if clear:
+        dd.meta[GAVE_UP] = 0
+    return r
+
+
+@flat_kernel
+def dd_gave_up(dd):
+    """Did the start solve of this play give up at the node limit?  (Its cards are then
+    played by the heuristic.)"""
+    return dd.meta[START_VALUE] == UNRESOLVED
+
+
+@flat_kernel
 def dd_start_value(dd):
-    """The value solved when double-dummy play began (-1: none, or no solver at all)."""
+    """The value solved when double-dummy play began (-1: none, or no solver at all;
+    UNRESOLVED: the solve gave up at the node limit)."""
     if dd is None:
         return -1
     return dd.meta[START_VALUE]
+
+
+@flat_kernel
+def dd_start_bounds(dd):
+    """(low, high) of the value when double-dummy play began ((-1, -1): none)."""
+    if dd is None:
+        return -1, -1
+    if dd.meta[START_VALUE] == -1:
+        return -1, -1
+    return dd.meta[LOW], dd.meta[HIGH]
 
 
 @flat_kernel
@@ -113,21 +162,39 @@ def dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_
 
 
 @flat_kernel(inline="always")
+def _limit(dd):
+    """Start the node limit's count (none if meta[NODE_LIMIT] is 0)."""
+    lim = dd.meta[NODE_LIMIT]
+    dd.st.limit[0] = dd.st.stats[0] + lim if lim > 0 else NO_DEADLINE
+
+
+@flat_kernel(inline="always")
 def dd_reaches(n, dd, leader, need):
     """Can the team take `need` points from the position dd_setup mapped, `leader` to lead?
-    One null-window search; the table keeps what it proved for the next call."""
+    One null-window search; the table keeps what it proved for the next call.  Past the node
+    limit: False, and meta[GAVE_UP] set."""
     g = solver_game(n, dd.lay)
     set_owners(g, dd.st)
-    return can_reach(g, dd.tt, dd.st, leader, 0, need, available(g, dd.st.hands, dd.st.line, 0), 0)[0]
+    _limit(dd)
+    r = can_reach(g, dd.tt, dd.st, leader, 0, need, available(g, dd.st.hands, dd.st.line, 0), 0)[0]
+    dd.st.limit[0] = NO_DEADLINE
+    if dd.st.stats[3]:
+        dd.meta[GAVE_UP] = 1
+    return r
 
 
 @flat_kernel(inline="always")
 def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask):
-    """Map the position (a trick boundary) into the solver layout and solve it."""
+    """Map the position (a trick boundary) into the solver layout and solve it: START_VALUE is
+    its value, or UNRESOLVED past the node limit (then LOW..HIGH bound it)."""
     dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask)
-    v = solve(solver_game(n, dd.lay), dd.tt, dd.st, leader, 0)
-    dd.meta[START_VALUE] = v
-    dd.meta[VALUE] = v
+    _limit(dd)
+    first = dd.meta[FIRST_NEED] if dd.meta[NODE_LIMIT] > 0 else 0
+    lo, hi = solve_bounds(solver_game(n, dd.lay), dd.tt, dd.st, leader, 0, first)
+    dd.st.limit[0] = NO_DEADLINE  # playing the cards out after a solve costs next to nothing
+    dd.meta[LOW], dd.meta[HIGH] = lo, hi
+    dd.meta[START_VALUE] = lo if lo == hi else UNRESOLVED
+    dd.meta[VALUE] = lo
 
 
 @flat_kernel(inline="always")

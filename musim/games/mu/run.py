@@ -60,18 +60,19 @@ class DealChunk:
         self.solve_ms = np.full(count, np.nan, np.float32)
 
 
-def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0):
+def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, node_limit=0):
     """Play deals start..start+count-1 of a run and return their DealChunk.
 
     Double-dummy deals run one kernel call each, so that each row gets its own
-    wall-clock solve time (`solve_ms`)."""
+    wall-clock solve time (`solve_ms`).  node_limit (`musim balance` only): a start solve
+    past it leaves its deal unresolved (ddplay.py), and the row is not double-dummy play."""
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, start, count)
     if play_policy != DD:
         sim.simulate_chunk(players, seed, start, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
                            ch.card_points, ch.hands, ch.laid, sim.make_workspace(players))
         return ch
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks))
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit))
     # an empty call compiles (or loads) the kernel first, so solve_ms times solving alone
     sim.simulate_chunk(players, seed, start, bid_policy, play_policy, ch.dealers[:0], ch.res[:0], ch.scores[:0],
                        ch.card_points[:0], ch.hands[:0], ch.laid[:0], ws)

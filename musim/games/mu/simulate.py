@@ -21,9 +21,11 @@ from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
 # Columns of the per-deal integer result vector.
+# DD_VALUE: the solved value (-1: none; ddplay.UNRESOLVED: the solve gave up at the node
+# limit, the cards were played by the heuristic, and DD_LOW..DD_HIGH bound the value).
 (OUTCOME, CHIEF, VICE, PARTNER, BID, CHIEF_TRUMP, VICE_TRUMP, TARGET, TEAM_POINTS, SUCCESS,
- SHORTFALL, BONUS, PROVOKER, AUCTION_TURNS, DD_VALUE) = range(15)
-N_RESULTS = 15
+ SHORTFALL, BONUS, PROVOKER, AUCTION_TURNS, DD_VALUE, DD_LOW, DD_HIGH) = range(17)
+N_RESULTS = 17
 PLAYED, EKLAT = 0, 1
 MAX_PLAYERS = 6
 MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
@@ -123,10 +125,11 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
     tricks = popcount(held[0])
     for t in range(tricks):
         if dd is not None:
-            if play_policy == policies.DD and not active and ddplay.dd_starts_at(dd, tricks - t):
+            if (play_policy == policies.DD and not active and not ddplay.dd_gave_up(dd)
+                    and ddplay.dd_starts_at(dd, tricks - t)):
                 ddplay.dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power,
                                 class_mask)
-                active = True
+                active = not ddplay.dd_gave_up(dd)
         winner_pos, winner, seat = 0, leader, leader
         for k in range(n):
             card = -1
@@ -193,7 +196,8 @@ def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, ws):
     ws.held: achieved_rank of what play_contract gives with the DD policy), without playing
     the cards or solving for the team's points: one null-window search per level from
     best + 1 up to the first missed, so a contract weaker than `best` costs one search that
-    fails far from its value, which is cheap.  Needs ws.dd."""
+    fails far from its value, which is cheap.  Needs ws.dd.  A search past the node limit
+    stops the climb and sets dd.meta[GAVE_UP]: whether the contract reaches more is unknown."""
     set_team(n, chief, partner, ws)
     dd = ws.dd
     ddplay.dd_setup(n, chief_trump, vice_trump, ws.held, ws.on_team, dd, ws.klass, ws.power, ws.class_mask)
@@ -229,8 +233,11 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
     partner = -1
     if n >= 4:
         partner = policies.choose_partner(bid_policy, n, chief, vice, laid, chief_trump, state)
+    ddplay.dd_ask_first(ws.dd, target(n, bid))
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
+    ddplay.dd_ask_first(ws.dd, 0)
     res[DD_VALUE] = ddplay.dd_start_value(ws.dd)
+    res[DD_LOW], res[DD_HIGH] = ddplay.dd_start_bounds(ws.dd)
     team, made, short, bon = score_played(n, bid, chief, partner, chief_trump, card_points, scores)
     res[OUTCOME] = PLAYED
     res[CHIEF] = chief
