@@ -5,6 +5,7 @@ model (issue 4): run it on both versions with the same seed.
 
 Usage: python benchmarks/bench_bidding.py [--deals 200000] [--seed 1]
 """
+
 import argparse
 
 import numpy as np
@@ -24,8 +25,10 @@ def main():
         played = ch.res[:, sim.OUTCOME] == sim.PLAYED
         res = ch.res[played]
         chief_scores = ch.scores[played][np.arange(played.sum()), res[:, sim.CHIEF]]
-        print(f"{n:7d}  {played.sum():6d}  {res[:, sim.SUCCESS].mean():10.1%}  {res[:, sim.BID].mean():8.2f}  "
-              f"{chief_scores.mean():16.2f}  {1 - played.mean():6.1%}")
+        print(
+            f"{n:7d}  {played.sum():6d}  {res[:, sim.SUCCESS].mean():10.1%}  {res[:, sim.BID].mean():8.2f}  "
+            f"{chief_scores.mean():16.2f}  {1 - played.mean():6.1%}"
+        )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ of the two searches.  A musim solve over --timeout seconds counts as a timeout
 
 Usage: python benchmarks/bench_bridge.py [--deals 1000] [--tricks 13] [--timeout 60]
 """
+
 import argparse
 import random
 import sys
@@ -17,14 +18,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import TimedWorker, percentiles, prefaulted  # noqa: E402
+from common import TimedWorker, percentiles, prefaulted
+from endplay.dds import solve_board
+from endplay.dds.solve import SolveMode
+from endplay.types import Deal, Denom, Player
 
-from endplay.dds import solve_board  # noqa: E402
-from endplay.dds.solve import SolveMode  # noqa: E402
-from endplay.types import Deal, Denom, Player  # noqa: E402
-
-from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn  # noqa: E402
-from musim.solver.tt import DEFAULT_MB, make_table  # noqa: E402
+from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn
+from musim.solver.tt import DEFAULT_MB, make_table
 
 DENOMS = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt]
 PLAYERS = [Player.north, Player.east, Player.south, Player.west]
@@ -84,10 +84,11 @@ def main():
     print(f"DDS:   total {sum(t_dds):.2f} s, median {percentiles(t_dds)[0] * 1000:.2f} ms")
     if done:
         tm, td = sum(m for m, _ in done), sum(d for _, d in done)
-        print(f"musim: total {tm:.2f} s, median {percentiles([m for m, _ in done])[0] * 1000:.2f} ms "
-              f"(on the {len(done)} solved); time ratio musim/DDS {tm / td:,.1f}x")
-        print(f"tricks completed in the searches: DDS {n_dds:,}, musim {n_musim:,} "
-              f"({n_musim / max(n_dds, 1):,.1f}x)")
+        print(
+            f"musim: total {tm:.2f} s, median {percentiles([m for m, _ in done])[0] * 1000:.2f} ms "
+            f"(on the {len(done)} solved); time ratio musim/DDS {tm / td:,.1f}x"
+        )
+        print(f"tricks completed in the searches: DDS {n_dds:,}, musim {n_musim:,} ({n_musim / max(n_dds, 1):,.1f}x)")
 
 
 if __name__ == "__main__":

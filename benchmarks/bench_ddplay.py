@@ -10,6 +10,7 @@ counts do not depend on the machine or its load.
 
 Usage: python benchmarks/bench_ddplay.py [--players 3] [--deals 40] [--seed 2026] [--rule search|card]
 """
+
 import argparse
 import sys
 import time
@@ -18,12 +19,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_solver import auction_positions  # noqa: E402
-from common import prefaulted  # noqa: E402
+from bench_solver import auction_positions
+from common import prefaulted
 
-from musim.games.mu.solve import MuSolver  # noqa: E402
-from musim.solver.search import finish_trick, first_keeping_move, keeps_value, solve  # noqa: E402
-from musim.solver.tt import make_table  # noqa: E402
+from musim.games.mu.solve import MuSolver
+from musim.solver.search import finish_trick, first_keeping_move, keeps_value, solve
+from musim.solver.tt import make_table
 
 
 def first_in_card_order(setup, tt, st, leader, k, value):
@@ -87,8 +88,10 @@ def main():
         play_nodes += st.stats[0]
         if got != value:
             sys.exit(f"the play took {got} points where the solve found {value}")
-    print(f"{a.players} players, {a.deals} auction deals of seed {a.seed}, rule {a.rule}: "
-          f"solves {solve_nodes:,} nodes ({t_solve:.1f} s), play {play_nodes:,} nodes ({t_play:.1f} s)")
+    print(
+        f"{a.players} players, {a.deals} auction deals of seed {a.seed}, rule {a.rule}: "
+        f"solves {solve_nodes:,} nodes ({t_solve:.1f} s), play {play_nodes:,} nodes ({t_play:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ Usage: python benchmarks/bench_nodes.py [--sets 5:7:30,4:8:30,6:6:30,3:9:30,brid
                                         [--uniform-points] [--tt-mb 256]
        python benchmarks/bench_nodes.py --sets 6:auction:8,3:auction:20 --seed 1 --tt-mb 512
 """
+
 import argparse
 import itertools
 import random
@@ -23,15 +24,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_solver import auction_positions, random_position  # noqa: E402
-from common import prefaulted  # noqa: E402
+from bench_solver import auction_positions, random_position
+from common import prefaulted
 
-from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn  # noqa: E402
-from musim.games.mu import solve as mu_solve  # noqa: E402
-from musim.games.mu.layout import MuSolverSetup  # noqa: E402
-from musim.games.mu.solve import MuSolver  # noqa: E402
-from musim.solver.layout import fill_point_masks  # noqa: E402
-from musim.solver.tt import make_table  # noqa: E402
+from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn
+from musim.games.mu import solve as mu_solve
+from musim.games.mu.layout import MuSolverSetup
+from musim.games.mu.solve import MuSolver
+from musim.solver.layout import fill_point_masks
+from musim.solver.tt import make_table
 
 
 def positions(game, tricks, count, seed):
@@ -40,8 +41,10 @@ def positions(game, tricks, count, seed):
     tricks = int(tricks)
     if game == "bridge":
         rng = random.Random(5)
-        return [{"pbn": random_pbn(rng, tricks), "trump": STRAINS[i % 5], "leader": SEATS[(i // 5) % 4]}
-                for i in range(count)]
+        return [
+            {"pbn": random_pbn(rng, tricks), "trump": STRAINS[i % 5], "leader": SEATS[(i // 5) % 4]}
+            for i in range(count)
+        ]
     rng = random.Random(7 + int(game))
     return [random_position(rng, int(game), tricks) for _ in range(count)]
 
@@ -72,14 +75,16 @@ def main():
         try:
             game, tricks, count = spec.split(":")
             most = 13 if game == "bridge" else 15  # more than the deck holds: sampling raises
-            if game != "bridge" and int(game) not in range(3, 7) or int(count) < 1:
+            if (game != "bridge" and int(game) not in range(3, 7)) or int(count) < 1:
                 raise ValueError
             if (tricks != "auction" or game == "bridge") and not 1 <= int(tricks) <= most:
                 raise ValueError
             objs = positions(game, tricks, int(count), a.seed)
         except ValueError:
-            ap.error(f"--sets: {spec!r} is not GAME:TRICKS:COUNT (GAME 3..6 or bridge, TRICKS a number "
-                     "that fits the deck or auction for Mü, COUNT 1 or more)")
+            ap.error(
+                f"--sets: {spec!r} is not GAME:TRICKS:COUNT (GAME 3..6 or bridge, TRICKS a number "
+                "that fits the deck or auction for Mü, COUNT 1 or more)"
+            )
         solver = BridgeSolver(tt) if game == "bridge" else MuSolver(tt)
         solver.solve(positions(game, "1", 1, a.seed)[0])  # load the kernels
         nodes, total, values = 0, 0.0, 0
@@ -90,8 +95,7 @@ def main():
             total += time.perf_counter() - t
             nodes += int(solver.st.stats[0])
         label = "auction contracts" if tricks == "auction" else f"{tricks:>2} tricks"
-        print(f"{game:>6} {label} x {count:>3}: {nodes:>12,} nodes, {total:6.2f} s, "
-              f"sum of values {values}", flush=True)
+        print(f"{game:>6} {label} x {count:>3}: {nodes:>12,} nodes, {total:6.2f} s, sum of values {values}", flush=True)
 
 
 if __name__ == "__main__":

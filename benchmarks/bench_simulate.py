@@ -8,6 +8,7 @@ Prints a table:
 
 Usage: python benchmarks/bench_simulate.py [--deals 1e6] [--players 4]
 """
+
 import argparse
 import os
 import subprocess
@@ -17,9 +18,11 @@ import time
 
 import numpy as np
 
-FIRST_CALL = ("import time; t = time.perf_counter(); from musim.games.mu.run import simulate_deals; "
-              "[simulate_deals({n}, 1, p, 0, 10) for p in ('random', 'heuristic')]; "
-              "print(time.perf_counter() - t)")
+FIRST_CALL = (
+    "import time; t = time.perf_counter(); from musim.games.mu.run import simulate_deals; "
+    "[simulate_deals({n}, 1, p, 0, 10) for p in ('random', 'heuristic')]; "
+    "print(time.perf_counter() - t)"
+)
 
 
 def kernel_rate(players, play):
@@ -33,8 +36,9 @@ def kernel_rate(players, play):
     best = float("inf")
     for rep in range(6):
         t = time.perf_counter()
-        sim.simulate_chunk(players, 7, rep * count, bid, card, ch.dealers, ch.res, ch.scores,
-                           ch.card_points, ch.hands, ch.laid, ws)
+        sim.simulate_chunk(
+            players, 7, rep * count, bid, card, ch.dealers, ch.res, ch.scores, ch.card_points, ch.hands, ch.laid, ws
+        )
         if rep:
             best = min(best, time.perf_counter() - t)
     return count / best
@@ -42,11 +46,14 @@ def kernel_rate(players, play):
 
 def run_cli(args, env=None):
     """Wall time and peak RSS (MiB) of one `musim run` in a fresh process."""
-    probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-             "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
-             "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)")
-    out = subprocess.run([sys.executable, "-c", probe, "musim", "run", *args], env=env,
-                         capture_output=True, text=True, check=True).stdout.split()
+    probe = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, "musim", "run", *args], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
     wall, rss_kib, rc = float(out[0]), int(out[1]), int(out[2])
     if rc != 0:
         raise SystemExit(f"musim run {' '.join(args)} failed with exit code {rc}")
@@ -62,10 +69,24 @@ def main():
 
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        cold = float(subprocess.run([sys.executable, "-c", FIRST_CALL.format(n=a.players)], env=env,
-                                    capture_output=True, text=True, check=True).stdout)
-        cached = float(subprocess.run([sys.executable, "-c", FIRST_CALL.format(n=a.players)], env=env,
-                                      capture_output=True, text=True, check=True).stdout)
+        cold = float(
+            subprocess.run(
+                [sys.executable, "-c", FIRST_CALL.format(n=a.players)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        cached = float(
+            subprocess.run(
+                [sys.executable, "-c", FIRST_CALL.format(n=a.players)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
     print(f"compile (first call, random+heuristic): cold {cold:.1f} s, cached {cached:.2f} s")
 
     for play in ("random", "heuristic"):
@@ -76,14 +97,44 @@ def main():
         run_cli(["--deals", "1000", "--play", "heuristic", "--out", out, "--overwrite"])  # warm the cache
         for play in ("random", "heuristic"):
             for workers in (1, 2):
-                wall, rss = run_cli(["--deals", str(deals), "--players", str(a.players), "--play", play,
-                                     "--workers", str(workers), "--seed", "1", "--out", out, "--overwrite"])
-                print(f"musim run --deals {deals:.0e} --play {play:9s} --workers {workers}: "
-                      f"{wall:6.2f} s wall, {deals / wall:>10,.0f} deals/s, peak RSS {rss:,.0f} MiB")
+                wall, rss = run_cli(
+                    [
+                        "--deals",
+                        str(deals),
+                        "--players",
+                        str(a.players),
+                        "--play",
+                        play,
+                        "--workers",
+                        str(workers),
+                        "--seed",
+                        "1",
+                        "--out",
+                        out,
+                        "--overwrite",
+                    ]
+                )
+                print(
+                    f"musim run --deals {deals:.0e} --play {play:9s} --workers {workers}: "
+                    f"{wall:6.2f} s wall, {deals / wall:>10,.0f} deals/s, peak RSS {rss:,.0f} MiB"
+                )
         peaks = {}
         for n in (100_000, 1_000_000):
-            wall, rss = run_cli(["--deals", str(n), "--players", str(a.players), "--play", "heuristic",
-                                 "--seed", "1", "--out", out, "--overwrite"])
+            wall, rss = run_cli(
+                [
+                    "--deals",
+                    str(n),
+                    "--players",
+                    str(a.players),
+                    "--play",
+                    "heuristic",
+                    "--seed",
+                    "1",
+                    "--out",
+                    out,
+                    "--overwrite",
+                ]
+            )
             peaks[n] = rss
             print(f"peak RSS at --deals {n:.0e} (heuristic, all cores): {rss:,.0f} MiB ({wall:.2f} s)")
         print(f"memory growth 1e5 -> 1e6: {peaks[1_000_000] / peaks[100_000] - 1:+.1%}")

@@ -6,6 +6,7 @@ kernel `musim balance` runs, on one core with a 512 MB table.
 
 Usage: python benchmarks/bench_strength.py [--players 3] [--deals 10] [--seed 1]
 """
+
 import argparse
 import random
 import time
@@ -31,7 +32,7 @@ def main():
     for i in range(a.deals):
         cards = rng.sample(range(deck), deck)
         for s in range(n):
-            hands[i, s] = sum(1 << c for c in cards[size * s:size * (s + 1)])
+            hands[i, s] = sum(1 << c for c in cards[size * s : size * (s + 1)])
     ws = sim.make_workspace(n, make_ddplay(512))
     tiny = np.zeros((1, sim.MAX_PLAYERS), np.uint64)
     tiny[0, :n] = [1 << s for s in range(n)]
@@ -41,11 +42,13 @@ def main():
     nodes = ws.dd.st.stats[0]
     for i in range(a.deals):
         t = time.perf_counter()
-        contracts.strength(n, hands[i:i + 1], DD, best[i:i + 1], ws)
+        contracts.strength(n, hands[i : i + 1], DD, best[i : i + 1], ws)
         times.append(time.perf_counter() - t)
     times.sort()
-    print(f"{n} players, {a.deals} deals: {sum(times):.1f} s in all, median {times[len(times) // 2]:.2f} s, "
-          f"max {times[-1]:.2f} s per deal; {ws.dd.st.stats[0] - nodes:,} nodes; mean level {best.mean():.2f}")
+    print(
+        f"{n} players, {a.deals} deals: {sum(times):.1f} s in all, median {times[len(times) // 2]:.2f} s, "
+        f"max {times[-1]:.2f} s per deal; {ws.dd.st.stats[0] - nodes:,} nodes; mean level {best.mean():.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Helpers shared by the benchmark scripts."""
+
 import multiprocessing as mp
 import time
 

@@ -13,6 +13,7 @@ cached object is the code it runs (freshly compiled code is laid out otherwise).
 
 Usage: python benchmarks/profile_solver.py [--set 5:9:10] [--top 15] [--seed 1]
 """
+
 import argparse
 import glob
 import os
@@ -25,12 +26,12 @@ from pathlib import Path
 
 os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="musim-profile-"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import numba  # noqa: E402
-from bench_nodes import positions  # noqa: E402
+import numba
+from bench_nodes import positions
 
-from musim.games.mu.solve import MuSolver  # noqa: E402
-from musim.solver import search  # noqa: E402
-from musim.solver.tt import make_table  # noqa: E402
+from musim.games.mu.solve import MuSolver
+from musim.solver import search
+from musim.solver.tt import make_table
 
 
 def short_name(symbol):
@@ -41,19 +42,23 @@ def short_name(symbol):
 
 def function_map():
     """(address, size, name) of every function compiled into the loaded `solve` overloads."""
-    blobs = [Path(f).read_bytes() for f in
-             glob.glob(os.path.join(numba.config.CACHE_DIR, "**", "search.solve-*.nbc"), recursive=True)]
+    blobs = [
+        Path(f).read_bytes()
+        for f in glob.glob(os.path.join(numba.config.CACHE_DIR, "**", "search.solve-*.nbc"), recursive=True)
+    ]
     rows = []
     for cres in search.solve.overloads.values():
         name = cres.fndesc.mangled_name
         blob = next(b for b in blobs if name.encode() in b)
         with tempfile.NamedTemporaryFile(suffix=".o") as obj:
-            obj.write(blob[blob.find(b"\x7fELF"):])
+            obj.write(blob[blob.find(b"\x7fELF") :])
             obj.flush()
-            out = subprocess.run(["readelf", "-s", "-W", obj.name], capture_output=True, text=True,
-                                 check=True).stdout
-        syms = [(int(p[1], 16), int(p[2]), p[7]) for p in (line.split() for line in out.splitlines())
-                if len(p) >= 8 and p[3] == "FUNC" and int(p[2]) > 0]
+            out = subprocess.run(["readelf", "-s", "-W", obj.name], capture_output=True, text=True, check=True).stdout
+        syms = [
+            (int(p[1], 16), int(p[2]), p[7])
+            for p in (line.split() for line in out.splitlines())
+            if len(p) >= 8 and p[3] == "FUNC" and int(p[2]) > 0
+        ]
         base = cres.library.get_pointer_to_function(name) - next(v for v, _, n in syms if n == name)
         rows += [(base + v, size, short_name(n)) for v, size, n in syms]
     return rows
@@ -71,8 +76,7 @@ def main():
         MuSolver(make_table(1)).solve(positions(game, "1", 1, a.seed)[0])
         return
     objs = positions(game, tricks, int(count), a.seed)
-    subprocess.run([sys.executable, __file__, "--set", a.set, "--seed", str(a.seed), "--compile-only"],
-                   check=True)
+    subprocess.run([sys.executable, __file__, "--set", a.set, "--seed", str(a.seed), "--compile-only"], check=True)
     solver = MuSolver(make_table(256))
     for obj in objs:
         solver.solve(obj)
@@ -80,8 +84,11 @@ def main():
         for addr, size, name in function_map():
             fh.write(f"{addr:x} {size:x} {name}\n")
     data = os.path.join(tempfile.gettempdir(), f"musim-perf-{os.getpid()}.data")
-    perf = subprocess.Popen(["perf", "record", "-F", "4000", "-o", data, "-p", str(os.getpid())],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    perf = subprocess.Popen(
+        ["perf", "record", "-F", "4000", "-o", data, "-p", str(os.getpid())],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(1)
     t = time.perf_counter()
     for _ in range(2):
@@ -90,10 +97,11 @@ def main():
     print(f"{a.set}: two passes in {time.perf_counter() - t:.2f} s")
     perf.send_signal(2)
     perf.wait()
-    report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "symbol", "--stdio"],
-                            capture_output=True, text=True).stdout
+    report = subprocess.run(
+        ["perf", "report", "-i", data, "--no-children", "--sort", "symbol", "--stdio"], capture_output=True, text=True
+    ).stdout
     rows = [line for line in report.splitlines() if line.strip() and not line.startswith("#")]
-    print("\n".join(rows[:a.top]))
+    print("\n".join(rows[: a.top]))
 
 
 if __name__ == "__main__":

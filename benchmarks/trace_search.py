@@ -10,6 +10,7 @@ compiles the search on its own, some 30 s, before its first line.)
 
 Usage: python benchmarks/trace_search.py --players 4 --deal 0 [--tt-mb 512] [--contracts auction]
 """
+
 import argparse
 import random
 import sys
@@ -17,12 +18,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_solver import auction_positions, random_position  # noqa: E402
-from common import prefaulted  # noqa: E402
+from bench_solver import auction_positions, random_position
+from common import prefaulted
 
-from musim.games.mu.solve import MuSolver  # noqa: E402
-from musim.solver.search import available, can_reach, set_owners  # noqa: E402
-from musim.solver.tt import DEFAULT_MB, make_table  # noqa: E402
+from musim.games.mu.solve import MuSolver
+from musim.solver.search import available, can_reach, set_owners
+from musim.solver.tt import DEFAULT_MB, make_table
 
 
 def start_position(players, deal, contracts, seed):
@@ -60,8 +61,11 @@ def main():
         st.stats[0] = 0
         t = time.perf_counter()
         reached, bound = can_reach(g, solver.tt, st, leader, k, need, avail, k)
-        print(f"need {need:2d}: {'yes' if reached else 'no '} (bound {bound:2d}), {st.stats[0]:,} nodes, "
-              f"{time.perf_counter() - t:.1f} s", flush=True)
+        print(
+            f"need {need:2d}: {'yes' if reached else 'no '} (bound {bound:2d}), {st.stats[0]:,} nodes, "
+            f"{time.perf_counter() - t:.1f} s",
+            flush=True,
+        )
         lo, hi = (bound, hi) if reached else (lo, bound)
     print(f"value {lo}, {time.perf_counter() - start:.1f} s in all")
 

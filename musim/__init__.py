@@ -2,6 +2,6 @@
 
 __version__ = "0.1.0"
 
-from musim import _cache  # noqa: E402
+from musim import _cache
 
 _cache.configure()

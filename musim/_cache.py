@@ -6,6 +6,7 @@ that module changes.  Unless the user chose NUMBA_CACHE_DIR, musim's kernels
 are cached under a directory named by a hash of every musim source file:
 any change to the package starts a fresh cache.
 """
+
 import hashlib
 import os
 from pathlib import Path

@@ -4,6 +4,7 @@ Input is one JSON object (possibly spread over several lines) or JSON Lines.  Ea
 input object yields one output line; a bad object yields {"error": ...} on its
 line and the batch continues.
 """
+
 import json
 
 from musim.cards import CardError

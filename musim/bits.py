@@ -6,6 +6,7 @@ straight to LLVM's intrinsics instead of a Python-level loop.  `compress` (x86's
 PEXT) packs the bits of one mask at the positions of another; it is one instruction
 where the CPU has BMI2 and numba compiles for it, else a loop over the mask's bits.
 """
+
 import platform
 
 import numba
@@ -72,8 +73,11 @@ def _pext(typingctx, x, m):
     return sig, codegen
 
 
-HAS_PEXT = (platform.machine().lower() in ("x86_64", "amd64") and numba.config.CPU_NAME in (None, "host")
-            and bool(binding.get_host_cpu_features().get("bmi2")))
+HAS_PEXT = (
+    platform.machine().lower() in ("x86_64", "amd64")
+    and numba.config.CPU_NAME in (None, "host")
+    and bool(binding.get_host_cpu_features().get("bmi2"))
+)
 
 
 ONE = np.uint64(1)

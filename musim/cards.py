@@ -8,6 +8,7 @@ the first copy always takes the lower slot.
 A trump *type* is encoded as a small int: 0..4 a colour, 5..14 the number
 (type - 5), and -1 for none/absent.
 """
+
 import numpy as np
 
 COLOURS = "RYGBK"
@@ -25,14 +26,10 @@ CARD_NUMBER = np.array([SLOT_NUMBERS[i % 12] for i in range(N_CARDS)], dtype=np.
 CARD_POINTS = np.array([NUMBER_POINTS[n] for n in CARD_NUMBER], dtype=np.int64)
 
 COLOUR_MASK = np.array([((1 << 12) - 1) << (12 * c) for c in range(N_COLOURS)], dtype=np.uint64)
-NUMBER_MASK = np.array(
-    [sum(1 << i for i in range(N_CARDS) if CARD_NUMBER[i] == d) for d in range(10)], dtype=np.uint64
-)
+NUMBER_MASK = np.array([sum(1 << i for i in range(N_CARDS) if CARD_NUMBER[i] == d) for d in range(10)], dtype=np.uint64)
 # Cards matching each trump type: colours first, then numbers.
 TYPE_MASK = np.concatenate([COLOUR_MASK, NUMBER_MASK]).astype(np.uint64)
-POINT_MASK = np.array(
-    [sum(1 << i for i in range(N_CARDS) if CARD_POINTS[i] == p) for p in range(3)], dtype=np.uint64
-)
+POINT_MASK = np.array([sum(1 << i for i in range(N_CARDS) if CARD_POINTS[i] == p) for p in range(3)], dtype=np.uint64)
 DECK = np.uint64((1 << N_CARDS) - 1)
 DECK_3P = np.uint64(int(COLOUR_MASK[0]) | int(COLOUR_MASK[1]) | int(COLOUR_MASK[2]))  # default: no B, K
 

@@ -1,4 +1,5 @@
 """The `musim` command line: a thin click layer over the library."""
+
 import sys
 
 import click
@@ -8,8 +9,13 @@ from musim import __version__
 TT_MB = 512  # musim.solver.tt.DEFAULT_MB; importing it here would load numba for every command
 # one table size for every command that plays double-dummy: 4- and 5-player searches that
 # run for minutes need the room (README, "The double-dummy solver")
-dd_table_option = click.option("--tt-mb", type=click.IntRange(1, 65536), default=TT_MB, show_default=True,
-                               help="With --play dd: transposition-table MB per worker.")
+dd_table_option = click.option(
+    "--tt-mb",
+    type=click.IntRange(1, 65536),
+    default=TT_MB,
+    show_default=True,
+    help="With --play dd: transposition-table MB per worker.",
+)
 
 
 def dd_tricks_option(help="With --play dd: play only the last N tricks double-dummy (0 = all)."):
@@ -36,7 +42,7 @@ def _read_input(path):
         with open(path, encoding="utf-8") as fh:
             return fh.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise click.UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+        raise click.UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 @cli.command()
@@ -74,7 +80,7 @@ def main():
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except Exception as exc:  # noqa: BLE001 - the promise is one line, not a traceback
+    except Exception as exc:
         if os.environ.get("MUSIM_DEBUG"):
             raise
         click.echo(f"musim: error: {type(exc).__name__}: {exc}", err=True)
@@ -84,10 +90,20 @@ def main():
 @cli.command()
 @click.argument("path", metavar="FILE|-")
 @click.option("--all-moves", is_flag=True, help="Also give the value after each legal card.")
-@click.option("--game", type=click.Choice(["mu", "bridge"]), default="mu", show_default=True,
-              help="Game of objects that do not name one.")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=TT_MB, show_default=True,
-              help="Transposition-table memory in MB (reused across the batch).")
+@click.option(
+    "--game",
+    type=click.Choice(["mu", "bridge"]),
+    default="mu",
+    show_default=True,
+    help="Game of objects that do not name one.",
+)
+@click.option(
+    "--tt-mb",
+    type=click.IntRange(1, 65536),
+    default=TT_MB,
+    show_default=True,
+    help="Transposition-table memory in MB (reused across the batch).",
+)
 def solve(path, all_moves, game, tt_mb):
     """Exact double-dummy values of positions (JSON or JSON Lines)."""
     from musim.batch import InputError, run_batch
@@ -119,7 +135,7 @@ def parse_count(text, name, minimum=1):
     try:
         value = Decimal(text.strip().replace("_", ""))
     except InvalidOperation:
-        raise click.BadParameter(f"{text!r} is not a number", param_hint=name)
+        raise click.BadParameter(f"{text!r} is not a number", param_hint=name) from None
     if not value.is_finite() or value != value.to_integral_value():
         raise click.BadParameter(f"{text!r} is not a whole number", param_hint=name)
     if value < minimum:
@@ -134,20 +150,25 @@ def parse_count(text, name, minimum=1):
 @click.option("--deals", metavar="N", help="Number of deals (1e6 and 2.5e5 are fine).")
 @click.option("--matches", metavar="N", help="Play N whole matches instead, one row per match.")
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="dd", show_default=True,
-              help="dd: heuristic auction, exact double-dummy card play (slow with 4+ players, see README); "
-              "random/heuristic: every decision by that policy.")
+@click.option(
+    "--play",
+    type=click.Choice(["random", "heuristic", "dd"]),
+    default="dd",
+    show_default=True,
+    help="dd: heuristic auction, exact double-dummy card play (slow with 4+ players, see README); "
+    "random/heuristic: every decision by that policy.",
+)
 @dd_tricks_option()
 @dd_table_option
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Root seed (default: drawn and recorded).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
-@click.option("--goal", type=click.IntRange(1, 100_000), default=200, show_default=True,
-              help="Match goal, with --matches.")
+@click.option(
+    "--goal", type=click.IntRange(1, 100_000), default=200, show_default=True, help="Match goal, with --matches."
+)
 @click.option("--out", type=click.Path(dir_okay=False), help="Parquet file to write.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out file.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, goal, out, overwrite,
-        progress):
+def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, goal, out, overwrite, progress):
     """Simulate deals (or matches) of a game and write one Parquet row per deal."""
     from musim.engine.run import RunSpec, execute
 
@@ -160,23 +181,38 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
     try:
         get_game(game)
     except KeyError as exc:
-        raise click.BadParameter(exc.args[0], param_hint="--game")
-    spec = RunSpec(game=game, mode="deals" if deals is not None else "matches", count=count,
-                   players=players, play=play, seed=seed, workers=workers, goal=goal, tt_mb=tt_mb,
-                   dd_tricks=dd_tricks, out=out, overwrite=overwrite)
-    started = lambda: _warn_if_slow(play, [players], dd_tricks, tricks_option=True)  # noqa: E731
+        raise click.BadParameter(exc.args[0], param_hint="--game") from None
+    spec = RunSpec(
+        game=game,
+        mode="deals" if deals is not None else "matches",
+        count=count,
+        players=players,
+        play=play,
+        seed=seed,
+        workers=workers,
+        goal=goal,
+        tt_mb=tt_mb,
+        dd_tricks=dd_tricks,
+        out=out,
+        overwrite=overwrite,
+    )
+    started = lambda: _warn_if_slow(play, [players], dd_tricks, tricks_option=True)
     for line in execute(spec, progress=sys.stderr.isatty() if progress is None else progress, started=started):
         click.echo(line)
 
 
 @cli.command()
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option("--play", type=click.Choice(["random", "heuristic", "dd"]), default="dd", show_default=True,
-              help="The run's --play.")
+@click.option(
+    "--play",
+    type=click.Choice(["random", "heuristic", "dd"]),
+    default="dd",
+    show_default=True,
+    help="The run's --play.",
+)
 @dd_tricks_option()
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="The run's root seed.")
-@click.option("--deal", "index", type=click.IntRange(0, 2**63 - 1), required=True,
-              help="The row's `deal` index.")
+@click.option("--deal", "index", type=click.IntRange(0, 2**63 - 1), required=True, help="The row's `deal` index.")
 def record(players, play, dd_tricks, seed, index):
     """Print the full Mü game record of one deal of a run (pipe it into `musim replay -`)."""
     import json
@@ -196,15 +232,20 @@ def _warn_if_slow(play, players, dd_tricks=0, tricks_option=False):
 
     if play == "dd" and any(n >= 4 and (not dd_tricks or dd_tricks >= hand_size(n)) for n in players):
         hint = "; --dd-tricks N plays only the last N tricks double-dummy" if tricks_option else ""
-        click.echo("musim: warning: double-dummy play (--play dd, the default) takes seconds to minutes for "
-                   f"each 4-6 player deal; expect a long wait (--play heuristic is fast{hint})", err=True)
+        click.echo(
+            "musim: warning: double-dummy play (--play dd, the default) takes seconds to minutes for "
+            f"each 4-6 player deal; expect a long wait (--play heuristic is fast{hint})",
+            err=True,
+        )
 
 
 def _player_list(text):
     try:
         values = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise click.BadParameter(f"{text!r} is not a comma-separated list of player counts", param_hint="--players")
+        raise click.BadParameter(
+            f"{text!r} is not a comma-separated list of player counts", param_hint="--players"
+        ) from None
     bad = [v for v in values if not 3 <= v <= 6]
     if not values or bad:
         raise click.BadParameter(f"{text!r}: player counts must be 3..6", param_hint="--players")
@@ -214,25 +255,42 @@ def _player_list(text):
 @cli.command()
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
 @click.option("--hand", required=True, help='The hand, e.g. "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5".')
-@click.option("--samples", metavar="N", help="Deals of the unseen cards (default 1068: a +-3 point "
-              "95% interval on a success rate).")
-@click.option("--play", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
-              help="Card play (dd: exact double-dummy, slow with 4+ players, see README).")
-@click.option("--vice", type=click.Choice(["strongest", "none", "auction"]), default="strongest",
-              show_default=True, help="Bids above 1: the strongest other hand is vice naming its best type; "
-              "no vice; or the vice and laid cards of a heuristic auction (uses --seat and --dealer).")
+@click.option(
+    "--samples",
+    metavar="N",
+    help="Deals of the unseen cards (default 1068: a +-3 point 95% interval on a success rate).",
+)
+@click.option(
+    "--play",
+    type=click.Choice(["dd", "heuristic"]),
+    default="dd",
+    show_default=True,
+    help="Card play (dd: exact double-dummy, slow with 4+ players, see README).",
+)
+@click.option(
+    "--vice",
+    type=click.Choice(["strongest", "none", "auction"]),
+    default="strongest",
+    show_default=True,
+    help="Bids above 1: the strongest other hand is vice naming its best type; "
+    "no vice; or the vice and laid cards of a heuristic auction (uses --seat and --dealer).",
+)
 @click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat.")
 @click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auction model).")
-@click.option("--partner", type=click.Choice(["public", "hindsight"]), default="public", show_default=True,
-              help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).")
+@click.option(
+    "--partner",
+    type=click.Choice(["public", "hindsight"]),
+    default="public",
+    show_default=True,
+    help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).",
+)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers, tt_mb, as_json, as_csv,
-        progress):
+def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers, tt_mb, as_json, as_csv, progress):
     """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
     import json
     import os
@@ -244,18 +302,31 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
     if count > MAX_SAMPLES:
-        raise click.BadParameter(f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)",
-                                 param_hint="--samples")
+        raise click.BadParameter(
+            f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)", param_hint="--samples"
+        )
     from musim.progress import progress_bar
 
     show = sys.stderr.isatty() if progress is None else progress
     try:
         with progress_bar(count, "sample", show, leave=False) as bar:
-            rows = bid_strength(players, hand, count, seed, play, vice, partner == "hindsight",
-                                workers or os.cpu_count() or 1, tt_mb, seat, dealer, bar.update,
-                                lambda: _warn_if_slow(play, [players]))
+            rows = bid_strength(
+                players,
+                hand,
+                count,
+                seed,
+                play,
+                vice,
+                partner == "hindsight",
+                workers or os.cpu_count() or 1,
+                tt_mb,
+                seat,
+                dealer,
+                bar.update,
+                lambda: _warn_if_slow(play, [players]),
+            )
     except InputError as exc:
-        raise click.UsageError(str(exc))
+        raise click.UsageError(str(exc)) from None
     if as_json:  # an undefined rate (no sample allowed that trump) is null, not NaN
         click.echo(json.dumps([{k: None if v != v else v for k, v in r.items()} for r in rows]))
     elif as_csv:
@@ -269,24 +340,56 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @cli.command()
 @click.option("--players", default="3,4,5,6", show_default=True, help="Comma-separated player counts.")
 @click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
-@click.option("--play", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
-              help="Card play (dd: exact double-dummy, slow with 4+ players, see README).")
-@dd_tricks_option("With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
-                  "(0 = all), as `musim run --dd-tricks` does.")
+@click.option(
+    "--play",
+    type=click.Choice(["dd", "heuristic"]),
+    default="dd",
+    show_default=True,
+    help="Card play (dd: exact double-dummy, slow with 4+ players, see README).",
+)
+@dd_tricks_option(
+    "With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
+    "(0 = all), as `musim run --dd-tricks` does."
+)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
-@click.option("--strength-deals", metavar="N", help="Deals the pure-strength view replays (default: all; "
-              "0 skips it; it solves every seat, trump and partner of a deal).")
-@click.option("--node-limit", metavar="N", help="With --play dd: a deal whose solve takes more than N nodes "
-              "(about 3 million a second) is left unresolved, and the tables say how many (default: none).")
+@click.option(
+    "--strength-deals",
+    metavar="N",
+    help="Deals the pure-strength view replays (default: all; "
+    "0 skips it; it solves every seat, trump and partner of a deal).",
+)
+@click.option(
+    "--node-limit",
+    metavar="N",
+    help="With --play dd: a deal whose solve takes more than N nodes "
+    "(about 3 million a second) is left unresolved, and the tables say how many (default: none).",
+)
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
 @click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
-@click.option("--checkpoint", type=click.Path(file_okay=False), help="Keep every finished deal in this directory "
-              "and take those it already holds: a stopped run continues where it was.")
+@click.option(
+    "--checkpoint",
+    type=click.Path(file_okay=False),
+    help="Keep every finished deal in this directory "
+    "and take those it already holds: a stopped run continues where it was.",
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deals, node_limit, out, overwrite,
-            checkpoint, progress):
+def balance(
+    players,
+    deals,
+    play,
+    dd_tricks,
+    seed,
+    workers,
+    tt_mb,
+    strength_deals,
+    node_limit,
+    out,
+    overwrite,
+    checkpoint,
+    progress,
+):
     """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
     import os
     import platform
@@ -303,8 +406,10 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
 
     n_deals = parse_count(deals, "--deals")
     if n_deals > MAX_BALANCE_DEALS:
-        raise click.BadParameter(f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept "
-                                 "in memory)", param_hint="--deals")
+        raise click.BadParameter(
+            f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept in memory)",
+            param_hint="--deals",
+        )
     n_strength = n_deals
     if strength_deals is not None:
         n_strength = min(parse_count(strength_deals, "--strength-deals", minimum=0), n_deals)
@@ -318,7 +423,7 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
         if checkpoint is not None:
             ensure_writable_dir(checkpoint, checkpoint, "--checkpoint")
     except OutputError as exc:
-        raise click.UsageError(str(exc))
+        raise click.UsageError(str(exc)) from None
     _warn_if_slow(play, counts, dd_tricks)
     workers = workers or os.cpu_count() or 1
     show = sys.stderr.isatty() if progress is None else progress
@@ -326,12 +431,22 @@ def balance(players, deals, play, dd_tricks, seed, workers, tt_mb, strength_deal
     results = []
     with progress_bar((n_deals + n_strength) * len(counts), "deal", show) as bar:
         for n in counts:
-            results.append(analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks,
-                                   checkpoint, limit))
+            results.append(
+                analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks, checkpoint, limit)
+            )
     seconds = time.perf_counter() - started
-    params = {"command": "musim " + " ".join(sys.argv[1:]), "seed": seed, "deals": n_deals, "play": play,
-              "dd_tricks": dd_tricks, "strength_deals": n_strength, "checkpoint": checkpoint, "node_limit": limit,
-              "version": __version__, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"}
+    params = {
+        "command": "musim " + " ".join(sys.argv[1:]),
+        "seed": seed,
+        "deals": n_deals,
+        "play": play,
+        "dd_tricks": dd_tricks,
+        "strength_deals": n_strength,
+        "checkpoint": checkpoint,
+        "node_limit": limit,
+        "version": __version__,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers",
+    }
     balance_report.write(out, results, params, seconds)
     for r in results:
         f = r.facts

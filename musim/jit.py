@@ -13,6 +13,7 @@ otherwise types a caller's constant argument (a chief at seat 0, no vice = -1) a
 literal and compiles a copy of the callee's whole call tree for it.  The run
 kernel's call tree holds the search, and each copy of it costs 20-40 s of compiling.
 """
+
 from numba import njit, types
 
 
@@ -25,8 +26,7 @@ def flat_kernel(fn=None, **options):
 
     def get_call_template(args, kws):
         """How numba types a call from another kernel: with the constants' plain types."""
-        return template_for(tuple(types.unliteral(a) for a in args),
-                            {k: types.unliteral(v) for k, v in kws.items()})
+        return template_for(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
 
     dispatcher.get_call_template = get_call_template
     return dispatcher

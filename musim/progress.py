@@ -1,4 +1,5 @@
 """The progress bar of every long command (`run`, `bid`, `balance`)."""
+
 import sys
 
 from tqdm import tqdm
@@ -13,5 +14,12 @@ def progress_bar(total, unit, show, file=None, **options):
     few all that hour (a 5-player balance run stood at 14 deals while 16 were done).  Updates come per chunk or per
     deal, each after a millisecond of work or far more, so drawing them all costs nothing
     that shows."""
-    return tqdm(total=total, unit=unit, disable=not show, miniters=1, mininterval=0,
-                file=sys.stderr if file is None else file, **options)
+    return tqdm(
+        total=total,
+        unit=unit,
+        disable=not show,
+        miniters=1,
+        mininterval=0,
+        file=sys.stderr if file is None else file,
+        **options,
+    )

@@ -5,6 +5,7 @@ k always draws from the stream keyed by (seed, k).  The generator is SplitMix64
 (Steele, Lea & Flood 2014), whose finaliser also serves as the key mixer.
 numba's own np.random is not used: inside threads it is not reproducible.
 """
+
 import numpy as np
 
 from musim.bits import nth_bit, popcount

@@ -7,6 +7,7 @@ player count (deals, success rate and mean team points of each, and their differ
 
 Usage: python scripts/compare_balance.py REFERENCE_DIR OTHER_DIR [--out FILE.md]
 """
+
 import argparse
 import sys
 
@@ -27,19 +28,25 @@ def markdown(m, ref_name, other_name):
     lines = []
     for n, part in m.groupby("players"):
         w = part.deals_ref / part.deals_ref.sum()
-        dp = (part.p_made_other - part.p_made_ref)
-        dt = (part.team_mean_other - part.team_mean_ref)
-        lines += [f"## {n} players: `{other_name}` against `{ref_name}`", "",
-                  f"Over all {int(part.deals_ref.sum()):,} played deals: success rate {(w * part.p_made_ref).sum():.1%}"
-                  f" against {(w * part.p_made_other).sum():.1%} ({(w * dp).sum() * 100:+.1f} points), mean team "
-                  f"points {(w * part.team_mean_ref).sum():.2f} against {(w * part.team_mean_other).sum():.2f}"
-                  f" ({(w * dt).sum():+.2f}).", "",
-                  "| bid | deals | p_made reference | p_made compared | difference | team mean reference | "
-                  "team mean compared | difference |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        dp = part.p_made_other - part.p_made_ref
+        dt = part.team_mean_other - part.team_mean_ref
+        lines += [
+            f"## {n} players: `{other_name}` against `{ref_name}`",
+            "",
+            f"Over all {int(part.deals_ref.sum()):,} played deals: success rate {(w * part.p_made_ref).sum():.1%}"
+            f" against {(w * part.p_made_other).sum():.1%} ({(w * dp).sum() * 100:+.1f} points), mean team "
+            f"points {(w * part.team_mean_ref).sum():.2f} against {(w * part.team_mean_other).sum():.2f}"
+            f" ({(w * dt).sum():+.2f}).",
+            "",
+            "| bid | deals | p_made reference | p_made compared | difference | team mean reference | "
+            "team mean compared | difference |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
         for x, a, b in zip(part.itertuples(), dp, dt):
-            lines.append(f"| {x.bid} | {x.deals_ref:,} | {x.p_made_ref:.1%} | {x.p_made_other:.1%} | {a * 100:+.1f} | "
-                         f"{x.team_mean_ref:.2f} | {x.team_mean_other:.2f} | {b:+.2f} |")
+            lines.append(
+                f"| {x.bid} | {x.deals_ref:,} | {x.p_made_ref:.1%} | {x.p_made_other:.1%} | {a * 100:+.1f} | "
+                f"{x.team_mean_ref:.2f} | {x.team_mean_other:.2f} | {b:+.2f} |"
+            )
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -53,7 +60,7 @@ def main():
     try:
         ref, other = (pd.read_csv(f"{d}/balance.csv") for d in (a.reference, a.other))
     except OSError as exc:
-        raise SystemExit(f"compare_balance.py: {exc.strerror}: {exc.filename}")
+        raise SystemExit(f"compare_balance.py: {exc.strerror}: {exc.filename}") from None
     text = markdown(compare(ref, other), a.reference, a.other)
     if a.out:
         with open(a.out, "w", encoding="utf-8") as fh:

@@ -1,4 +1,5 @@
 """DDS (the endplay package) as the reference for the bridge tests: tricks per card."""
+
 import pytest
 
 endplay = pytest.importorskip("endplay")

@@ -9,6 +9,7 @@ Trump types use the project's codes so results can be compared with the
 kernels: None or -1 = no trump, 0..4 = a colour (R Y G B K), 5..14 = the number
 (code - 5).
 """
+
 from musim.cards import COLOURS, SLOT_NUMBERS
 
 N_CARDS = 60

@@ -1,6 +1,7 @@
 """Brute-force double-dummy value of small Mü positions: plain minimax over every legal card,
 memoised on the exact position, with the rules of tests/reference.py.  Slow and obvious."""
-from functools import lru_cache
+
+from functools import cache
 
 from reference import legal_cards, points, trick_winner
 
@@ -8,7 +9,7 @@ from reference import legal_cards, points, trick_winner
 def dd_value(n, hands, leader, trick, team, chief_trump, vice_trump):
     """Points the team takes from all cards not in completed tricks, both sides perfect."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(hands, leader, trick):
         seat = (leader + len(trick)) % n
         if not hands[seat]:
@@ -22,7 +23,7 @@ def dd_value(n, hands, leader, trick, team, chief_trump, vice_trump):
     def after(hands, leader, trick, seat, c):
         rest = list(hands[seat])
         rest.remove(c)
-        new_hands = hands[:seat] + (tuple(rest),) + hands[seat + 1:]
+        new_hands = hands[:seat] + (tuple(rest),) + hands[seat + 1 :]
         new_trick = trick + (c,)
         if len(new_trick) < n:
             return value(new_hands, leader, new_trick)
@@ -32,6 +33,8 @@ def dd_value(n, hands, leader, trick, team, chief_trump, vice_trump):
 
     start = tuple(tuple(sorted(h)) for h in hands)
     seat = (leader + len(trick)) % n
-    moves = {c: after(start, leader, tuple(trick), seat, c)
-             for c in set(legal_cards(list(start[seat]), trick[0] if trick else None, chief_trump, vice_trump))}
+    moves = {
+        c: after(start, leader, tuple(trick), seat, c)
+        for c in set(legal_cards(list(start[seat]), trick[0] if trick else None, chief_trump, vice_trump))
+    }
     return value(start, leader, tuple(trick)), moves

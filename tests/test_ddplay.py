@@ -1,11 +1,14 @@
 """Double-dummy card play in the deal kernel: the team's points in the solver-played tricks
 equal the value the solver computed, the record replays, and each card is the one the
 tie rule names."""
+
 import random
 import threading
 
 import numpy as np
 import pytest
+from reference_dd import dd_value
+from test_solver import random_position
 
 from musim.cards import CARD_TEXT
 from musim.games.mu import simulate as sim
@@ -16,8 +19,6 @@ from musim.games.mu.solve import MuSolver
 from musim.solver.pause import REQUEST, request_pause
 from musim.solver.search import first_keeping_move, gen_moves, set_owners
 from musim.solver.tt import make_table
-from reference_dd import dd_value
-from test_solver import random_position
 
 
 @pytest.mark.parametrize("n, tricks", [(3, 5), (4, 4), (5, 4), (6, 4)])
@@ -123,6 +124,7 @@ def test_a_node_limit_leaves_deals_unresolved_with_bounds_and_the_rest_as_they_w
     finished a search (the target is asked first); every other row is the row without a
     limit.  Which deals give up depends on the deal alone, not on what the worker did before."""
     from musim.games.mu.ddplay import UNRESOLVED
+
     n, seed, deals, limit = 3, 21, 40, 100_000
     free = simulate_deals(n, seed, "dd", 0, deals, tt_mb=8)
     capped = simulate_deals(n, seed, "dd", 0, deals, tt_mb=8, node_limit=limit)

@@ -1,4 +1,5 @@
 """flat_kernel: a constant argument from another kernel compiles no copy of its own."""
+
 from numba import types
 
 from musim.jit import flat_kernel

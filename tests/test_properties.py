@@ -1,6 +1,8 @@
 """Invariants of the rule kernels, by hypothesis."""
+
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from musim.games.mu import rules
 
@@ -20,8 +22,7 @@ def test_a_legal_move_always_exists_and_follows_if_it_can(hand, led, chief, vice
 
 
 @settings(max_examples=400, deadline=None)
-@given(cards=st.lists(st.integers(0, 59), min_size=1, max_size=6, unique=True),
-       chief=trump_types, vice=trump_types)
+@given(cards=st.lists(st.integers(0, 59), min_size=1, max_size=6, unique=True), chief=trump_types, vice=trump_types)
 def test_the_winner_is_never_beaten_by_a_card_played_after_it(cards, chief, vice):
     klass, power, _ = rules.contract(chief, vice)
     trick = np.array(cards, np.int64)

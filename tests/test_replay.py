@@ -3,6 +3,7 @@
 The illegal records are derived from the golden ones (../shared/examples), so each
 mutation breaks exactly one rule of an otherwise legal game.
 """
+
 import copy
 import json
 import random
@@ -54,8 +55,12 @@ def _find(golden, want):
 
 def _played(n=None, vice=None):
     def want(record, expected):
-        return (expected["outcome"] == "played" and (n is None or record["players"] == n)
-                and (vice is None or (expected["vice"] is not None) == vice))
+        return (
+            expected["outcome"] == "played"
+            and (n is None or record["players"] == n)
+            and (vice is None or (expected["vice"] is not None) == vice)
+        )
+
     return want
 
 
@@ -73,7 +78,9 @@ def _laid_types(cards):
 
 def _foreign_card(record, seat):
     """A card of the deal that seat `seat` was not dealt."""
-    return next(c for s, hand in enumerate(record["hands"]) if s != seat for c in hand if c not in record["hands"][seat])
+    return next(
+        c for s, hand in enumerate(record["hands"]) if s != seat for c in hand if c not in record["hands"][seat]
+    )
 
 
 # ---------------------------------------------------------------- one mutation per kind of error
@@ -163,9 +170,11 @@ def m_lay_not_held(golden):
 
 def m_lay_twice(golden):
     """A seat lays again a card it laid on an earlier turn (same count, so the limit is unchanged)."""
+
     def want(record, expected):
         seats = [_seat(record, i) for i, turn in enumerate(record["auction"]) if turn]
         return len(seats) != len(set(seats))
+
     r, _ = _find(golden, want)
     first = {}  # seat -> a single-copy card it laid
     for i, turn in enumerate(r["auction"]):
@@ -262,8 +271,12 @@ def m_chief_trump_not_laid(golden):
 
 def m_chief_names_vice_trump(golden):
     def want(record, expected):
-        return (expected["outcome"] == "played" and expected["vice_trump"] is not None
-                and expected["vice_trump"] in _laid_types(expected["laid"][expected["chief"]]))
+        return (
+            expected["outcome"] == "played"
+            and expected["vice_trump"] is not None
+            and expected["vice_trump"] in _laid_types(expected["laid"][expected["chief"]])
+        )
+
     r, e = _find(golden, want)
     r["chief_trump"] = e["vice_trump"]
     return r, "chief_trump: " + e["vice_trump"] + " is already the vice trump"
@@ -288,13 +301,13 @@ def m_partner_is_vice(golden):
 
 
 def m_partner_out_of_range(golden):
-    r, e = _find(golden, _played(n=4))
+    r, _e = _find(golden, _played(n=4))
     r["partner"] = 4
     return r, "partner: 4 is not allowed"
 
 
 def m_partner_not_int(golden):
-    r, e = _find(golden, _played(n=6))
+    r, _e = _find(golden, _played(n=6))
     r["partner"] = True
     return r, "partner: true is not allowed"
 
@@ -312,7 +325,7 @@ def m_play_not_held(golden):
 
 
 def m_play_unknown_card(golden):
-    r, e = _find(golden, _played())
+    r, _e = _find(golden, _played())
     r["play"][1] = "R"
     return r, "play card 1 (seat "
 
@@ -322,15 +335,20 @@ def m_fails_to_follow(golden):
     for record, expected in golden:
         if expected["outcome"] != "played":
             continue
-        klass, _, _ = rules.contract(parse_type(expected["chief_trump"], allow_none=True),
-                                     parse_type(expected["vice_trump"]) if expected["vice_trump"] else -1)
+        klass, _, _ = rules.contract(
+            parse_type(expected["chief_trump"], allow_none=True),
+            parse_type(expected["vice_trump"]) if expected["vice_trump"] else -1,
+        )
 
-        def cls(card):
+        def cls(card, klass=klass):
             return klass[kind_slots(*card_kind(card))[0]]
 
         n = record["players"]
-        plays = [(k * n + j, (t["leader"] + j) % n, t["cards"][j], cls(t["cards"][0]))
-                 for k, t in enumerate(expected["tricks"]) for j in range(n)]
+        plays = [
+            (k * n + j, (t["leader"] + j) % n, t["cards"][j], cls(t["cards"][0]))
+            for k, t in enumerate(expected["tricks"])
+            for j in range(n)
+        ]
         for pos, seat, card, led in plays:
             if pos % n == 0 or cls(card) != led:
                 continue

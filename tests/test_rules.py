@@ -3,13 +3,14 @@
 Random states come from numpy generators with fixed seeds; the rulebook's
 worked examples (RULES.md §2 and seeds/001) are explicit tests at the end.
 """
+
 import functools
 
 import numpy as np
 import pytest
-
 import reference as ref
-from musim.cards import kind_slots, card_kind
+
+from musim.cards import card_kind, kind_slots
 from musim.games.mu import rules
 
 TYPES = list(range(-1, 15))  # -1 none, 0..4 colours, 5..14 numbers
@@ -37,7 +38,7 @@ def u64(cards_list):
     return np.uint64(ref.mask_of(cards_list))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def contract(chief_trump, vice_trump):
     return rules.contract(chief_trump, vice_trump)
 
@@ -67,7 +68,7 @@ def deal(rng, n):
         deck = list(range(60))
     deck = [int(c) for c in rng.permutation(deck)]
     size = ref.HAND_SIZE[n]
-    return [sorted(deck[s * size:(s + 1) * size]) for s in range(n)]
+    return [sorted(deck[s * size : (s + 1) * size]) for s in range(n)]
 
 
 def check_outcome(laid, last_lay):
@@ -101,8 +102,9 @@ def check_score(n, bid, chief, partner, chief_trump, card_points):
     """score_played against the reference; returns the reference DealScore."""
     want = ref.score_deal(n, bid, chief, partner, chief_trump, card_points)
     out = np.full(n, -999, np.int64)
-    got = rules.score_played(n, bid, chief, -1 if partner is None else partner, chief_trump,
-                             np.array(card_points, np.int64), out)
+    got = rules.score_played(
+        n, bid, chief, -1 if partner is None else partner, chief_trump, np.array(card_points, np.int64), out
+    )
     assert tuple(int(x) for x in got) == (want.team, want.made, want.shortfall, want.bonus)
     assert out.tolist() == want.scores
     return want
@@ -115,7 +117,10 @@ def test_tier_every_card_every_trump_pair():
     for chief_trump, vice_trump in PAIRS:
         for c in range(60):
             assert rules.tier(c, chief_trump, vice_trump) == ref.card_tier(c, chief_trump, vice_trump), (
-                c, chief_trump, vice_trump)
+                c,
+                chief_trump,
+                vice_trump,
+            )
 
 
 def test_contract_class_masks_and_power_order():
@@ -167,7 +172,10 @@ def test_trick_winner_random_tricks():
         trick = random_trick(rng, chief_trump, vice_trump)
         want = ref.trick_winner(trick, chief_trump, vice_trump)
         assert kernel_winner(trick, chief_trump, vice_trump) == want, (
-            [ref.card_text(c) for c in trick], chief_trump, vice_trump)
+            [ref.card_text(c) for c in trick],
+            chief_trump,
+            vice_trump,
+        )
         not_first += want > 0
     assert not_first > 1500
 
@@ -253,7 +261,7 @@ def test_auction_result_random_states():
         counts = rng.integers(0, int(rng.integers(1, 6)), n)
         laid, pos = [], 0
         for s in range(n):
-            laid.append(perm[pos:pos + counts[s]])
+            laid.append(perm[pos : pos + counts[s]])
             pos += counts[s]
         turns = [int(t) for t in rng.permutation(40)[:n]]
         last_lay = [turns[s] if counts[s] else None for s in range(n)]
@@ -320,7 +328,7 @@ def test_no_vice_with_three_players():
     for _ in range(500):
         perm = [int(c) for c in rng.permutation(36)]
         k = [int(x) for x in rng.integers(0, 4, 2)]
-        laid = [perm[:5], perm[5:5 + k[0]], perm[10:10 + k[1]]]
+        laid = [perm[:5], perm[5 : 5 + k[0]], perm[10 : 10 + k[1]]]
         res = check_outcome(laid, [0, 1, 2])
         assert res.chief == 0 and res.vice is None
 
@@ -397,8 +405,7 @@ def test_score_played_every_bid_and_team_score():
                 chief = int(rng.integers(n))
                 partner = None if n == 3 else int(rng.choice([s for s in range(n) if s != chief]))
                 chief_trump = TYPES[rng.integers(len(TYPES))]
-                res = check_score(n, bid, chief, partner, chief_trump,
-                                  random_card_points(rng, n, team, chief, partner))
+                res = check_score(n, bid, chief, partner, chief_trump, random_card_points(rng, n, team, chief, partner))
                 made += res.made
                 failed += not res.made
                 # beyond the card points: bonus to chief and partner, or -10s / +5s per opponent
@@ -449,8 +456,20 @@ def test_example_trump_order_chief_0_vice_green():
     """RULES.md: chief 0, vice G: G0 > the other 0s (first played wins) > G9 > G8 > ... > G1."""
     chief_trump, vice_trump = 5 + 0, 2
     assert [rules.tier(card(t), chief_trump, vice_trump) for t in ("G0", "R0", "G5", "R5")] == [3, 2, 1, 0]
-    ladder = [["G0"], ["R0", "Y0", "B0", "K0"], ["G9"], ["G8"], ["G7"], ["G6"], ["G5"], ["G4"], ["G3"],
-              ["G2"], ["G1"], ["R9"]]  # R9: not trump, beaten by every trump
+    ladder = [
+        ["G0"],
+        ["R0", "Y0", "B0", "K0"],
+        ["G9"],
+        ["G8"],
+        ["G7"],
+        ["G6"],
+        ["G5"],
+        ["G4"],
+        ["G3"],
+        ["G2"],
+        ["G1"],
+        ["R9"],
+    ]  # R9: not trump, beaten by every trump
     for hi in range(len(ladder)):
         for lo in range(hi, len(ladder)):
             for a in ladder[hi]:
@@ -488,7 +507,7 @@ def test_example_number_trump_leaves_its_colour():
 
 def test_example_five_player_failed_deal():
     """Bid 4, team 29 (Dagmar 20 + Anna 9): rank 2, shortfall 2; chief -20, three opponents +10."""
-    anna, beate, conny, dagmar, emma = range(5)
+    anna, _beate, _conny, dagmar, _emma = range(5)
     card_points = [9, 10, 11, 20, 10]
     res = check_score(5, 4, dagmar, anna, 3, card_points)
     assert (res.team, res.made, res.shortfall) == (29, False, 2)
@@ -525,10 +544,25 @@ def example_auction(dagmar_last):
     pass, Dagmar lays; then Emma, Anna, Beate, Conny and Dagmar pass.
     """
     script = [
-        (ANNA, ["R9"]), (BEATE, []), (CONNY, ["G9"]), (DAGMAR, ["B1", "B7"]), (EMMA, []),
-        (ANNA, ["R6"]), (BEATE, ["K5"]), (CONNY, ["G8", "R3"]), (DAGMAR, []), (EMMA, []),
-        (ANNA, ["Y2"]), (BEATE, []), (CONNY, []), (DAGMAR, dagmar_last), (EMMA, []),
-        (ANNA, []), (BEATE, []), (CONNY, []), (DAGMAR, []),
+        (ANNA, ["R9"]),
+        (BEATE, []),
+        (CONNY, ["G9"]),
+        (DAGMAR, ["B1", "B7"]),
+        (EMMA, []),
+        (ANNA, ["R6"]),
+        (BEATE, ["K5"]),
+        (CONNY, ["G8", "R3"]),
+        (DAGMAR, []),
+        (EMMA, []),
+        (ANNA, ["Y2"]),
+        (BEATE, []),
+        (CONNY, []),
+        (DAGMAR, dagmar_last),
+        (EMMA, []),
+        (ANNA, []),
+        (BEATE, []),
+        (CONNY, []),
+        (DAGMAR, []),
     ]
     laid = {s: [] for s in range(5)}
     for s, texts in script:

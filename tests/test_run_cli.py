@@ -14,9 +14,27 @@ from musim.engine.local import chunk_starts, run_ordered
 from musim.engine.parquet import read_metadata
 from musim.games.mu import run as mu_run
 
-REQUIRED = ["deal", "players", "dealer", "outcome", "chief", "vice", "partner", "bid", "chief_trump",
-            "vice_trump", "target", "team_points", "success", "shortfall", "bonus", "scores",
-            "card_points", "hands", "laid"]
+REQUIRED = [
+    "deal",
+    "players",
+    "dealer",
+    "outcome",
+    "chief",
+    "vice",
+    "partner",
+    "bid",
+    "chief_trump",
+    "vice_trump",
+    "target",
+    "team_points",
+    "success",
+    "shortfall",
+    "bonus",
+    "scores",
+    "card_points",
+    "hands",
+    "laid",
+]
 
 
 def invoke(*args):
@@ -25,8 +43,9 @@ def invoke(*args):
 
 def test_run_writes_the_contract_columns(tmp_path):
     out = tmp_path / "x.parquet"
-    res = invoke("run", "--game", "mu", "--deals", "2.5e3", "--players", 5, "--play", "random",
-                 "--seed", 7, "--out", out)
+    res = invoke(
+        "run", "--game", "mu", "--deals", "2.5e3", "--players", 5, "--play", "random", "--seed", 7, "--out", out
+    )
     assert res.exit_code == 0, res.output
     table = pq.read_table(out)
     assert table.num_rows == 2500
@@ -52,9 +71,19 @@ def test_same_seed_same_rows_whatever_the_workers(tmp_path, workers):
     mu_run_chunk = mu_run.CHUNK_DEALS
     mu_run.CHUNK_DEALS = 1000  # several chunks in flight at once
     try:
-        assert invoke("run", "--play", "heuristic", "--deals", 4321, "--seed", 3, "--workers", 1, "--out", reference).exit_code == 0
+        assert (
+            invoke(
+                "run", "--play", "heuristic", "--deals", 4321, "--seed", 3, "--workers", 1, "--out", reference
+            ).exit_code
+            == 0
+        )
         out = tmp_path / f"w{workers}.parquet"
-        assert invoke("run", "--play", "heuristic", "--deals", 4321, "--seed", 3, "--workers", workers, "--out", out).exit_code == 0
+        assert (
+            invoke(
+                "run", "--play", "heuristic", "--deals", 4321, "--seed", 3, "--workers", workers, "--out", out
+            ).exit_code
+            == 0
+        )
     finally:
         mu_run.CHUNK_DEALS = mu_run_chunk
     assert pq.read_table(out).equals(pq.read_table(reference))
@@ -146,22 +175,25 @@ def test_matches_write_one_row_per_match(tmp_path):
     assert read_metadata(out)["params"]["mode"] == "matches"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--deals", "1.5"], "not a whole number"),
-    (["--deals", "0"], "at least 1"),
-    (["--deals", "-3"], "at least 1"),
-    (["--deals", "abc"], "not a number"),
-    (["--deals", "1e400"], "more than"),
-    (["--deals", "10", "--players", "7"], "7"),
-    (["--deals", "10", "--players", "2"], "2"),
-    (["--deals", "10", "--workers", "0"], "0"),
-    (["--deals", "10", "--matches", "3"], "exactly one"),
-    ([], "exactly one"),
-    (["--deals", "10", "--game", "chess"], "unknown game"),
-    (["--deals", "10", "--play", "psychic"], "psychic"),
-    (["--deals", "10", "--seed", "-1"], "-1"),
-    (["--deals", "10", "--play", "heuristic", "--dd-tricks", "3"], "--play dd"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--deals", "1.5"], "not a whole number"),
+        (["--deals", "0"], "at least 1"),
+        (["--deals", "-3"], "at least 1"),
+        (["--deals", "abc"], "not a number"),
+        (["--deals", "1e400"], "more than"),
+        (["--deals", "10", "--players", "7"], "7"),
+        (["--deals", "10", "--players", "2"], "2"),
+        (["--deals", "10", "--workers", "0"], "0"),
+        (["--deals", "10", "--matches", "3"], "exactly one"),
+        ([], "exactly one"),
+        (["--deals", "10", "--game", "chess"], "unknown game"),
+        (["--deals", "10", "--play", "psychic"], "psychic"),
+        (["--deals", "10", "--seed", "-1"], "-1"),
+        (["--deals", "10", "--play", "heuristic", "--dd-tricks", "3"], "--play dd"),
+    ],
+)
 def test_bad_arguments_give_one_line_and_exit_2(args, message):
     res = invoke("run", *args)
     assert res.exit_code == 2
@@ -176,10 +208,18 @@ def test_record_prints_the_deals_game_record_and_checks_its_options():
     assert res.exit_code == 2 and "--dd-tricks applies only with --play dd" in res.output
 
 
-@pytest.mark.parametrize("players, dd_tricks, warned", [
-    ([3], 0, False), ([4], 0, True), ([3, 5], 0, True), ([5], 8, False), ([5], 12, True), ([4, 6], 10, True),
-    ([4, 6], 9, False),
-])
+@pytest.mark.parametrize(
+    "players, dd_tricks, warned",
+    [
+        ([3], 0, False),
+        ([4], 0, True),
+        ([3, 5], 0, True),
+        ([5], 8, False),
+        ([5], 12, True),
+        ([4, 6], 10, True),
+        ([4, 6], 9, False),
+    ],
+)
 def test_the_slow_play_warning_comes_when_some_deal_is_wholly_double_dummy(players, dd_tricks, warned, capsys):
     """Only 4+ player deals of which every trick (hand_size: 15, 12, 10 at 4-6) is double-dummy are slow."""
     from musim.cli import _warn_if_slow
@@ -229,6 +269,7 @@ def test_the_progress_bar_draws_the_last_of_a_burst_of_updates():
     import io
 
     from musim.progress import progress_bar
+
     out = io.StringIO()
     with progress_bar(10, "deal", True, file=out) as bar:
         bar.update(1)
@@ -242,8 +283,9 @@ def test_python_dash_m_musim_is_the_musim_command():
     import subprocess
     import sys
 
-    res = subprocess.run([sys.executable, "-m", "musim", "run", "--deals", "5", "--players", "2"],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "musim", "run", "--deals", "5", "--players", "2"], capture_output=True, text=True
+    )
     assert res.returncode == 2 and "--players" in res.stderr and "Traceback" not in res.stderr
 
 
@@ -258,10 +300,35 @@ def test_an_interrupted_dd_balance_stops_at_once_and_keeps_its_deal_in_flight(tm
     import time
 
     ck = tmp_path / "ck"
-    proc = subprocess.Popen([sys.executable, "-m", "musim", "balance", "--players", "4", "--deals", "3",
-                             "--play", "dd", "--strength-deals", "0", "--seed", "5", "--workers", "1",
-                             "--tt-mb", "64", "--out", str(tmp_path / "out"), "--checkpoint", str(ck),
-                             "--no-progress"], stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "musim",
+            "balance",
+            "--players",
+            "4",
+            "--deals",
+            "3",
+            "--play",
+            "dd",
+            "--strength-deals",
+            "0",
+            "--seed",
+            "5",
+            "--workers",
+            "1",
+            "--tt-mb",
+            "64",
+            "--out",
+            str(tmp_path / "out"),
+            "--checkpoint",
+            str(ck),
+            "--no-progress",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.time() + 600
     while not glob.glob(str(ck / "*" / "*" / "0+1.npz")):  # deal 0 done; deal 1 takes a minute
         assert proc.poll() is None and time.time() < deadline

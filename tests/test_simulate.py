@@ -1,8 +1,10 @@
 """Deal simulation: invariants of every simulated deal, agreement with the replay validator,
 and reproducibility from the seed."""
+
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from musim.bits import popcount
 from musim.cards import N_CARDS, mask_cards
@@ -21,13 +23,12 @@ def _row(ch, i):
 
 
 @settings(max_examples=60, deadline=None)
-@given(n=st.integers(3, 6), play=st.sampled_from(PLAYS), seed=st.integers(0, 2**63 - 1),
-       deal=st.integers(0, 2**40))
+@given(n=st.integers(3, 6), play=st.sampled_from(PLAYS), seed=st.integers(0, 2**63 - 1), deal=st.integers(0, 2**40))
 def test_deal_invariants(n, play, seed, deal):
     """Deck dealt exactly, laid within hands, every card played once, points add up."""
     rec = deal_record(n, seed, deal, play)
     ch = simulate_deals(n, seed, play, deal, 1)
-    r, scores, card_points, hands, laid = _row(ch, 0)
+    r, _scores, card_points, hands, laid = _row(ch, 0)
     union = 0
     for h in hands:
         assert popcount(h) == (12 if n == 3 else N_CARDS // n)
@@ -40,7 +41,8 @@ def test_deal_invariants(n, play, seed, deal):
         assert sorted(played) == sorted(c for h in rec["hands"] for c in h)
         assert card_points.sum() == TOTAL_POINTS[n]
         assert r[sim.TEAM_POINTS] == card_points[r[sim.CHIEF]] + (
-            card_points[r[sim.PARTNER]] if r[sim.PARTNER] >= 0 else 0)
+            card_points[r[sim.PARTNER]] if r[sim.PARTNER] >= 0 else 0
+        )
         assert r[sim.BID] == popcount(laid[r[sim.CHIEF]])
     else:
         assert card_points.sum() == 0
@@ -57,15 +59,20 @@ def test_simulated_deals_replay_to_the_same_row(n, play):
     for i in range(count):
         rec = deal_record(n, 11, i, play)
         res = replay(rec)
-        r, scores, card_points, hands, laid = _row(ch, i)
+        r, scores, card_points, _hands, laid = _row(ch, i)
         assert [sorted(l) for l in res["laid"]] == [sorted(mask_cards(l)) for l in laid]
         assert res["scores"] == scores.tolist()
         outcomes.add(res["outcome"])
         if res["outcome"] == "played":
             assert res["card_points"] == card_points.tolist()
-            assert (res["chief"], res["bid"], res["team_points"], res["success"], res["bonus"],
-                    res["shortfall"]) == (r[sim.CHIEF], r[sim.BID], r[sim.TEAM_POINTS],
-                                          bool(r[sim.SUCCESS]), r[sim.BONUS], r[sim.SHORTFALL])
+            assert (res["chief"], res["bid"], res["team_points"], res["success"], res["bonus"], res["shortfall"]) == (
+                r[sim.CHIEF],
+                r[sim.BID],
+                r[sim.TEAM_POINTS],
+                bool(r[sim.SUCCESS]),
+                r[sim.BONUS],
+                r[sim.SHORTFALL],
+            )
             assert res["partner"] == (None if r[sim.PARTNER] < 0 else r[sim.PARTNER])
             assert res["vice"] == (None if r[sim.VICE] < 0 else r[sim.VICE])
         else:
@@ -121,7 +128,7 @@ def test_match_totals_are_the_sum_of_its_deals():
         res = np.zeros(sim.N_RESULTS, np.int64)
         scores = np.zeros(6, np.int64)
         cp = np.zeros(6, np.int64)
-        for d in range(ch.deals[m]):
+        for _d in range(ch.deals[m]):
             sim.play_deal(n, dealer, 0, 0, state, hands, laid, res, scores, cp, ws)
             totals += scores[:n]
             dealer = (dealer + 1) % n

@@ -1,5 +1,6 @@
 """The double-dummy solver against brute-force minimax, the golden positions, and its own
 principal line."""
+
 import json
 import random
 from pathlib import Path
@@ -7,7 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference_dd import dd_value
 
 from musim import bits
 from musim.cards import CARD_TEXT, N_CARDS, type_text
@@ -15,7 +18,6 @@ from musim.cli import cli
 from musim.games.mu.solve import MuSolver
 from musim.solver.search import NO_DEADLINE, available, solve, solve_bounds
 from musim.solver.tt import make_table
-from reference_dd import dd_value
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -48,7 +50,7 @@ def test_compress_without_pext(x, m):
 def random_position(rng, n, tricks, mid_trick):
     """A random Mü position: n hands of `tricks` cards, random trumps and teams, maybe mid-trick."""
     cards = rng.sample(range(N_CARDS), n * tricks)
-    hands = [sorted(cards[s * tricks:(s + 1) * tricks]) for s in range(n)]
+    hands = [sorted(cards[s * tricks : (s + 1) * tricks]) for s in range(n)]
     kinds = [-1] + list(range(15))
     chief_trump = rng.choice(kinds)
     vice_trump = rng.choice([t for t in range(-1, 15) if t != chief_trump or t == -1])
@@ -70,10 +72,18 @@ def random_position(rng, n, tricks, mid_trick):
             hands[seat].remove(c)
             trick.append(c)
     team = {chief} | ({partner} if partner is not None else set())
-    obj = {"game": "mu", "players": n, "hands": [[CARD_TEXT[c] for c in h] for h in hands],
-           "leader": leader, "trick": [CARD_TEXT[c] for c in trick], "chief": chief, "partner": partner,
-           "vice": vice, "chief_trump": type_text(chief_trump),
-           "vice_trump": None if vice_trump < 0 else type_text(vice_trump)}
+    obj = {
+        "game": "mu",
+        "players": n,
+        "hands": [[CARD_TEXT[c] for c in h] for h in hands],
+        "leader": leader,
+        "trick": [CARD_TEXT[c] for c in trick],
+        "chief": chief,
+        "partner": partner,
+        "vice": vice,
+        "chief_trump": type_text(chief_trump),
+        "vice_trump": None if vice_trump < 0 else type_text(vice_trump),
+    }
     return obj, (n, hands, leader, trick, team, chief_trump, vice_trump)
 
 
@@ -109,7 +119,7 @@ def test_values_do_not_depend_on_table_size(solver, monkeypatch):
         n = 3 + i % 4
         obj, _ = random_position(rng, n, {3: 10, 4: 9, 5: 8, 6: 7}[n], mid_trick=i % 3 == 1)
         assert tiny.solve(obj)["value"] == solver.solve(obj)["value"], obj
-        fill = tiny.tt.fill[:tiny.tt.meta[1]]
+        fill = tiny.tt.fill[: tiny.tt.meta[1]]
         full = (fill >> np.uint64(16) == tiny.tt.meta[0]) & (fill & np.uint64(0xFFFF) == 8)
         crowded += np.mean(full) > 0.9
     assert crowded >= 8  # the test must exercise eviction
@@ -155,7 +165,7 @@ def test_principal_line_reproduces_the_value(solver):
         n = rng.choice([3, 4, 5, 6])
         obj, _ = random_position(rng, n, 3 if n > 3 else 5, mid_trick=i % 2 == 1)
         value = solver.solve(obj)["value"]
-        n, hands, leader, trick, chief, partner, vice, ct, vt = parse_position(obj)
+        n, hands, leader, trick, chief, partner, _vice, ct, vt = parse_position(obj)
         setup = MuSolverSetup(n, ct, vt, [chief] + ([partner] if partner >= 0 else []))
         g, st, tt = setup.game, solver.st, solver.tt
         for s in range(n):
@@ -181,18 +191,21 @@ def test_principal_line_reproduces_the_value(solver):
         assert total == value
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda p: p.update(players=7), "players"),
-    (lambda p: p.update(leader=9), "leader"),
-    (lambda p: p.update(chief=None), "chief"),
-    (lambda p: p.update(partner=p["chief"]), "partner"),
-    (lambda p: p.update(chief_trump="X"), "chief_trump"),
-    (lambda p: p.update(vice_trump="purple"), "vice_trump"),
-    (lambda p: p["hands"][0].append("Q7"), "hands[0]"),
-    (lambda p: p["hands"][1].append(p["hands"][0][0]), "hands"),
-    (lambda p: p.update(trick=["R7", "R7", "R7", "R7", "R7", "R7"]), "trick"),
-    (lambda p: p.update(hands="nope"), "hands"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda p: p.update(players=7), "players"),
+        (lambda p: p.update(leader=9), "leader"),
+        (lambda p: p.update(chief=None), "chief"),
+        (lambda p: p.update(partner=p["chief"]), "partner"),
+        (lambda p: p.update(chief_trump="X"), "chief_trump"),
+        (lambda p: p.update(vice_trump="purple"), "vice_trump"),
+        (lambda p: p["hands"][0].append("Q7"), "hands[0]"),
+        (lambda p: p["hands"][1].append(p["hands"][0][0]), "hands"),
+        (lambda p: p.update(trick=["R7", "R7", "R7", "R7", "R7", "R7"]), "trick"),
+        (lambda p: p.update(hands="nope"), "hands"),
+    ],
+)
 def test_solve_cli_rejects_bad_positions(mutate, message):
     line = (GOLDEN / "mu-positions.jsonl").read_text().splitlines()[1]
     good = json.loads(line)
@@ -220,16 +233,21 @@ def test_solve_cli_usage_errors():
 
 
 def test_bridge_position_errors():
-    bad = [{"game": "bridge", "pbn": "X:...", "trump": "NT", "leader": "N"},
-           {"game": "bridge", "pbn": "N:AKQ.. ... ... ...", "trump": "NT", "leader": "N"},
-           {"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "Z", "leader": "N"},
-           {"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "Q"},
-           {"game": "bridge", "pbn": "N:A... A... ..A. ...A", "trump": "NT", "leader": "N"}]
+    bad = [
+        {"game": "bridge", "pbn": "X:...", "trump": "NT", "leader": "N"},
+        {"game": "bridge", "pbn": "N:AKQ.. ... ... ...", "trump": "NT", "leader": "N"},
+        {"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "Z", "leader": "N"},
+        {"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "Q"},
+        {"game": "bridge", "pbn": "N:A... A... ..A. ...A", "trump": "NT", "leader": "N"},
+    ]
     res = CliRunner().invoke(cli, ["solve", "-"], input="\n".join(json.dumps(b) for b in bad))
     assert res.exit_code == 1
     assert all("error" in json.loads(x) for x in res.output.splitlines())
-    ok = CliRunner().invoke(cli, ["solve", "--all-moves", "-"],
-                            input='{"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"}')
+    ok = CliRunner().invoke(
+        cli,
+        ["solve", "--all-moves", "-"],
+        input='{"game": "bridge", "pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"}',
+    )
     assert json.loads(ok.output) == {"value": 1, "moves": {"SA": 1}}
 
 
@@ -316,7 +334,7 @@ def test_settled_trick_owner_is_sound(seed):
         setup = MuSolverSetup(n, rng.randrange(-1, 15), -1, set(rng.sample(range(n), 1 + (n >= 4))))
         g = setup.game
         cards = [setup.canon_of[c] for c in rng.sample(range(N_CARDS), n * tricks)]
-        hands = [cards[s * tricks:(s + 1) * tricks] for s in range(n)]
+        hands = [cards[s * tricks : (s + 1) * tricks] for s in range(n)]
         leader, k = rng.randrange(n), rng.randrange(n)
         trick = []
         for j in range(k):

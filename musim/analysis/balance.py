@@ -23,6 +23,7 @@ a line a + c*b is fitted to those by least squares weighted by deals (the
 rulebook's targets are lines too; c is kept >= 0, so that a higher bid never
 has a lower target), and rounded per level.
 """
+
 import shutil
 import sys
 import time
@@ -100,7 +101,7 @@ def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, node_limit, 
         if pausable:
             _keep_tables(checkpoint, in_flight)
         raise
-    cat = lambda name: np.concatenate([p[name] for p in parts])  # noqa: E731
+    cat = lambda name: np.concatenate([p[name] for p in parts])
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
 
 
@@ -112,8 +113,12 @@ def _keep_tables(checkpoint, in_flight):
             save_table(dd, checkpoint.table_path(s, 1), seconds=np.float64(before + time.perf_counter() - started))
             kept.append(s)
     if kept:
-        print(f"musim: kept the search tables of deal{'s' * (len(kept) > 1)} {', '.join(map(str, kept))} "
-              "in the checkpoint: the same command goes on from them", file=sys.stderr, flush=True)
+        print(
+            f"musim: kept the search tables of deal{'s' * (len(kept) > 1)} {', '.join(map(str, kept))} "
+            "in the checkpoint: the same command goes on from them",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _strength(players, hands, play, workers, tt_mb, dd_tricks, node_limit, tick, checkpoint, times):
@@ -122,11 +127,11 @@ def _strength(players, hands, play, workers, tt_mb, dd_tricks, node_limit, tick,
 
     def compute(start, count):
         ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None)
-        contracts.strength(players, hands[start:start + count], play_policy, best[start:start + count], ws)
-        return {"best": best[start:start + count]}
+        contracts.strength(players, hands[start : start + count], play_policy, best[start : start + count], ws)
+        return {"best": best[start : start + count]}
 
     def work(start, count):
-        best[start:start + count] = _saved(checkpoint, start, count, lambda: compute(start, count), times)["best"]
+        best[start : start + count] = _saved(checkpoint, start, count, lambda: compute(start, count), times)["best"]
 
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
     for _ in run_ordered(work, chunk_starts(len(hands), size), workers, done=tick):
@@ -146,8 +151,15 @@ def _rescored(players, res, card_points):
         k = int(sel.sum())
         made = np.zeros((k, 1, levels), np.bool_)
         sc = np.zeros((k, 1, levels), np.int64)
-        contracts.score_bids(players, np.array([t], np.int64), np.zeros(levels, np.int64),
-                             team[sel, None, None].copy(), chief_pts[sel, None, None].copy(), made, sc)
+        contracts.score_bids(
+            players,
+            np.array([t], np.int64),
+            np.zeros(levels, np.int64),
+            team[sel, None, None].copy(),
+            chief_pts[sel, None, None].copy(),
+            made,
+            sc,
+        )
         score[sel] = sc[:, 0]
     return score
 
@@ -189,8 +201,19 @@ def _outcomes(r):
     return exact, made, exact | low_made | high_missed
 
 
-def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=lambda k: None,
-            strength_deals=None, dd_tricks=0, checkpoint=None, node_limit=0):
+def analyse(
+    players,
+    deals,
+    seed,
+    play="heuristic",
+    workers=1,
+    tt_mb=64,
+    tick=lambda k: None,
+    strength_deals=None,
+    dd_tricks=0,
+    checkpoint=None,
+    node_limit=0,
+):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
     first `strength_deals` played deals (default: all; 0: none): it solves every seat, trump and partner
@@ -205,9 +228,19 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
         if node_limit:
             keep["node_limit"] = node_limit
     times = []
-    res, scores, card_points, hands = _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, node_limit,
-                                               tick, keep and Checkpoint(checkpoint, job="balance-deals", **keep),
-                                               times)
+    res, scores, card_points, hands = _collect(
+        players,
+        deals,
+        seed,
+        play,
+        workers,
+        tt_mb,
+        dd_tricks,
+        node_limit,
+        tick,
+        keep and Checkpoint(checkpoint, job="balance-deals", **keep),
+        times,
+    )
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r_all = res[played]
     exact, made, decided = _outcomes(r_all)
@@ -230,35 +263,68 @@ def analyse(players, deals, seed, play="heuristic", workers=1, tt_mb=64, tick=la
         sel = bids == b
         tp = team[sel]
         q = np.percentile(tp, [25, 50, 75]) if tp.size else [np.nan] * 3
-        mean_or_nan = lambda x: float(x.mean()) if x.size else float("nan")  # noqa: E731
+        mean_or_nan = lambda x: float(x.mean()) if x.size else float("nan")
         s = sc[sel]
-        rows.append({
-            "players": players, "bid": b, "deals": k, "share": k / max(len(r_all), 1),
-            "p_made": hits / known if known else float("nan"), "p_made_low": float(lo), "p_made_high": float(hi),
-            "target": int(rules.target(players, b)), "proposed_target": proposal.get(b, float("nan")),
-            "unresolved": k - int(sel.sum()), "undecided": open_,
-            "team_mean": mean_or_nan(tp), "team_q25": float(q[0]), "team_median": float(q[1]),
-            "team_q75": float(q[2]),
-            "chief_score": mean_or_nan(s[chief_mask[sel]]),
-            "partner_score": mean_or_nan(s[partner_mask[sel]]) if players >= 4 else float("nan"),
-            "opponent_score": mean_or_nan(s[opp_mask[sel]]),
-            "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
-        })
+        rows.append(
+            {
+                "players": players,
+                "bid": b,
+                "deals": k,
+                "share": k / max(len(r_all), 1),
+                "p_made": hits / known if known else float("nan"),
+                "p_made_low": float(lo),
+                "p_made_high": float(hi),
+                "target": int(rules.target(players, b)),
+                "proposed_target": proposal.get(b, float("nan")),
+                "unresolved": k - int(sel.sum()),
+                "undecided": open_,
+                "team_mean": mean_or_nan(tp),
+                "team_q25": float(q[0]),
+                "team_median": float(q[1]),
+                "team_q75": float(q[2]),
+                "chief_score": mean_or_nan(s[chief_mask[sel]]),
+                "partner_score": mean_or_nan(s[partner_mask[sel]]) if players >= 4 else float("nan"),
+                "opponent_score": mean_or_nan(s[opp_mask[sel]]),
+                "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
+            }
+        )
     table = pd.DataFrame(rows)
-    best = _strength(players, hands[played][:strength_deals], play, workers, tt_mb, dd_tricks, node_limit, tick,
-                     keep and Checkpoint(checkpoint, job="balance-strength", **keep), times)
+    best = _strength(
+        players,
+        hands[played][:strength_deals],
+        play,
+        workers,
+        tt_mb,
+        dd_tricks,
+        node_limit,
+        tick,
+        keep and Checkpoint(checkpoint, job="balance-strength", **keep),
+        times,
+    )
     known_best = best[best != contracts.UNRESOLVED_RANK]
     levels = np.arange(0, rules.hand_size(players) + 1)
     counts = np.bincount(known_best, minlength=len(levels))
-    strength = pd.DataFrame({"players": players, "level": levels, "chiefs": counts,
-                             "share": counts / max(known_best.size, 1)})
+    strength = pd.DataFrame(
+        {"players": players, "level": levels, "chiefs": counts, "share": counts / max(known_best.size, 1)}
+    )
     if not best.size:  # strength_deals 0: the view was skipped, no rows
         strength = strength[:0]
-    facts = {"players": players, "deals": deals, "played": int(played.sum()), "eklats": int((~played).sum()),
-             "unresolved": int((~exact).sum()), "undecided": int((~decided).sum()), "node_limit": node_limit,
-             "p_star": p_star, "intercept": intercept, "slope": slope,
-             "chief_score_mean": mean_interval(sc[chief_mask])[0] if len(r) else float("nan"),
-             "strength_mean": float(known_best.mean()) if known_best.size else float("nan"),
-             "strength_deals": len(best), "strength_unresolved": int(best.size - known_best.size),
-             "worker_seconds": sum(t for t, _ in times), "held_seconds": sum(t for t, held in times if held)}
+    facts = {
+        "players": players,
+        "deals": deals,
+        "played": int(played.sum()),
+        "eklats": int((~played).sum()),
+        "unresolved": int((~exact).sum()),
+        "undecided": int((~decided).sum()),
+        "node_limit": node_limit,
+        "p_star": p_star,
+        "intercept": intercept,
+        "slope": slope,
+        "chief_score_mean": mean_interval(sc[chief_mask])[0] if len(r) else float("nan"),
+        "strength_mean": float(known_best.mean()) if known_best.size else float("nan"),
+        "strength_deals": len(best),
+        "strength_unresolved": int(best.size - known_best.size),
+        "worker_seconds": sum(t for t, _ in times),
+        "held_seconds": sum(t for t, held in times if held),
+    }
     return Balance(table, strength, facts, bids, team)

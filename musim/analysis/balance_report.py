@@ -1,4 +1,5 @@
 """Files of `musim balance`: CSV tables, a Markdown summary and PNG plots, written whole or not at all."""
+
 import os
 import shutil
 import tempfile
@@ -9,8 +10,15 @@ from musim.analysis import plots
 from musim.analysis.balance import MIN_DEALS_FOR_FIT
 from musim.engine.parquet import OutputError, ensure_writable_dir
 
-FILES = ("balance.csv", "strength.csv", "summary.md", "success_by_bid.png", "targets.png",
-         "team_points.png", "strength.png")
+FILES = (
+    "balance.csv",
+    "strength.csv",
+    "summary.md",
+    "success_by_bid.png",
+    "targets.png",
+    "team_points.png",
+    "strength.png",
+)
 
 
 def check_out_dir(out, overwrite):
@@ -57,7 +65,7 @@ def _worker_time_text(results):
     """What the deals cost the workers, including those a checkpoint kept from earlier runs."""
     worker = sum(r.facts["worker_seconds"] for r in results)
     held = sum(r.facts["held_seconds"] for r in results)
-    secs = lambda x: f"{x:.1f}" if x < 10 else f"{x:.0f}"  # noqa: E731
+    secs = lambda x: f"{x:.1f}" if x < 10 else f"{x:.0f}"
     text = f"its deals took {secs(worker)} s of worker time"
     if held:
         text += f" in all, {secs(held)} s of it in the earlier runs whose deals its `--checkpoint` held"
@@ -69,41 +77,58 @@ def _limit_text(params):
     limit = params.get("node_limit")
     if not limit:
         return []
-    return [f"**Node limit {limit:,}:** a deal whose double-dummy solve took more nodes is *unresolved*. "
-            "Its success counts where the search decided it (the target is asked first); the interval of "
-            "p_made spans both outcomes of the deals it did not decide (`undecided`); team points, scores "
-            "and the proposed targets cover the resolved deals alone, so where deals are unresolved they "
-            "lean towards the contracts the solver finds easy.  In the pure-strength view a seat whose "
-            "search gave up is left out.", ""]
+    return [
+        f"**Node limit {limit:,}:** a deal whose double-dummy solve took more nodes is *unresolved*. "
+        "Its success counts where the search decided it (the target is asked first); the interval of "
+        "p_made spans both outcomes of the deals it did not decide (`undecided`); team points, scores "
+        "and the proposed targets cover the resolved deals alone, so where deals are unresolved they "
+        "lean towards the contracts the solver finds easy.  In the pure-strength view a seat whose "
+        "search gave up is left out.",
+        "",
+    ]
 
 
 def summary_markdown(results, params, seconds):
-    lines = ["# Mü team-target balance", "",
-             f"Command: `{params['command']}`  ",
-             f"Seed {params['seed']}, {params['deals']:,} deals per player count, play `{params['play']}`"
-             f"{_tricks_text(params)}, musim {params['version']}; took {seconds:.0f} s on this machine "
-             f"({params['machine']}); {_worker_time_text(results)}.", "",
-             "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
-             + (" --dd-tricks T" if params.get("dd_tricks") else "") + "`: "
-             "a heuristic auction, trumps and partner, then card play by the chosen policy.", "",
-             "**Criterion for the proposed targets: every bid level equally hard.** p* is the chief's "
-             "success rate over all played deals of the player count; at each level with at least "
-             f"{MIN_DEALS_FOR_FIT} deals the target would be the highest t that the chief's team reaches "
-             "in a share p* of that level's deals; a line a + c*b is fitted through those (weighted by "
-             "deals, its slope kept >= 0) and rounded per level.  Levels rarely bid are extrapolated by the line.", ""]
+    lines = [
+        "# Mü team-target balance",
+        "",
+        f"Command: `{params['command']}`  ",
+        f"Seed {params['seed']}, {params['deals']:,} deals per player count, play `{params['play']}`"
+        f"{_tricks_text(params)}, musim {params['version']}; took {seconds:.0f} s on this machine "
+        f"({params['machine']}); {_worker_time_text(results)}.",
+        "",
+        "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
+        + (" --dd-tricks T" if params.get("dd_tricks") else "")
+        + "`: "
+        "a heuristic auction, trumps and partner, then card play by the chosen policy.",
+        "",
+        "**Criterion for the proposed targets: every bid level equally hard.** p* is the chief's "
+        "success rate over all played deals of the player count; at each level with at least "
+        f"{MIN_DEALS_FOR_FIT} deals the target would be the highest t that the chief's team reaches "
+        "in a share p* of that level's deals; a line a + c*b is fitted through those (weighted by "
+        "deals, its slope kept >= 0) and rounded per level.  Levels rarely bid are extrapolated by the line.",
+        "",
+    ]
     lines += _limit_text(params)
     limited = bool(params.get("node_limit"))
     for r in results:
         f, t = r.facts, r.table
         n = f["players"]
-        unresolved = (f"; {f['unresolved']:,} unresolved at the node limit, the success of {f['undecided']:,} "
-                      "of them undecided" if limited else "")
-        lines += [f"## {n} players", "",
-                  f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats{unresolved}); chief "
-                  f"success overall p* = {f['p_star']:.1%}; " + proposal_text(f), "",
-                  "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
-                  "chief | partner | opponent | chief if bid-1 |" + (" unresolved (undecided) |" if limited else ""),
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if limited else "")]
+        unresolved = (
+            f"; {f['unresolved']:,} unresolved at the node limit, the success of {f['undecided']:,} of them undecided"
+            if limited
+            else ""
+        )
+        lines += [
+            f"## {n} players",
+            "",
+            f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats{unresolved}); chief "
+            f"success overall p* = {f['p_star']:.1%}; " + proposal_text(f),
+            "",
+            "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
+            "chief | partner | opponent | chief if bid-1 |" + (" unresolved (undecided) |" if limited else ""),
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if limited else ""),
+        ]
         for x in t.itertuples():
             if x.deals == 0:
                 continue
@@ -117,26 +142,36 @@ def summary_markdown(results, params, seconds):
                 f"{x.p_made_high:.1%}) | {x.target} | {proposed} | {_fmt(x.team_mean, '.1f')} "
                 f"[{_fmt(x.team_q25, '.0f')}, {_fmt(x.team_median, '.0f')}, {_fmt(x.team_q75, '.0f')}] | "
                 f"{_fmt(x.chief_score, '.1f')} | {_fmt(x.partner_score, '.1f')} | {_fmt(x.opponent_score, '.1f')} | "
-                f"{_fmt(x.chief_score_one_less, '.1f')} |"
-                + (f" {x.unresolved} ({x.undecided}) |" if limited else ""))
+                f"{_fmt(x.chief_score_one_less, '.1f')} |" + (f" {x.unresolved} ({x.undecided}) |" if limited else "")
+            )
         never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
         if never and not pd.isna(f["intercept"]):
-            lines.append(f"\nNever bid: levels {_ranges(never)} (proposed targets there: "
-                         + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never) + ").")
+            lines.append(
+                f"\nNever bid: levels {_ranges(never)} (proposed targets there: "
+                + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never)
+                + ")."
+            )
         s = r.strength
         if not f["strength_deals"]:
             lines += ["", "Pure strength: not computed (`--strength-deals 0`).", ""]
         else:
-            left_out = (f", {f['strength_unresolved']:,} seats unresolved at the node limit left out"
-                        if limited else "")
-            lines += ["", f"Pure strength ({f['strength_deals']:,} played deals, each seat as chief, best trump "
-                      f"and partner, no vice{left_out}): mean level "
-                      f"{f['strength_mean']:.2f}; share by level: "
-                      + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001), ""]
-    lines += ["## Files", "",
-              "- `balance.csv`: the tables above, one row per player count and bid level.",
-              "- `strength.csv`: the pure-strength distribution.",
-              "- `success_by_bid.png`, `targets.png`, `team_points.png`, `strength.png`.", ""]
+            left_out = f", {f['strength_unresolved']:,} seats unresolved at the node limit left out" if limited else ""
+            lines += [
+                "",
+                f"Pure strength ({f['strength_deals']:,} played deals, each seat as chief, best trump "
+                f"and partner, no vice{left_out}): mean level "
+                f"{f['strength_mean']:.2f}; share by level: "
+                + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001),
+                "",
+            ]
+    lines += [
+        "## Files",
+        "",
+        "- `balance.csv`: the tables above, one row per player count and bid level.",
+        "- `strength.csv`: the pure-strength distribution.",
+        "- `success_by_bid.png`, `targets.png`, `team_points.png`, `strength.png`.",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -148,13 +183,17 @@ def write(out, results, params, seconds):
         table = pd.concat([r.table for r in results], ignore_index=True)
         table.to_csv(os.path.join(tmp, "balance.csv"), index=False, float_format="%.4f")
         pd.concat([r.strength for r in results], ignore_index=True).to_csv(
-            os.path.join(tmp, "strength.csv"), index=False, float_format="%.4f")
+            os.path.join(tmp, "strength.csv"), index=False, float_format="%.4f"
+        )
         with open(os.path.join(tmp, "summary.md"), "w", encoding="utf-8") as fh:
             fh.write(summary_markdown(results, params, seconds))
         plots.success_by_bid(table, os.path.join(tmp, "success_by_bid.png"), MIN_DEALS_FOR_FIT)
         plots.targets(table, os.path.join(tmp, "targets.png"))
-        plots.team_points({r.facts["players"]: (r.bids, r.team) for r in results},
-                          os.path.join(tmp, "team_points.png"), MIN_DEALS_FOR_FIT)
+        plots.team_points(
+            {r.facts["players"]: (r.bids, r.team) for r in results},
+            os.path.join(tmp, "team_points.png"),
+            MIN_DEALS_FOR_FIT,
+        )
         plots.strength(pd.concat([r.strength for r in results]), os.path.join(tmp, "strength.png"))
         for f in FILES:
             os.replace(os.path.join(tmp, f), os.path.join(out, f))

@@ -9,6 +9,7 @@ The vice, public laid cards and partner follow contracts.bid_samples.  Team
 points do not depend on the bid, so every bid level is scored from the same
 plays: made = team points >= target, and the chief's deal score.
 """
+
 import numpy as np
 
 from musim.analysis import contracts
@@ -38,7 +39,7 @@ def parse_hand(text, players):
             card_kind(c)
         mask = hand_mask(cards)
     except CardError as exc:
-        raise InputError(f"--hand: {exc}")
+        raise InputError(f"--hand: {exc}") from None
     return mask, cards
 
 
@@ -51,8 +52,7 @@ def three_player_deck(mask):
     return deck_for(3, sorted(colours))
 
 
-VICE_MODELS = {"strongest": contracts.VICE_STRONGEST, "none": contracts.VICE_NONE,
-               "auction": contracts.VICE_AUCTION}
+VICE_MODELS = {"strongest": contracts.VICE_STRONGEST, "none": contracts.VICE_NONE, "auction": contracts.VICE_AUCTION}
 
 
 def _seat(value, name, players):
@@ -61,9 +61,21 @@ def _seat(value, name, players):
     return value
 
 
-def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heuristic", vice="strongest",
-                 hindsight=False, workers=1, tt_mb=64, seat=0, dealer=0, tick=lambda k: None,
-                 started=lambda: None):
+def bid_strength(
+    players,
+    hand_text,
+    samples=DEFAULT_SAMPLES,
+    seed=0,
+    play="heuristic",
+    vice="strongest",
+    hindsight=False,
+    workers=1,
+    tt_mb=64,
+    seat=0,
+    dealer=0,
+    tick=lambda k: None,
+    started=lambda: None,
+):
     """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score with
     its interval, mean team points, and how many samples allowed that trump (with a vice
     that named it, the chief cannot).  started() is called once the request is valid, before
@@ -73,7 +85,7 @@ def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heur
     deck = three_player_deck(mask) if players == 3 else deck_for(players)
     rest = np.array([c for c in range(N_CARDS) if int(deck) >> c & 1 and not int(mask) >> c & 1], np.int64)
     types = np.zeros(17, np.int64)
-    trumps = types[:contracts.hand_types(np.uint64(mask), types)].copy()
+    trumps = types[: contracts.hand_types(np.uint64(mask), types)].copy()
     play_policy = PLAY_POLICIES[play][1]
     levels = rules.hand_size(players)
     model = VICE_MODELS[vice]
@@ -89,9 +101,23 @@ def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heur
 
     def work(start, count):
         ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
-        contracts.bid_samples(players, np.uint64(mask), seat, dealer, rest.copy(), seed, start, count, trumps,
-                              play_policy, model, hindsight, team[start:start + count],
-                              chief_points[start:start + count], ws)
+        contracts.bid_samples(
+            players,
+            np.uint64(mask),
+            seat,
+            dealer,
+            rest.copy(),
+            seed,
+            start,
+            count,
+            trumps,
+            play_policy,
+            model,
+            hindsight,
+            team[start : start + count],
+            chief_points[start : start + count],
+            ws,
+        )
 
     for _ in run_ordered(work, chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK), workers, done=tick):
         pass
@@ -106,15 +132,21 @@ def bid_strength(players, hand_text, samples=DEFAULT_SAMPLES, seed=0, play="heur
         for j, t in enumerate(trumps):
             ok = valid[:, j, b - 1]
             mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if ok.any() else (np.nan,) * 3
-            rows.append({
-                "bid": b, "chief_trump": type_text(t), "target": int(rules.target(players, b)),
-                "p_made": float(made[ok, j, b - 1].mean()) if ok.any() else float("nan"),
-                "p_made_low": float(lo[j, b - 1]), "p_made_high": float(hi[j, b - 1]),
-                "expected_score": float(mean), "expected_score_low": float(mlo),
-                "expected_score_high": float(mhi),
-                "mean_team_points": float(team[ok, j, column[b - 1]].mean()) if ok.any() else float("nan"),
-                "samples": int(used[j, b - 1]),
-            })
+            rows.append(
+                {
+                    "bid": b,
+                    "chief_trump": type_text(t),
+                    "target": int(rules.target(players, b)),
+                    "p_made": float(made[ok, j, b - 1].mean()) if ok.any() else float("nan"),
+                    "p_made_low": float(lo[j, b - 1]),
+                    "p_made_high": float(hi[j, b - 1]),
+                    "expected_score": float(mean),
+                    "expected_score_low": float(mlo),
+                    "expected_score_high": float(mhi),
+                    "mean_team_points": float(team[ok, j, column[b - 1]].mean()) if ok.any() else float("nan"),
+                    "samples": int(used[j, b - 1]),
+                }
+            )
     return rows
 
 
@@ -127,13 +159,17 @@ def format_table(rows, players, samples):
     """A readable matrix: one line per chief trump, p_made (%) and expected score per bid level,
     levels shown while some trump still makes them at least 1% of the time; best choice starred."""
     best = best_row(rows)
-    shown = [b for b in sorted({r["bid"] for r in rows})
-             if b == 1 or any(r["p_made"] >= 0.01 for r in rows if r["bid"] == b)]
+    shown = [
+        b for b in sorted({r["bid"] for r in rows}) if b == 1 or any(r["p_made"] >= 0.01 for r in rows if r["bid"] == b)
+    ]
     trumps = list(dict.fromkeys(r["chief_trump"] for r in rows))
     cell = {(r["bid"], r["chief_trump"]): r for r in rows}
     head = "trump " + "".join(f"{'bid ' + str(b):>13}" for b in shown)
-    lines = [f"{players} players, {samples} samples: chance to make the target (%) / expected chief score",
-             head, "-" * len(head)]
+    lines = [
+        f"{players} players, {samples} samples: chance to make the target (%) / expected chief score",
+        head,
+        "-" * len(head),
+    ]
     for t in trumps:
         parts = []
         for b in shown:
@@ -141,7 +177,9 @@ def format_table(rows, players, samples):
             mark = "*" if r is best else " "
             parts.append(f"{r['p_made'] * 100:5.1f}/{r['expected_score']:6.1f}{mark}")
         lines.append(f"{t:<6}" + "".join(f"{p:>13}" for p in parts))
-    lines.append(f"best: bid {best['bid']} with trump {best['chief_trump']}: makes it "
-                 f"{best['p_made']:.1%} (95% {best['p_made_low']:.1%}..{best['p_made_high']:.1%}), "
-                 f"expected score {best['expected_score']:.1f}")
+    lines.append(
+        f"best: bid {best['bid']} with trump {best['chief_trump']}: makes it "
+        f"{best['p_made']:.1%} (95% {best['p_made_low']:.1%}..{best['p_made_high']:.1%}), "
+        f"expected score {best['expected_score']:.1f}"
+    )
     return "\n".join(lines)

@@ -5,6 +5,7 @@ do not depend on how the samples are split between workers.  Cards are played
 by simulate.play_contract: the same play, trump and scoring kernels as
 `musim run`.
 """
+
 import numpy as np
 from numba import njit
 
@@ -14,7 +15,13 @@ from musim.games.mu import ddplay, policies
 from musim.games.mu.hand_model import expected_points, hand_features, kind_of
 from musim.games.mu.rules import achieved_rank, auction_result, hand_size, nameable_types, score_played
 from musim.games.mu.simulate import (
-    MAX_PLAYERS, contract_rank_above, contract_value, deal_hands, play_contract, run_auction)
+    MAX_PLAYERS,
+    contract_rank_above,
+    contract_value,
+    deal_hands,
+    play_contract,
+    run_auction,
+)
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
@@ -152,8 +159,9 @@ def _play_chief(n, hands, chief, vice, vt, t, laid, hindsight, play_policy, stat
 
 
 @njit(cache=True, nogil=True)
-def bid_samples(n, hand, seat, dealer, rest, seed, start, count, trumps, play_policy, vice_model,
-                hindsight, team, chief_points, ws):
+def bid_samples(
+    n, hand, seat, dealer, rest, seed, start, count, trumps, play_policy, vice_model, hindsight, team, chief_points, ws
+):
     """Sample the unseen cards and play `seat`'s hand as chief under each chief trump.
 
     team[i, j, v], chief_points[i, j, v]: sample start+i, trump trumps[j], contract variant
@@ -201,8 +209,9 @@ def bid_samples(n, hand, seat, dealer, rest, seed, start, count, trumps, play_po
                 run_auction(n, dealer, policies.HEURISTIC, state, laid, ws)
                 vice = auction_result(laid, ws.counts, ws.last_lay, n, tied)[1]
                 if vice >= 0:
-                    vt_auction = policies.choose_trump(policies.HEURISTIC, n, hands[vice], laid[vice], -1,
-                                                       False, est, state)
+                    vt_auction = policies.choose_trump(
+                        policies.HEURISTIC, n, hands[vice], laid[vice], -1, False, est, state
+                    )
             elif vice_model == VICE_STRONGEST and v == 1 and n >= 4:
                 vice = strongest
             for j in range(trumps.shape[0]):
@@ -220,7 +229,8 @@ def bid_samples(n, hand, seat, dealer, rest, seed, start, count, trumps, play_po
                     team[i, j, v], chief_points[i, j, v] = -1, 0
                     continue
                 team[i, j, v], chief_points[i, j, v] = _play_chief(
-                    n, hands, seat, vice, vt, t, laid, hindsight, play_policy, state, card_points, ws)
+                    n, hands, seat, vice, vt, t, laid, hindsight, play_policy, state, card_points, ws
+                )
 
 
 @njit(cache=True)
@@ -256,8 +266,7 @@ def _strength_rank(n, hands, chief, partner, t, best, play_policy, state, card_p
         if _whole_deal_dd(n, play_policy, dd):
             _hold(n, hands, ws)
             return contract_rank_above(n, chief, partner, t, -1, best, ws)
-    return max(best, achieved_rank(n, _replay(n, hands, chief, partner, t, -1, play_policy, state, card_points,
-                                               ws)))
+    return max(best, achieved_rank(n, _replay(n, hands, chief, partner, t, -1, play_policy, state, card_points, ws)))
 
 
 UNRESOLVED_RANK = -1  # strength(): a search past the node limit left the seat's level unknown
@@ -295,8 +304,9 @@ def strength(n, hands, play_policy, best_rank, ws):
                     m += 1
             best = 0
             for j in np.argsort(rating[:m], kind="mergesort"):
-                best = _strength_rank(n, hands[i], c, partner_of[j], trump_of[j], best, play_policy, state,
-                                      card_points, ws, ws.dd)
+                best = _strength_rank(
+                    n, hands[i], c, partner_of[j], trump_of[j], best, play_policy, state, card_points, ws, ws.dd
+                )
             # a contract whose search gave up might have reached any level above `best`
             unknown = best < hand_size(n) and ddplay.dd_searches_gave_up(ws.dd, True)
             best_rank[i, c] = UNRESOLVED_RANK if unknown else best

@@ -1,8 +1,9 @@
 """PNG plots of the balance tables (matplotlib, headless)."""
+
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 
 def success_by_bid(table, path, min_deals):
@@ -10,10 +11,20 @@ def success_by_bid(table, path, min_deals):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for n, t in table.groupby("players"):
         t = t[t.deals >= min_deals]
-        ax.errorbar(t.bid, t.p_made, yerr=[t.p_made - t.p_made_low, t.p_made_high - t.p_made],
-                    marker="o", capsize=3, label=f"{n} players")
-    ax.set(xlabel="bid (cards laid)", ylabel="P(team reaches the rulebook target)", ylim=(0, 1.02),
-           title=f"Chief's success rate by bid (levels with >= {min_deals} deals)")
+        ax.errorbar(
+            t.bid,
+            t.p_made,
+            yerr=[t.p_made - t.p_made_low, t.p_made_high - t.p_made],
+            marker="o",
+            capsize=3,
+            label=f"{n} players",
+        )
+    ax.set(
+        xlabel="bid (cards laid)",
+        ylabel="P(team reaches the rulebook target)",
+        ylim=(0, 1.02),
+        title=f"Chief's success rate by bid (levels with >= {min_deals} deals)",
+    )
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -58,8 +69,11 @@ def strength(strength_table, path):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for n, t in strength_table.groupby("players"):
         ax.plot(t.level, t.share, marker="o", label=f"{n} players")
-    ax.set(xlabel="highest makeable level (best trump and partner, no vice)", ylabel="share of seats",
-           title="Pure strength of a seat as chief")
+    ax.set(
+        xlabel="highest makeable level (best trump and partner, no vice)",
+        ylabel="share of seats",
+        title="Pure strength of a seat as chief",
+    )
     ax.grid(alpha=0.3)
     if ax.lines:
         ax.legend()

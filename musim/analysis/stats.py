@@ -1,4 +1,5 @@
 """Interval estimates shared by the analyses (95% by default)."""
+
 import math
 
 import numpy as np

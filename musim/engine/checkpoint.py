@@ -7,9 +7,10 @@ finished chunk is saved under a directory named for both (a fingerprint of every
 file of the package: any change to the code starts afresh rather than mixing old rows
 with new) and read back instead of recomputed.  Files appear whole or not at all.
 """
+
 import hashlib
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 PACKAGE = Path(__file__).resolve().parent.parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def code_fingerprint():
     """A hash of every source file of the package, by path and content."""
     h = hashlib.sha256()
@@ -38,7 +39,7 @@ class Checkpoint:
 
     def table_path(self, start, count):
         """Where the search table of this chunk's unfinished deal is kept (ddplay.save_table)."""
-        return self._path(start, count)[:-len(".npz")] + ".table"
+        return self._path(start, count)[: -len(".npz")] + ".table"
 
     def load(self, start, count):
         """The arrays saved for this chunk (a dict), or None."""

@@ -8,9 +8,9 @@ small ones (a double-dummy run has one deal a chunk, so that its progress shows
 deal by deal), so that one slow deal at the head of the queue does not leave the
 other workers idle while its results wait to be yielded in order.
 """
+
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-
 
 IN_FLIGHT_ITEMS = 4096  # deals (samples, hands) in flight per worker: 2 chunks at least, MAX_AHEAD at most
 MAX_AHEAD = 64

@@ -4,6 +4,7 @@ Rows stream into `<out>.partial` and the file is renamed into place only after
 the writer closed cleanly; any failure or interrupt removes the partial file,
 so a file at the requested path is always a whole run.
 """
+
 import json
 import os
 from contextlib import contextmanager
@@ -33,7 +34,7 @@ def ensure_writable_dir(directory, out, option="--out"):
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"{option} {out}: cannot create directory {directory} ({exc.strerror})")
+        raise OutputError(f"{option} {out}: cannot create directory {directory} ({exc.strerror})") from None
     if not os.access(directory, os.W_OK):
         raise OutputError(f"{option} {out}: directory {directory} is not writable")
 
@@ -51,10 +52,11 @@ def atomic_parquet(path, schema, metadata, dictionary_columns=()):
     schema = schema.with_metadata({METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()})
     partial = path + ".partial"
     try:
-        writer = pq.ParquetWriter(partial, schema, compression="zstd", compression_level=1,
-                                  use_dictionary=list(dictionary_columns))
+        writer = pq.ParquetWriter(
+            partial, schema, compression="zstd", compression_level=1, use_dictionary=list(dictionary_columns)
+        )
     except OSError as exc:
-        raise OutputError(f"--out {path}: cannot write ({exc})")
+        raise OutputError(f"--out {path}: cannot write ({exc})") from None
     gathered = []
     rows = 0
 

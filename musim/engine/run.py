@@ -4,6 +4,7 @@ Game-agnostic: the game module supplies, per mode, a chunk size, a kernel
 wrapper `simulate(spec, start, count)`, a `to_batch(chunk)` converter with its
 schema, and a summary accumulator.
 """
+
 import contextlib
 import dataclasses
 import os
@@ -74,7 +75,7 @@ def _output_errors():
     try:
         yield
     except OutputError as exc:
-        raise click.ClickException(str(exc))
+        raise click.ClickException(str(exc)) from None
 
 
 def execute(spec, progress=False, started=lambda: None):
@@ -94,7 +95,7 @@ def execute(spec, progress=False, started=lambda: None):
         try:
             check_output(spec.out, spec.overwrite)
         except OutputError as exc:
-            raise click.UsageError(str(exc))
+            raise click.UsageError(str(exc)) from None
     started()
     job = game.job(spec)
     chunks = chunk_starts(spec.count, job.chunk_size)
@@ -104,8 +105,10 @@ def execute(spec, progress=False, started=lambda: None):
     results = run_ordered(job.simulate, chunks, spec.workers, done=bar.update)
     try:
         if spec.out:
-            with _output_errors(), atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size),
-                                                job.dictionary_columns) as write:
+            with (
+                _output_errors(),
+                atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size), job.dictionary_columns) as write,
+            ):
                 for chunk in results:
                     write(job.to_batch(chunk))
                     summary.add(chunk)
@@ -118,5 +121,7 @@ def execute(spec, progress=False, started=lambda: None):
     yield from summary.lines()
     rate = spec.count / elapsed if elapsed > 0 else float("inf")
     shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
-    yield (f"seed {spec.seed}, {spec.workers} worker(s), {elapsed:.2f} s ({shown} {spec.mode}/s)"
-           + (f", written to {spec.out}" if spec.out else ""))
+    yield (
+        f"seed {spec.seed}, {spec.workers} worker(s), {elapsed:.2f} s ({shown} {spec.mode}/s)"
+        + (f", written to {spec.out}" if spec.out else "")
+    )

@@ -1,4 +1,5 @@
 """Registry of the games musim can run: name -> module exposing the game's entry points."""
+
 import importlib
 
 GAMES = {"mu": "musim.games.mu"}

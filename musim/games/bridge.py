@@ -5,6 +5,7 @@ Positions: {"game": "bridge", "pbn": "N:AKQ2.T98.... ...", "trump": "S|H|D|C|NT"
 classes in ascending rank, trumps get powers above every side card, each trick
 is worth 1 and no card has points: the value is the tricks the side on lead takes.
 """
+
 import numpy as np
 
 from musim.batch import InputError
@@ -54,10 +55,11 @@ def random_pbn(rng, tricks=13):
     """A random deal (or ending of `tricks` cards per hand) in PBN, from a random.Random."""
     deck = [(s, r) for s in range(4) for r in range(13)]
     rng.shuffle(deck)
-    hands = [deck[i * tricks:(i + 1) * tricks] for i in range(4)]
+    hands = [deck[i * tricks : (i + 1) * tricks] for i in range(4)]
     return "N:" + " ".join(
-        ".".join("".join(RANKS[r] for r in sorted((r for s, r in h if s == suit), reverse=True))
-                 for suit in range(4)) for h in hands)
+        ".".join("".join(RANKS[r] for r in sorted((r for s, r in h if s == suit), reverse=True)) for suit in range(4))
+        for h in hands
+    )
 
 
 def card_text(suit, rank):
@@ -89,6 +91,8 @@ class BridgeSolver:
             st.hands[seat] = np.uint64(sum(1 << index[s][r] for s, r in cards))
         result = {"value": int(solve(g, self.tt, st, leader, 0))}
         if all_moves:
-            result["moves"] = {card_text(s, r): int(value_after(g, self.tt, st, leader, 0, index[s][r]))
-                               for s, r in sorted(hands[leader], key=lambda c: (c[0], -c[1]))}
+            result["moves"] = {
+                card_text(s, r): int(value_after(g, self.tt, st, leader, 0, index[s][r]))
+                for s, r in sorted(hands[leader], key=lambda c: (c[0], -c[1]))
+            }
         return result

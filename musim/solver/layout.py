@@ -9,12 +9,12 @@ when they carry the same points and no other unplayed card sits between them
 points, the per-trick bonus, and which seats are the maximising team — lives in
 a `SolverGame`.
 """
+
 from collections import namedtuple
 
 import numpy as np
 
 from musim.jit import flat_kernel
-
 
 MAX_SEATS = 6
 MAX_CLASSES = 8
@@ -89,5 +89,17 @@ def make_game(n, classes, trump_class, trick_bonus, team):
     point_mask = np.zeros(3, np.uint64)
     fill_point_masks(klass, points, point_mask)
     # np.uint64: tied_mask returns a Python int here, which kernels would type as int64
-    return SolverGame(n, klass, power, points, point_mask, class_mask, eq_lo, eq_hi, np.uint64(tied_mask(eq_lo)),
-                      np.int64(trump_class), np.int64(trick_bonus), team_arr), index
+    return SolverGame(
+        n,
+        klass,
+        power,
+        points,
+        point_mask,
+        class_mask,
+        eq_lo,
+        eq_hi,
+        np.uint64(tied_mask(eq_lo)),
+        np.int64(trump_class),
+        np.int64(trick_bonus),
+        team_arr,
+    ), index

@@ -11,6 +11,7 @@ The search polls its state's `control` array every POLL_NODES nodes with an atom
 by another thread makes it report control[1] = 1 and wait, at a node boundary, until
 control[0] is cleared.
 """
+
 import time
 
 import numpy as np
@@ -37,6 +38,7 @@ def _element_pointer(context, builder, signature, args):
 @intrinsic
 def _load(typingctx, arr, i):
     """arr[i], read from memory every time (a monotonic atomic load)."""
+
     def codegen(context, builder, signature, args):
         return builder.load_atomic(_element_pointer(context, builder, signature, args), "monotonic", 8)
 
@@ -46,6 +48,7 @@ def _load(typingctx, arr, i):
 @intrinsic
 def _store(typingctx, arr, i, v):
     """arr[i] = v, visible to other threads before anything the caller does next."""
+
     def codegen(context, builder, signature, args):
         builder.store_atomic(args[2], _element_pointer(context, builder, signature, args), "seq_cst", 8)
         return context.get_dummy_value()

@@ -26,6 +26,7 @@ The helpers called at every node are inlined (inline="always"): a call passes ea
 of the game, state and table tuples by value, some 200 words pushed per call, which took
 a third of the time per node.
 """
+
 from collections import namedtuple
 
 import numpy as np
@@ -41,9 +42,11 @@ MAX_MOVES = 16
 NO_BOUND_HI = 32000
 REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents (gen_moves)
 
-SearchState = namedtuple("SearchState",
-                         "hands owner line trick_save moves groups scores status frames words key points rel trel stats budget "
-                         "limit control")
+SearchState = namedtuple(
+    "SearchState",
+    "hands owner line trick_save moves groups scores status frames words key points rel trel stats budget "
+    "limit control",
+)
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
 # cards each stands for, and their order scores, replaced by their bounds once they
@@ -56,8 +59,21 @@ SearchState = namedtuple("SearchState",
 # limit on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER
 # (tests shrink them); control: pause.py
 # a frame's deadline (node count) and its current move's; its budget phase (budget_next)
-F_LEADER, F_K, F_NEED, F_AVAIL, F_SEAT, F_COUNT, F_IDX, F_NODES, F_BOUND, F_TOPS, F_DEADLINE, F_MOVE_DEADLINE, \
-    F_PHASE = range(13)
+(
+    F_LEADER,
+    F_K,
+    F_NEED,
+    F_AVAIL,
+    F_SEAT,
+    F_COUNT,
+    F_IDX,
+    F_NODES,
+    F_BOUND,
+    F_TOPS,
+    F_DEADLINE,
+    F_MOVE_DEADLINE,
+    F_PHASE,
+) = range(13)
 FRAME_FIELDS = 13
 # A frame whose mover holds BUDGET_CARDS cards or more gives its first move BUDGET_FIRST
 # nodes; if they run out, each other move gets BUDGET_OTHER, and then those that ran out
@@ -74,18 +90,26 @@ FAILED, RAN_OUT = range(1, 3)  # a budgeted move's status, once tried (written e
 
 def make_state():
     z = np.zeros
-    return SearchState(hands=z(MAX_SEATS, np.uint64), owner=z(64, np.int64),
-                       line=z(MAX_PLY + MAX_SEATS, np.int64), trick_save=z(MAX_SEATS, np.int64),
-                       frames=z((MAX_PLY + 2, FRAME_FIELDS), np.int64), words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
-                       key=z((MAX_PLY + 2, KEY_WORDS), np.uint64),
-                       points=z((MAX_PLY + 2, POINTS_WORDS), np.uint64), rel=z(MAX_PLY + 2, np.uint64),
-                       trel=z(MAX_PLY + 2, np.uint64),
-                       moves=z((MAX_PLY + 1, 64), np.int64),
-                       groups=z((MAX_PLY + 1, 64), np.uint64), scores=z((MAX_PLY + 1, 64), np.int64),
-                       status=z((MAX_PLY + 1, 64), np.int8),
-                       stats=z(4, np.int64), budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
-                       limit=np.array([NO_DEADLINE]), control=make_control())
-
+    return SearchState(
+        hands=z(MAX_SEATS, np.uint64),
+        owner=z(64, np.int64),
+        line=z(MAX_PLY + MAX_SEATS, np.int64),
+        trick_save=z(MAX_SEATS, np.int64),
+        frames=z((MAX_PLY + 2, FRAME_FIELDS), np.int64),
+        words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
+        key=z((MAX_PLY + 2, KEY_WORDS), np.uint64),
+        points=z((MAX_PLY + 2, POINTS_WORDS), np.uint64),
+        rel=z(MAX_PLY + 2, np.uint64),
+        trel=z(MAX_PLY + 2, np.uint64),
+        moves=z((MAX_PLY + 1, 64), np.int64),
+        groups=z((MAX_PLY + 1, 64), np.uint64),
+        scores=z((MAX_PLY + 1, 64), np.int64),
+        status=z((MAX_PLY + 1, 64), np.int8),
+        stats=z(4, np.int64),
+        budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
+        limit=np.array([NO_DEADLINE]),
+        control=make_control(),
+    )
 
 
 @flat_kernel(inline="always")
@@ -149,8 +173,7 @@ def position_keys(g, st, leader, words, key, points):
                 if cnt:
                     c0 = popcount(h & g.point_mask[0])
                     c1 = popcount(h & g.point_mask[1])
-                    seg = (ones(c0) | (ones(c1) << np.uint64(c0 + 1))
-                           | (ones(cnt - c0 - c1) << np.uint64(c0 + c1 + 2)))
+                    seg = ones(c0) | (ones(c1) << np.uint64(c0 + 1)) | (ones(cnt - c0 - c1) << np.uint64(c0 + c1 + 2))
                     put_bits(points, ppos, seg, cnt + 3)
                 ppos += cnt + 3
     key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
@@ -247,8 +270,9 @@ def cheapest_points(g, st, skip, q):
         if s == skip:
             continue
         h = st.hands[s]
-        pts += cheapest_of(q, popcount(h & g.point_mask[0]), popcount(h & g.point_mask[1]),
-                           popcount(h & g.point_mask[2]))[0]
+        pts += cheapest_of(
+            q, popcount(h & g.point_mask[0]), popcount(h & g.point_mask[1]), popcount(h & g.point_mask[2])
+        )[0]
     return pts
 
 
@@ -528,10 +552,8 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     # the mover's team has the trick, or a later teammate can surely take it: points onto it,
     # unless a later opponent can surely take it from the mover's team: then cheap cards
     mine = g.team[seat]
-    mate_winning = k > 0 and (g.team[ws] == mine
-                              or side_takes_later(g, st, seat, k, win_card, led_class, mine))
-    lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class,
-                                                             1 - mine)
+    mate_winning = k > 0 and (g.team[ws] == mine or side_takes_later(g, st, seat, k, win_card, led_class, mine))
+    lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class, 1 - mine)
     ruffed = 0  # leading: classes in which an opponent is void and holds a trump
     if k == 0 and g.trump_class >= 0:
         tmask = g.class_mask[g.trump_class]
@@ -548,8 +570,12 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     while m:
         c = lowest(m)
         m = drop_lowest(m)
-        if (prev >= 0 and g.klass[c] == g.klass[prev] and (keen != 0 or g.points[c] == g.points[prev])
-                and (g.power[c] == g.power[prev] or not (others & span(g.eq_lo[prev], g.eq_hi[c])))):
+        if (
+            prev >= 0
+            and g.klass[c] == g.klass[prev]
+            and (keen != 0 or g.points[c] == g.points[prev])
+            and (g.power[c] == g.power[prev] or not (others & span(g.eq_lo[prev], g.eq_hi[c])))
+        ):
             prev = c
             for i in range(count):  # c is tried as its group's representative
                 if st.moves[ply, i] == rep:
@@ -617,8 +643,7 @@ def _store_result(g, tt, st, d, bound, result, best, rel):
     mask, covered, deep = top_mask(g, rem, rel)
     tops = np.uint64(st.frames[d, F_TOPS])
     if result:
-        store(tt, st.key[d], tops, covered, deep, st.points[d], st.words[d], mask, bound, NO_BOUND_HI, rank,
-              work)
+        store(tt, st.key[d], tops, covered, deep, st.points[d], st.words[d], mask, bound, NO_BOUND_HI, rank, work)
     else:
         store(tt, st.key[d], tops, covered, deep, st.points[d], st.words[d], mask, 0, bound, rank, work)
 

@@ -35,6 +35,7 @@ goes to that second bucket; a full second bucket gives up its cheapest entry for
 the newest proof is always kept.
 A generation number per bucket lets a new game start afresh in O(1).
 """
+
 from collections import namedtuple
 
 import numpy as np
@@ -79,7 +80,7 @@ def _cache_lines(entries):
     """An (entries, LINE_WORDS) uint64 array whose rows are 64-byte cache lines."""
     buf = np.zeros((entries + 1) * LINE_WORDS, np.uint64)
     skip = (-buf.ctypes.data // 8) % LINE_WORDS
-    return buf[skip:skip + entries * LINE_WORDS].reshape(entries, LINE_WORDS)
+    return buf[skip : skip + entries * LINE_WORDS].reshape(entries, LINE_WORDS)
 
 
 def make_table(megabytes=DEFAULT_MB):
@@ -88,8 +89,10 @@ def make_table(megabytes=DEFAULT_MB):
         raise ValueError("transposition table size must be positive")
     entries = max(4, int(megabytes * 2**20 / entry_bytes()) // MAX_BUCKET) * MAX_BUCKET
     return TransTable(
-        stamp=np.zeros(entries, np.uint64), line=_cache_lines(entries),
-        key=np.zeros((entries, KEY_WORDS), np.uint64), points=np.zeros((entries, POINTS_WORDS), np.uint64),
+        stamp=np.zeros(entries, np.uint64),
+        line=_cache_lines(entries),
+        key=np.zeros((entries, KEY_WORDS), np.uint64),
+        points=np.zeros((entries, POINTS_WORDS), np.uint64),
         work=np.zeros(entries, np.int8),
         fill=np.zeros(entries // MIN_BUCKET, np.uint64),
         meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET], np.int64),
@@ -111,8 +114,9 @@ def _prefetch_row(typingctx, arr, i):
         idx = [args[1]] + [context.get_constant(types.intp, 0)] * (aryty.ndim - 1)
         ptr = cgutils.get_item_pointer(context, builder, aryty, ary, idx, wraparound=False)
         i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
-                                            "llvm.prefetch.p0")
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0"
+        )
         builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
         return context.get_dummy_value()
 
@@ -122,8 +126,9 @@ def _prefetch_row(typingctx, arr, i):
 @flat_kernel(inline="always")
 def _pack(lb, ub, best):
     """lb and ub as 16-bit two's complement, best as 8 bits (-1: none)."""
-    return (np.uint64(lb & 0xFFFF) | (np.uint64(ub & 0xFFFF) << np.uint64(16))
-            | (np.uint64(best & 0xFF) << np.uint64(32)))
+    return (
+        np.uint64(lb & 0xFFFF) | (np.uint64(ub & 0xFFFF) << np.uint64(16)) | (np.uint64(best & 0xFF) << np.uint64(32))
+    )
 
 
 @flat_kernel(inline="always")
@@ -342,8 +347,7 @@ def _merge(tt, b, stamp, key, points, full, mask, lb, ub, best, work):
     _candidates(tt, base, used, stamp, True)
     for j in range(used):
         i = base + j
-        if tt.flags[j] and tt.line[i, MASK] == mask and _covers(tt, i, key, full) \
-                and _same_points(tt, i, points):
+        if tt.flags[j] and tt.line[i, MASK] == mask and _covers(tt, i, key, full) and _same_points(tt, i, points):
             old = best_move(tt, i)
             tt.line[i, BOUNDS] = _pack(max(lower(tt, i), lb), min(upper(tt, i), ub), best if best >= 0 else old)
             tt.work[i] = max(tt.work[i], work)

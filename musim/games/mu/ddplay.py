@@ -14,6 +14,7 @@ each null-window search of dd_reaches: a solve past it leaves the deal unresolve
 bounds it had proved (the target asked first, so that success is usually known), and the
 cards are then played by the heuristic; its row must not be read as double-dummy play.
 """
+
 import os
 import shutil
 import threading
@@ -25,7 +26,14 @@ from musim.bits import bit
 from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
 from musim.jit import flat_kernel
 from musim.solver.search import (
-    NO_DEADLINE, available, can_reach, first_keeping_move, make_state, set_owners, solve_bounds)
+    NO_DEADLINE,
+    available,
+    can_reach,
+    first_keeping_move,
+    make_state,
+    set_owners,
+    solve_bounds,
+)
 from musim.solver.tt import make_table, new_generation
 
 DDPlay = namedtuple("DDPlay", "tt st lay meta")
@@ -41,8 +49,12 @@ UNRESOLVED = -2
 
 def make_ddplay(tt_megabytes, tricks=0, node_limit=0):
     """Solver scratch for one worker: a transposition table of tt_megabytes, reused across deals."""
-    return DDPlay(tt=make_table(tt_megabytes), st=make_state(), lay=make_layout(),
-                  meta=np.array([-1, tricks, 0, 0, node_limit, 0, -1, -1, 0], np.int64))
+    return DDPlay(
+        tt=make_table(tt_megabytes),
+        st=make_state(),
+        lay=make_layout(),
+        meta=np.array([-1, tricks, 0, 0, node_limit, 0, -1, -1, 0], np.int64),
+    )
 
 
 def save_table(dd, path, **extra):
@@ -63,12 +75,12 @@ def load_table(dd, path, *extra):
     changed, if there is none or it was saved with another --tt-mb.  The deal must be the one
     whose search saved it: a table is sound only for the contract it was proved under."""
     try:
-        saved = {name: np.load(os.path.join(path, name + ".npy"), mmap_mode="r")
-                 for name in dd.tt._fields + extra}
+        saved = {name: np.load(os.path.join(path, name + ".npy"), mmap_mode="r") for name in dd.tt._fields + extra}
     except (OSError, ValueError):
         return None
-    if any(saved[n].shape != getattr(dd.tt, n).shape or saved[n].dtype != getattr(dd.tt, n).dtype
-           for n in dd.tt._fields):
+    if any(
+        saved[n].shape != getattr(dd.tt, n).shape or saved[n].dtype != getattr(dd.tt, n).dtype for n in dd.tt._fields
+    ):
         return None
     for name in dd.tt._fields:
         np.copyto(getattr(dd.tt, name), saved[name])

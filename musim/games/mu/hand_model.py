@@ -11,6 +11,7 @@ Features of a hand for trump type t (trump = a card of type t):
   2  high trumps: the 7s, 8 and 9 of a colour trump (0 for number trumps and `none`)
   3  side 9s, 4  side 8s, 5  side 7s (side = not of type t; all of them for `none`)
 """
+
 import numpy as np
 
 from musim.bits import popcount
@@ -39,8 +40,14 @@ def feature_tuple(hand, t):
     high = 0
     if 0 <= t < N_COLOURS:
         high = popcount(trumps & COLOUR_MASK[t] & (NUMBER_MASK[7] | NUMBER_MASK[8] | NUMBER_MASK[9]))
-    return (1.0, float(popcount(trumps)), float(high), float(popcount(side & NUMBER_MASK[9])),
-            float(popcount(side & NUMBER_MASK[8])), float(popcount(side & NUMBER_MASK[7])))
+    return (
+        1.0,
+        float(popcount(trumps)),
+        float(high),
+        float(popcount(side & NUMBER_MASK[9])),
+        float(popcount(side & NUMBER_MASK[8])),
+        float(popcount(side & NUMBER_MASK[7])),
+    )
 
 
 @flat_kernel

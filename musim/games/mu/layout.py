@@ -5,6 +5,7 @@ class 5 (rules.TRUMP), each in ascending power, with exactly the class and power
 the rules kernels give (rules.fill_contract): the solver cannot disagree with
 the rules.  Only the first 36 or 60 positions are used.
 """
+
 from collections import namedtuple
 
 import numpy as np
@@ -13,8 +14,7 @@ from musim.bits import bit, drop_lowest, lowest
 from musim.cards import CARD_POINTS, N_CARDS
 from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
 from musim.jit import flat_kernel
-from musim.solver.layout import (MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks,
-                                  tied_mask)
+from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks, tied_mask
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation): 512 finds ~3% fewer
 # nodes but scans twice as long (bench_solver.py 3 players auction contracts: median 58 ms with
@@ -22,8 +22,9 @@ TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation): 5
 
 
 @flat_kernel
-def fill_layout(chief_trump, vice_trump, klass, power, class_mask, canon_of, orig_of,
-                g_klass, g_power, g_points, g_class_mask):
+def fill_layout(
+    chief_trump, vice_trump, klass, power, class_mask, canon_of, orig_of, g_klass, g_power, g_points, g_class_mask
+):
     """Fill the contract tables and the canonical mapping (canon_of[orig], orig_of[canon])."""
     fill_contract(chief_trump, vice_trump, klass, power, class_mask)
     g_klass[:] = -1
@@ -66,17 +67,36 @@ MuLayout = namedtuple("MuLayout", "canon_of orig_of klass power points point_mas
 def make_layout():
     """Arrays for one Mü contract in canonical layout (filled by fill_game)."""
     z = np.zeros
-    return MuLayout(canon_of=z(N_CARDS, np.int64), orig_of=z(64, np.int64), klass=np.full(64, -1, np.int64),
-                    power=z(64, np.int64), points=z(64, np.int64), point_mask=z(3, np.uint64),
-                    class_mask=z(MAX_CLASSES, np.uint64),
-                    eq_lo=z(64, np.int64), eq_hi=z(64, np.int64), team=z(MAX_SEATS, np.bool_))
+    return MuLayout(
+        canon_of=z(N_CARDS, np.int64),
+        orig_of=z(64, np.int64),
+        klass=np.full(64, -1, np.int64),
+        power=z(64, np.int64),
+        points=z(64, np.int64),
+        point_mask=z(3, np.uint64),
+        class_mask=z(MAX_CLASSES, np.uint64),
+        eq_lo=z(64, np.int64),
+        eq_hi=z(64, np.int64),
+        team=z(MAX_SEATS, np.bool_),
+    )
 
 
 @flat_kernel
 def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask):
     """Fill the contract tables (klass, power, class_mask) and `lay` for a trump pair and team."""
-    fill_layout(chief_trump, vice_trump, klass, power, class_mask, lay.canon_of, lay.orig_of,
-                lay.klass, lay.power, lay.points, lay.class_mask)
+    fill_layout(
+        chief_trump,
+        vice_trump,
+        klass,
+        power,
+        class_mask,
+        lay.canon_of,
+        lay.orig_of,
+        lay.klass,
+        lay.power,
+        lay.points,
+        lay.class_mask,
+    )
     fill_equal_power_ranges(lay.klass, lay.power, lay.eq_lo, lay.eq_hi)
     fill_point_masks(lay.klass, lay.points, lay.point_mask)
     for s in range(MAX_SEATS):
@@ -86,8 +106,20 @@ def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask
 @flat_kernel
 def solver_game(n, lay):
     """The SolverGame of a filled layout."""
-    return SolverGame(n, lay.klass, lay.power, lay.points, lay.point_mask, lay.class_mask, lay.eq_lo, lay.eq_hi,
-                      tied_mask(lay.eq_lo), np.int64(TRUMP), np.int64(0), lay.team)
+    return SolverGame(
+        n,
+        lay.klass,
+        lay.power,
+        lay.points,
+        lay.point_mask,
+        lay.class_mask,
+        lay.eq_lo,
+        lay.eq_hi,
+        tied_mask(lay.eq_lo),
+        np.int64(TRUMP),
+        np.int64(0),
+        lay.team,
+    )
 
 
 class MuSolverSetup:

@@ -35,13 +35,20 @@ heuristic  a sensible club player, using only its own hand and public
 dd         (card play only) the double-dummy solver: see ddplay.py; the deal
            kernel dispatches it, the heuristic makes the other decisions.
 """
+
 import numpy as np
 
 from musim.bits import bit, drop_lowest, lowest, popcount
 from musim.cards import CARD_POINTS, N_COLOURS, NUMBER_MASK, TYPE_MASK
 from musim.games.mu.hand_model import expected_points
 from musim.games.mu.rules import (
-    TRUMP, achieved_rank, beats, lay_limit, nameable_types, top_card, top_other,
+    TRUMP,
+    achieved_rank,
+    beats,
+    lay_limit,
+    nameable_types,
+    top_card,
+    top_other,
 )
 from musim.jit import flat_kernel
 from musim.rng import randint, random_bit
@@ -222,8 +229,7 @@ def heuristic_lead(hand, unseen, on_chief_team, power, class_mask, tier_mask):
 
 
 @flat_kernel(inline="always")
-def heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen, klass, power,
-                     class_mask, tier_mask):
+def heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen, klass, power, class_mask, tier_mask):
     """Card to play to a trick in progress (see module doc)."""
     if mate_winning:
         return by_points(legal, power, True)
@@ -256,12 +262,28 @@ def heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen
 
 
 @flat_kernel(inline="always")
-def choose_card(policy, legal, hand, unseen, trick, count, last, winner_pos, mate_winning,
-                on_chief_team, klass, power, class_mask, tier_mask, state):
+def choose_card(
+    policy,
+    legal,
+    hand,
+    unseen,
+    trick,
+    count,
+    last,
+    winner_pos,
+    mate_winning,
+    on_chief_team,
+    klass,
+    power,
+    class_mask,
+    tier_mask,
+    state,
+):
     """The card to play from `legal`; `unseen` = all cards neither played nor in `hand`."""
     if policy == RANDOM:
         return random_bit(state, legal)
     if count == 0:
         return heuristic_lead(hand, unseen, on_chief_team, power, class_mask, tier_mask)
-    return heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen, klass, power,
-                            class_mask, tier_mask)
+    return heuristic_follow(
+        legal, trick, count, last, winner_pos, mate_winning, unseen, klass, power, class_mask, tier_mask
+    )

@@ -12,6 +12,7 @@ item.  Indices are 0-based, like the record's own lists: "auction turn i" is
 record["auction"][i], "play card j" is record["play"][j], "trick k" is
 result["tricks"][k].
 """
+
 import json
 from contextlib import contextmanager
 
@@ -20,8 +21,18 @@ import numpy as np
 from musim.batch import InputError
 from musim.bits import popcount
 from musim.cards import (
-    CARD_TEXT, COLOUR_MASK, COLOURS, N_COLOURS, NO_TYPE, CardError, card_index, deck_for, hand_mask,
-    mask_cards, parse_type, type_text,
+    CARD_TEXT,
+    COLOUR_MASK,
+    COLOURS,
+    N_COLOURS,
+    NO_TYPE,
+    CardError,
+    card_index,
+    deck_for,
+    hand_mask,
+    mask_cards,
+    parse_type,
+    type_text,
 )
 from musim.games.mu import rules
 
@@ -38,8 +49,13 @@ def replay(obj):
     if chief < 0:
         _check_eklat_leftovers(obj)
         rules.eklat_scores(counts, n, provoker, scores)
-        return {"outcome": "eklat", "tied": [int(s) for s in tied[:n_tied]],
-                "provoker": _seat_or_none(provoker), "scores": [int(s) for s in scores], "laid": laid_text}
+        return {
+            "outcome": "eklat",
+            "tied": [int(s) for s in tied[:n_tied]],
+            "provoker": _seat_or_none(provoker),
+            "scores": [int(s) for s in scores],
+            "laid": laid_text,
+        }
 
     vice_trump = _vice_trump(obj.get("vice_trump"), laid, vice)
     chief_trump = _chief_trump(obj.get("chief_trump"), laid, chief, vice_trump)
@@ -48,11 +64,21 @@ def replay(obj):
     bid = int(counts[chief])
     team, success, shortfall, bonus = rules.score_played(n, bid, chief, partner, chief_trump, card_points, scores)
     return {
-        "outcome": "played", "chief": int(chief), "vice": _seat_or_none(vice), "partner": _seat_or_none(partner),
-        "bid": bid, "target": int(rules.target(n, bid)), "chief_trump": type_text(chief_trump),
-        "vice_trump": type_text(vice_trump) if vice_trump != NO_TYPE else None, "laid": laid_text,
-        "tricks": tricks, "card_points": [int(p) for p in card_points], "team_points": int(team),
-        "success": bool(success), "shortfall": int(shortfall), "bonus": int(bonus),
+        "outcome": "played",
+        "chief": int(chief),
+        "vice": _seat_or_none(vice),
+        "partner": _seat_or_none(partner),
+        "bid": bid,
+        "target": int(rules.target(n, bid)),
+        "chief_trump": type_text(chief_trump),
+        "vice_trump": type_text(vice_trump) if vice_trump != NO_TYPE else None,
+        "laid": laid_text,
+        "tricks": tricks,
+        "card_points": [int(p) for p in card_points],
+        "team_points": int(team),
+        "success": bool(success),
+        "shortfall": int(shortfall),
+        "bonus": int(bonus),
         "scores": [int(s) for s in scores],
     }
 
@@ -96,7 +122,7 @@ def _bit(i):
 def _header(obj):
     """(players, dealer) after checking "game", "players" and "dealer"."""
     if obj.get("game") != "mu":
-        raise InputError(f"game: expected \"mu\", got {_show(obj.get('game'))}")
+        raise InputError(f'game: expected "mu", got {_show(obj.get("game"))}')
     n = obj.get("players")
     if not _is_int(n) or not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
         raise InputError(f"players: expected {rules.MIN_PLAYERS}..{rules.MAX_PLAYERS}, got {_show(n)}")
@@ -189,8 +215,9 @@ def _vice_trump(text, laid, vice):
     with _at("vice_trump"):
         t = parse_type(text)
     if not rules.nameable_types(laid[vice], NO_TYPE) >> t & 1:
-        raise InputError(f"vice_trump: {text} is not among vice seat {vice}'s laid cards "
-                         f"({' '.join(mask_cards(laid[vice]))})")
+        raise InputError(
+            f"vice_trump: {text} is not among vice seat {vice}'s laid cards ({' '.join(mask_cards(laid[vice]))})"
+        )
     return t
 
 
@@ -203,8 +230,9 @@ def _chief_trump(text, laid, chief, vice_trump):
     if t != NO_TYPE and not rules.nameable_types(laid[chief], vice_trump) >> t & 1:
         if t == vice_trump:
             raise InputError(f"chief_trump: {text} is already the vice trump")
-        raise InputError(f"chief_trump: {text} is not among chief seat {chief}'s laid cards "
-                         f"({' '.join(mask_cards(laid[chief]))})")
+        raise InputError(
+            f"chief_trump: {text} is not among chief seat {chief}'s laid cards ({' '.join(mask_cards(laid[chief]))})"
+        )
     return t
 
 
@@ -218,8 +246,10 @@ def _partner(partner, n, chief, vice):
     if partner is None:
         raise InputError("partner: missing")
     if not _is_int(partner) or partner not in allowed:
-        raise InputError(f"partner: {_show(partner)} is not allowed (chief {chief}, vice {_seat_or_none(vice)}; "
-                         f"choose from {', '.join(map(str, allowed))})")
+        raise InputError(
+            f"partner: {_show(partner)} is not allowed (chief {chief}, vice {_seat_or_none(vice)}; "
+            f"choose from {', '.join(map(str, allowed))})"
+        )
     return partner
 
 
@@ -258,7 +288,8 @@ def _play(play, hands, n, chief, chief_trump, vice_trump):
         winner = (leader + rules.trick_winner(cards, n, klass, power)) % n
         points = rules.mask_points(trick)
         card_points[winner] += points
-        tricks.append({"leader": leader, "cards": [CARD_TEXT[c] for c in cards],
-                       "winner": int(winner), "points": int(points)})
+        tricks.append(
+            {"leader": leader, "cards": [CARD_TEXT[c] for c in cards], "winner": int(winner), "points": int(points)}
+        )
         leader = int(winner)
     return tricks, card_points

@@ -9,10 +9,11 @@ Contract tables.  Once the trumps are fixed, each card gets
 so that the trick winner is simply the first card of maximal power among the
 cards that are trumps or of the led class.
 """
+
 import numpy as np
 
 from musim.bits import highest, lowest, popcount
-from musim.cards import CARD_COLOUR, CARD_NUMBER, COLOUR_MASK, NUMBER_MASK, POINT_MASK, TYPE_MASK, N_COLOURS
+from musim.cards import CARD_COLOUR, CARD_NUMBER, COLOUR_MASK, N_COLOURS, NUMBER_MASK, POINT_MASK, TYPE_MASK
 from musim.jit import flat_kernel
 
 TRUMP = 5

@@ -4,6 +4,7 @@ The kernels (simulate.py) fill plain arrays; this module turns each chunk into
 an Arrow record batch with the columns of FORMATS.md "Run output", and keeps
 the running totals for the end-of-run summary.
 """
+
 import time
 
 import numpy as np
@@ -25,25 +26,64 @@ CHUNK_MATCHES = 64
 _TYPE_TEXTS = pa.array([type_text(t) for t in range(-1, 15)])  # code + 1 -> text ("none" at 0)
 _OUTCOMES = pa.array(["played", "eklat"])
 
-DEAL_SCHEMA = pa.schema([
-    ("deal", pa.int64()), ("players", pa.int8()), ("dealer", pa.int8()), ("outcome", pa.string()),
-    ("chief", pa.int8()), ("vice", pa.int8()), ("partner", pa.int8()), ("bid", pa.int8()),
-    ("chief_trump", pa.string()), ("vice_trump", pa.string()), ("target", pa.int16()),
-    ("team_points", pa.int16()), ("success", pa.bool_()), ("shortfall", pa.int8()),
-    ("bonus", pa.int16()), ("provoker", pa.int8()), ("auction_turns", pa.int16()),
-    ("dd_value", pa.int16()), ("solve_ms", pa.float32()),
-    ("scores", pa.list_(pa.int16())), ("card_points", pa.list_(pa.int16())),
-    ("hands", pa.list_(pa.uint64())), ("laid", pa.list_(pa.uint64())),
-])
+DEAL_SCHEMA = pa.schema(
+    [
+        ("deal", pa.int64()),
+        ("players", pa.int8()),
+        ("dealer", pa.int8()),
+        ("outcome", pa.string()),
+        ("chief", pa.int8()),
+        ("vice", pa.int8()),
+        ("partner", pa.int8()),
+        ("bid", pa.int8()),
+        ("chief_trump", pa.string()),
+        ("vice_trump", pa.string()),
+        ("target", pa.int16()),
+        ("team_points", pa.int16()),
+        ("success", pa.bool_()),
+        ("shortfall", pa.int8()),
+        ("bonus", pa.int16()),
+        ("provoker", pa.int8()),
+        ("auction_turns", pa.int16()),
+        ("dd_value", pa.int16()),
+        ("solve_ms", pa.float32()),
+        ("scores", pa.list_(pa.int16())),
+        ("card_points", pa.list_(pa.int16())),
+        ("hands", pa.list_(pa.uint64())),
+        ("laid", pa.list_(pa.uint64())),
+    ]
+)
 
-DICTIONARY_COLUMNS = ("players", "dealer", "outcome", "chief", "vice", "partner", "bid", "chief_trump",
-                      "vice_trump", "target", "success", "shortfall", "bonus", "provoker")
+DICTIONARY_COLUMNS = (
+    "players",
+    "dealer",
+    "outcome",
+    "chief",
+    "vice",
+    "partner",
+    "bid",
+    "chief_trump",
+    "vice_trump",
+    "target",
+    "success",
+    "shortfall",
+    "bonus",
+    "provoker",
+)
 
-MATCH_SCHEMA = pa.schema([
-    ("match", pa.int64()), ("players", pa.int8()), ("deals", pa.int32()), ("eklats", pa.int32()),
-    ("totals", pa.list_(pa.int32())), ("winner", pa.int8()), ("winners", pa.list_(pa.int8())),
-    ("chief_counts", pa.list_(pa.int32())), ("capped", pa.bool_()),
-])
+MATCH_SCHEMA = pa.schema(
+    [
+        ("match", pa.int64()),
+        ("players", pa.int8()),
+        ("deals", pa.int32()),
+        ("eklats", pa.int32()),
+        ("totals", pa.list_(pa.int32())),
+        ("winner", pa.int8()),
+        ("winners", pa.list_(pa.int8())),
+        ("chief_counts", pa.list_(pa.int32())),
+        ("capped", pa.bool_()),
+    ]
+)
 
 
 class DealChunk:
@@ -69,18 +109,53 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, start, count)
     if play_policy != DD:
-        sim.simulate_chunk(players, seed, start, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
-                           ch.card_points, ch.hands, ch.laid, sim.make_workspace(players))
+        sim.simulate_chunk(
+            players,
+            seed,
+            start,
+            bid_policy,
+            play_policy,
+            ch.dealers,
+            ch.res,
+            ch.scores,
+            ch.card_points,
+            ch.hands,
+            ch.laid,
+            sim.make_workspace(players),
+        )
         return ch
     ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit))
     # an empty call compiles (or loads) the kernel first, so solve_ms times solving alone
-    sim.simulate_chunk(players, seed, start, bid_policy, play_policy, ch.dealers[:0], ch.res[:0], ch.scores[:0],
-                       ch.card_points[:0], ch.hands[:0], ch.laid[:0], ws)
+    sim.simulate_chunk(
+        players,
+        seed,
+        start,
+        bid_policy,
+        play_policy,
+        ch.dealers[:0],
+        ch.res[:0],
+        ch.scores[:0],
+        ch.card_points[:0],
+        ch.hands[:0],
+        ch.laid[:0],
+        ws,
+    )
     for i in range(count):
         t = time.perf_counter()
-        sim.simulate_chunk(players, seed, start + i, bid_policy, play_policy, ch.dealers[i:i + 1],
-                           ch.res[i:i + 1], ch.scores[i:i + 1], ch.card_points[i:i + 1], ch.hands[i:i + 1],
-                           ch.laid[i:i + 1], ws)
+        sim.simulate_chunk(
+            players,
+            seed,
+            start + i,
+            bid_policy,
+            play_policy,
+            ch.dealers[i : i + 1],
+            ch.res[i : i + 1],
+            ch.scores[i : i + 1],
+            ch.card_points[i : i + 1],
+            ch.hands[i : i + 1],
+            ch.laid[i : i + 1],
+            ws,
+        )
         if ch.res[i, sim.OUTCOME] == sim.PLAYED:
             ch.solve_ms[i] = (time.perf_counter() - t) * 1000
     return ch
@@ -107,8 +182,7 @@ def deal_batch(ch):
         "dealer": pa.array(ch.dealers.astype(np.int8)),
         "outcome": pc.take(_OUTCOMES, pa.array(r[:, sim.OUTCOME])),
         "chief_trump": pc.take(_TYPE_TEXTS, _nullable(r[:, sim.CHIEF_TRUMP] + 1, pa.int64(), eklat)),
-        "vice_trump": pc.take(_TYPE_TEXTS, _nullable(r[:, sim.VICE_TRUMP] + 1, pa.int64(),
-                                                     r[:, sim.VICE_TRUMP] < 0)),
+        "vice_trump": pc.take(_TYPE_TEXTS, _nullable(r[:, sim.VICE_TRUMP] + 1, pa.int64(), r[:, sim.VICE_TRUMP] < 0)),
         "success": _nullable(r[:, sim.SUCCESS] == 1, pa.bool_(), eklat),
         "scores": _list_column(ch.scores, n, pa.int16()),
         "card_points": _list_column(ch.card_points, n, pa.int16()),
@@ -116,10 +190,19 @@ def deal_batch(ch):
         "laid": _list_column(ch.laid, n, pa.uint64()),
         "solve_ms": pa.array(ch.solve_ms, mask=np.isnan(ch.solve_ms)),
     }
-    for name, idx in (("chief", sim.CHIEF), ("vice", sim.VICE), ("partner", sim.PARTNER),
-                      ("bid", sim.BID), ("target", sim.TARGET), ("team_points", sim.TEAM_POINTS),
-                      ("shortfall", sim.SHORTFALL), ("bonus", sim.BONUS), ("provoker", sim.PROVOKER),
-                      ("auction_turns", sim.AUCTION_TURNS), ("dd_value", sim.DD_VALUE)):
+    for name, idx in (
+        ("chief", sim.CHIEF),
+        ("vice", sim.VICE),
+        ("partner", sim.PARTNER),
+        ("bid", sim.BID),
+        ("target", sim.TARGET),
+        ("team_points", sim.TEAM_POINTS),
+        ("shortfall", sim.SHORTFALL),
+        ("bonus", sim.BONUS),
+        ("provoker", sim.PROVOKER),
+        ("auction_turns", sim.AUCTION_TURNS),
+        ("dd_value", sim.DD_VALUE),
+    ):
         typ = DEAL_SCHEMA.field(name).type
         col[name] = _nullable(r[:, idx], typ, r[:, idx] < 0)
     return pa.RecordBatch.from_arrays([col[f.name] for f in DEAL_SCHEMA], schema=DEAL_SCHEMA)
@@ -142,10 +225,24 @@ def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_
     ch = MatchChunk(players, start, count)
     dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
     m = sim.MAX_PLAYERS
-    sim.simulate_matches(players, seed, start, goal, bid_policy, play_policy, ch.deals, ch.totals,
-                         ch.chief_counts, ch.eklats, np.zeros(m, np.uint64), np.zeros(m, np.uint64),
-                         np.zeros(sim.N_RESULTS, np.int64), np.zeros(m, np.int64),
-                         np.zeros(m, np.int64), sim.make_workspace(players, dd))
+    sim.simulate_matches(
+        players,
+        seed,
+        start,
+        goal,
+        bid_policy,
+        play_policy,
+        ch.deals,
+        ch.totals,
+        ch.chief_counts,
+        ch.eklats,
+        np.zeros(m, np.uint64),
+        np.zeros(m, np.uint64),
+        np.zeros(sim.N_RESULTS, np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int64),
+        sim.make_workspace(players, dd),
+    )
     return ch
 
 
@@ -209,10 +306,17 @@ class DealSummary:
         out = [f"deals: {self.deals:,}   eklat rate: {self.eklats / max(self.deals, 1):.2%}"]
         bids = [b for b in range(16) if self.bid_played[b]]
         if bids:
-            out.append("chief success by bid: " + "  ".join(
-                f"{b}: {self.bid_made[b] / self.bid_played[b]:.1%} (n={self.bid_played[b]:,})" for b in bids))
-        means = [f"{name} {self.role_sum[i] / self.role_count[i]:+.2f}"
-                 for i, name in enumerate(self.ROLES) if self.role_count[i]]
+            out.append(
+                "chief success by bid: "
+                + "  ".join(
+                    f"{b}: {self.bid_made[b] / self.bid_played[b]:.1%} (n={self.bid_played[b]:,})" for b in bids
+                )
+            )
+        means = [
+            f"{name} {self.role_sum[i] / self.role_count[i]:+.2f}"
+            for i, name in enumerate(self.ROLES)
+            if self.role_count[i]
+        ]
         if means:
             out.append("mean score by role (played deals): " + "  ".join(means))
         return out
@@ -230,13 +334,15 @@ class MatchSummary:
     def add(self, ch):
         self.matches += ch.count
         self.deals += int(ch.deals.sum())
-        totals = ch.totals[:, :self.players]
+        totals = ch.totals[:, : self.players]
         top = totals == totals.max(axis=1, keepdims=True)
         self.wins += top[top.sum(axis=1) == 1].sum(axis=0)
 
     def lines(self):
-        return [f"matches: {self.matches:,}   mean deals per match: {self.deals / max(self.matches, 1):.1f}",
-                "outright wins by seat: " + "  ".join(f"{s}: {w:,}" for s, w in enumerate(self.wins))]
+        return [
+            f"matches: {self.matches:,}   mean deals per match: {self.deals / max(self.matches, 1):.1f}",
+            "outright wins by seat: " + "  ".join(f"{s}: {w:,}" for s, w in enumerate(self.wins)),
+        ]
 
 
 def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
@@ -248,17 +354,31 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, deal, 1)
     ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None)
-    sim.simulate_chunk(players, seed, deal, bid_policy, play_policy, ch.dealers, ch.res, ch.scores,
-                       ch.card_points, ch.hands, ch.laid, ws)
+    sim.simulate_chunk(
+        players,
+        seed,
+        deal,
+        bid_policy,
+        play_policy,
+        ch.dealers,
+        ch.res,
+        ch.scores,
+        ch.card_points,
+        ch.hands,
+        ch.laid,
+        ws,
+    )
     r = ch.res[0]
     record = {
-        "game": "mu", "players": players, "dealer": int(ch.dealers[0]),
+        "game": "mu",
+        "players": players,
+        "dealer": int(ch.dealers[0]),
         "hands": [mask_cards(h) for h in ch.hands[0, :players]],
-        "auction": [mask_cards(m) for m in ws.auction_log[:r[sim.AUCTION_TURNS]]],
+        "auction": [mask_cards(m) for m in ws.auction_log[: r[sim.AUCTION_TURNS]]],
     }
     if r[sim.OUTCOME] == sim.PLAYED:
         record["vice_trump"] = type_text(r[sim.VICE_TRUMP]) if r[sim.VICE_TRUMP] >= 0 else None
         record["chief_trump"] = type_text(r[sim.CHIEF_TRUMP])
         record["partner"] = int(r[sim.PARTNER]) if r[sim.PARTNER] >= 0 else None
-        record["play"] = [CARD_TEXT[c] for c in ws.play_log[:ch.hands[0, 0].item().bit_count() * players]]
+        record["play"] = [CARD_TEXT[c] for c in ws.play_log[: ch.hands[0, 0].item().bit_count() * players]]
     return record

@@ -6,6 +6,7 @@ seeded by its own counter-based stream, so the rows never depend on how a run
 is split), releasing the GIL so worker threads run chunks in parallel.
 Scratch arrays travel in a `Workspace` named tuple, allocated once per chunk.
 """
+
 from collections import namedtuple
 
 import numpy as np
@@ -14,8 +15,18 @@ from musim.bits import bit, popcount
 from musim.cards import CARD_POINTS, N_CARDS
 from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
-    TRUMP, auction_over, auction_result, beats, eklat_scores, fill_contract, fill_tier_masks, legal_moves,
-    hand_size, score_played, target, top_other,
+    TRUMP,
+    auction_over,
+    auction_result,
+    beats,
+    eklat_scores,
+    fill_contract,
+    fill_tier_masks,
+    hand_size,
+    legal_moves,
+    score_played,
+    target,
+    top_other,
 )
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
@@ -23,8 +34,25 @@ from musim.rng import randint, stream_state
 # Columns of the per-deal integer result vector.
 # DD_VALUE: the solved value (-1: none; ddplay.UNRESOLVED: the solve gave up at the node
 # limit, the cards were played by the heuristic, and DD_LOW..DD_HIGH bound the value).
-(OUTCOME, CHIEF, VICE, PARTNER, BID, CHIEF_TRUMP, VICE_TRUMP, TARGET, TEAM_POINTS, SUCCESS,
- SHORTFALL, BONUS, PROVOKER, AUCTION_TURNS, DD_VALUE, DD_LOW, DD_HIGH) = range(17)
+(
+    OUTCOME,
+    CHIEF,
+    VICE,
+    PARTNER,
+    BID,
+    CHIEF_TRUMP,
+    VICE_TRUMP,
+    TARGET,
+    TEAM_POINTS,
+    SUCCESS,
+    SHORTFALL,
+    BONUS,
+    PROVOKER,
+    AUCTION_TURNS,
+    DD_VALUE,
+    DD_LOW,
+    DD_HIGH,
+) = range(17)
 N_RESULTS = 17
 PLAYED, EKLAT = 0, 1
 MAX_PLAYERS = 6
@@ -48,13 +76,23 @@ def make_workspace(players, dd=None):
     (ddplay.make_ddplay), or None: the kernels are then compiled without the solver."""
     z = np.zeros
     return Workspace(
-        cards=deck_cards(players), held=z(MAX_PLAYERS, np.uint64), counts=z(MAX_PLAYERS, np.int64),
-        last_lay=z(MAX_PLAYERS, np.int64), tied=z(MAX_PLAYERS, np.int64),
-        on_team=z(MAX_PLAYERS, np.bool_), trick=z(MAX_PLAYERS, np.int64),
-        klass=z(N_CARDS, np.int64), power=z(N_CARDS, np.int64), class_mask=z(TRUMP + 1, np.uint64),
+        cards=deck_cards(players),
+        held=z(MAX_PLAYERS, np.uint64),
+        counts=z(MAX_PLAYERS, np.int64),
+        last_lay=z(MAX_PLAYERS, np.int64),
+        tied=z(MAX_PLAYERS, np.int64),
+        on_team=z(MAX_PLAYERS, np.bool_),
+        trick=z(MAX_PLAYERS, np.int64),
+        klass=z(N_CARDS, np.int64),
+        power=z(N_CARDS, np.int64),
+        class_mask=z(TRUMP + 1, np.uint64),
         tier_mask=z(4, np.uint64),
-        plan_type=z(MAX_PLAYERS, np.int64), plan_bid=z(MAX_PLAYERS, np.int64), est=z(15, np.float64),
-        auction_log=z(MAX_TURNS, np.uint64), play_log=z(N_CARDS, np.int64), rng=z(1, np.uint64),
+        plan_type=z(MAX_PLAYERS, np.int64),
+        plan_bid=z(MAX_PLAYERS, np.int64),
+        est=z(15, np.float64),
+        auction_log=z(MAX_TURNS, np.uint64),
+        play_log=z(N_CARDS, np.int64),
+        rng=z(1, np.uint64),
         dd=dd,
     )
 
@@ -125,10 +163,13 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
     tricks = popcount(held[0])
     for t in range(tricks):
         if dd is not None:
-            if (play_policy == policies.DD and not active and not ddplay.dd_gave_up(dd)
-                    and ddplay.dd_starts_at(dd, tricks - t)):
-                ddplay.dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power,
-                                class_mask)
+            if (
+                play_policy == policies.DD
+                and not active
+                and not ddplay.dd_gave_up(dd)
+                and ddplay.dd_starts_at(dd, tricks - t)
+            ):
+                ddplay.dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask)
                 active = not ddplay.dd_gave_up(dd)
         winner_pos, winner, seat = 0, leader, leader
         for k in range(n):
@@ -138,10 +179,23 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
                     card = ddplay.dd_card(n, dd, seat, leader, k)
             if card < 0:
                 legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
-                card = policies.choose_card(play_policy, legal, held[seat], remaining & ~held[seat],
-                                            trick, k, k == n - 1, winner_pos,
-                                            on_team[winner] == on_team[seat], on_team[seat],
-                                            klass, power, class_mask, tier_mask, state)
+                card = policies.choose_card(
+                    play_policy,
+                    legal,
+                    held[seat],
+                    remaining & ~held[seat],
+                    trick,
+                    k,
+                    k == n - 1,
+                    winner_pos,
+                    on_team[winner] == on_team[seat],
+                    on_team[seat],
+                    klass,
+                    power,
+                    class_mask,
+                    tier_mask,
+                    state,
+                )
             held[seat] ^= bit(card)
             remaining ^= bit(card)
             trick[k] = card
@@ -185,8 +239,7 @@ def contract_value(n, chief, partner, chief_trump, vice_trump, ws):
     DD policy), from one solve of the starting position, without playing the cards.  Needs ws.dd."""
     set_team(n, chief, partner, ws)
     dd = ws.dd
-    ddplay.dd_start(n, chief_trump, vice_trump, ws.held, ws.on_team, chief, dd, ws.klass, ws.power,
-                    ws.class_mask)
+    ddplay.dd_start(n, chief_trump, vice_trump, ws.held, ws.on_team, chief, dd, ws.klass, ws.power, ws.class_mask)
     return ddplay.dd_start_value(dd)
 
 
@@ -226,10 +279,8 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
     bid = ws.counts[chief]
     vice_trump = -1
     if vice >= 0:
-        vice_trump = policies.choose_trump(bid_policy, n, ws.held[vice], laid[vice], -1, False,
-                                           ws.est, state)
-    chief_trump = policies.choose_trump(bid_policy, n, ws.held[chief], laid[chief], vice_trump,
-                                        True, ws.est, state)
+        vice_trump = policies.choose_trump(bid_policy, n, ws.held[vice], laid[vice], -1, False, ws.est, state)
+    chief_trump = policies.choose_trump(bid_policy, n, ws.held[chief], laid[chief], vice_trump, True, ws.est, state)
     partner = -1
     if n >= 4:
         partner = policies.choose_partner(bid_policy, n, chief, vice, laid, chief_trump, state)
@@ -254,20 +305,36 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
 
 
 @flat_kernel(nogil=True)
-def simulate_chunk(n, seed, start, bid_policy, play_policy, dealers, res, scores, card_points,
-                   hands, laid, ws):
+def simulate_chunk(n, seed, start, bid_policy, play_policy, dealers, res, scores, card_points, hands, laid, ws):
     """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
     state = ws.rng
     for i in range(dealers.shape[0]):
         state[0] = stream_state(seed, start + i)
         dealers[i] = randint(state, n)
-        play_deal(n, dealers[i], bid_policy, play_policy, state, hands[i], laid[i], res[i],
-                  scores[i], card_points[i], ws)
+        play_deal(
+            n, dealers[i], bid_policy, play_policy, state, hands[i], laid[i], res[i], scores[i], card_points[i], ws
+        )
 
 
 @flat_kernel(nogil=True)
-def simulate_matches(n, seed, start, goal, bid_policy, play_policy, deals, totals, chief_counts,
-                     eklats, hands, laid, res, scores, card_points, ws):
+def simulate_matches(
+    n,
+    seed,
+    start,
+    goal,
+    bid_policy,
+    play_policy,
+    deals,
+    totals,
+    chief_counts,
+    eklats,
+    hands,
+    laid,
+    res,
+    scores,
+    card_points,
+    ws,
+):
     """Play matches start .. start+len(deals)-1 to `goal` (RULES.md §2 "Match").
 
     Match m draws from stream (~seed, m), a key space apart from single deals; the
@@ -283,8 +350,7 @@ def simulate_matches(n, seed, start, goal, bid_policy, play_policy, deals, total
         eklats[i] = 0
         played = 0
         while played < MATCH_DEAL_CAP:
-            play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores,
-                      card_points, ws)
+            play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores, card_points, ws)
             played += 1
             if res[OUTCOME] == EKLAT:
                 eklats[i] += 1

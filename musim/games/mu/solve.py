@@ -4,6 +4,7 @@ Parses and checks a position, maps it into the solver's canonical layout and
 returns the exact double-dummy value (and, with all_moves, the value after each
 distinct legal card of the seat to move).
 """
+
 import numpy as np
 
 from musim.batch import InputError
@@ -56,7 +57,7 @@ def parse_position(obj):
         try:
             m = int(hand_mask(cards, within=np.uint64(((1 << N_CARDS) - 1) & ~used)))
         except CardError as exc:
-            raise InputError(f"hands[{s}]: {exc}")
+            raise InputError(f"hands[{s}]: {exc}") from None
         used |= m
         hands.append(m)
     trick = []
@@ -64,7 +65,7 @@ def parse_position(obj):
         try:
             card_kind(text)
         except CardError as exc:
-            raise InputError(f"trick[{j}]: {exc}")
+            raise InputError(f"trick[{j}]: {exc}") from None
         free = [i for i in kind_slots(*card_kind(text)) if not used >> i & 1]
         if not free:
             raise InputError(f"trick[{j}]: {text} appears more often than available")
@@ -87,7 +88,7 @@ def _trump(obj, name, allow_none, nullable=False):
     try:
         return parse_type(v, allow_none=allow_none)
     except CardError as exc:
-        raise InputError(f"{name}: {exc}")
+        raise InputError(f"{name}: {exc}") from None
 
 
 class MuSolver:
@@ -100,7 +101,7 @@ class MuSolver:
     def load(self, obj):
         """Parse a position into the search state, with a fresh table generation; returns
         (setup, hands as deck masks, leader, trick as deck cards)."""
-        n, hands, leader, trick, chief, partner, vice, ct, vt = parse_position(obj)
+        n, hands, leader, trick, chief, partner, _vice, ct, vt = parse_position(obj)
         team = [chief] + ([partner] if partner >= 0 else [])
         setup = MuSolverSetup(n, ct, vt, team)
         new_generation(self.tt, TT_BUCKET)
@@ -116,8 +117,7 @@ class MuSolver:
         result = {"value": int(solve(g, self.tt, st, leader, k))}
         if all_moves:
             seat = (leader + k) % n
-            legal = int(rules.legal_moves(np.uint64(hands[seat]), trick[0] if k else -1, setup.klass,
-                                          setup.class_mask))
+            legal = int(rules.legal_moves(np.uint64(hands[seat]), trick[0] if k else -1, setup.klass, setup.class_mask))
             moves = {}
             for c in range(N_CARDS):
                 if legal >> c & 1 and CARD_TEXT[c] not in moves:
