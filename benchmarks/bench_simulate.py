@@ -25,6 +25,12 @@ FIRST_CALL = (
 )
 
 
+def first_call_seconds(players, env):
+    """Seconds to the kernels' first results in a fresh process (FIRST_CALL)."""
+    cmd = [sys.executable, "-c", FIRST_CALL.format(n=players)]
+    return float(subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout)
+
+
 def kernel_rate(players, play):
     from musim.games.mu import simulate as sim
     from musim.games.mu.run import PLAY_POLICIES, DealChunk
@@ -69,24 +75,8 @@ def main():
 
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        cold = float(
-            subprocess.run(
-                [sys.executable, "-c", FIRST_CALL.format(n=a.players)],
-                env=env,
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        )
-        cached = float(
-            subprocess.run(
-                [sys.executable, "-c", FIRST_CALL.format(n=a.players)],
-                env=env,
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        )
+        cold = first_call_seconds(a.players, env)  # compiles into the empty cache
+        cached = first_call_seconds(a.players, env)  # loads from it
     print(f"compile (first call, random+heuristic): cold {cold:.1f} s, cached {cached:.2f} s")
 
     for play in ("random", "heuristic"):

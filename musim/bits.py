@@ -80,10 +80,6 @@ HAS_PEXT = (
 )
 
 
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-
-
 @njit(cache=True, inline="always")
 def popcount(x):
     """Number of set bits of a uint64."""

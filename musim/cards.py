@@ -21,11 +21,13 @@ NUMBER_POINTS = (1, 0, 1, 1, 1, 1, 2, 2, 1, 0)  # points of the numbers 0..9
 NO_TYPE = -1
 N_TYPES = 15
 
-CARD_COLOUR = np.array([i // 12 for i in range(N_CARDS)], dtype=np.int64)
-CARD_NUMBER = np.array([SLOT_NUMBERS[i % 12] for i in range(N_CARDS)], dtype=np.int64)
+CARD_COLOUR = np.array([i // CARDS_PER_COLOUR for i in range(N_CARDS)], dtype=np.int64)
+CARD_NUMBER = np.array([SLOT_NUMBERS[i % CARDS_PER_COLOUR] for i in range(N_CARDS)], dtype=np.int64)
 CARD_POINTS = np.array([NUMBER_POINTS[n] for n in CARD_NUMBER], dtype=np.int64)
 
-COLOUR_MASK = np.array([((1 << 12) - 1) << (12 * c) for c in range(N_COLOURS)], dtype=np.uint64)
+COLOUR_MASK = np.array(
+    [((1 << CARDS_PER_COLOUR) - 1) << (CARDS_PER_COLOUR * c) for c in range(N_COLOURS)], dtype=np.uint64
+)
 NUMBER_MASK = np.array([sum(1 << i for i in range(N_CARDS) if CARD_NUMBER[i] == d) for d in range(10)], dtype=np.uint64)
 # Cards matching each trump type: colours first, then numbers.
 TYPE_MASK = np.concatenate([COLOUR_MASK, NUMBER_MASK]).astype(np.uint64)
@@ -33,7 +35,7 @@ POINT_MASK = np.array([sum(1 << i for i in range(N_CARDS) if CARD_POINTS[i] == p
 DECK = np.uint64((1 << N_CARDS) - 1)
 DECK_3P = np.uint64(int(COLOUR_MASK[0]) | int(COLOUR_MASK[1]) | int(COLOUR_MASK[2]))  # default: no B, K
 
-CARD_TEXT = [COLOURS[i // 12] + str(SLOT_NUMBERS[i % 12]) for i in range(N_CARDS)]
+CARD_TEXT = [COLOURS[i // CARDS_PER_COLOUR] + str(SLOT_NUMBERS[i % CARDS_PER_COLOUR]) for i in range(N_CARDS)]
 
 
 class CardError(ValueError):
@@ -49,7 +51,7 @@ def card_kind(text):
 
 def kind_slots(colour, number):
     """Card indices of the copies of one kind, lower slot first."""
-    return [12 * colour + s for s in range(12) if SLOT_NUMBERS[s] == number]
+    return [CARDS_PER_COLOUR * colour + s for s in range(CARDS_PER_COLOUR) if SLOT_NUMBERS[s] == number]
 
 
 def hand_mask(cards, within=None):

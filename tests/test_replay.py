@@ -423,7 +423,7 @@ def test_illegal_records_via_cli(golden, tmp_path):
         assert set(line) == {"error"} and needle in line["error"]
 
 
-def test_cli_mixed_batch_keeps_order_and_continues(golden, tmp_path):
+def test_cli_mixed_batch_keeps_order_and_continues(golden):
     bad, needle = m_lay_over_limit(golden)
     text = "\n".join([json.dumps(golden[0][0]), "{not json", json.dumps(bad), "[1, 2]", json.dumps(golden[3][0])])
     result = CliRunner().invoke(cli, ["replay", "-"], input=text + "\n")

@@ -113,16 +113,6 @@ def check_score(n, bid, chief, partner, chief_trump, card_points):
 # ---------------------------------------------------------------- trumps and tricks
 
 
-def test_tier_every_card_every_trump_pair():
-    for chief_trump, vice_trump in PAIRS:
-        for c in range(60):
-            assert rules.tier(c, chief_trump, vice_trump) == ref.card_tier(c, chief_trump, vice_trump), (
-                c,
-                chief_trump,
-                vice_trump,
-            )
-
-
 def test_contract_class_masks_and_power_order():
     for chief_trump, vice_trump in PAIRS:
         klass, power, class_mask = rules.contract(chief_trump, vice_trump)
@@ -153,7 +143,7 @@ def test_legal_moves_random_hands():
     assert followed > 1000  # the must-follow case is well covered
 
 
-def random_trick(rng, chief_trump, vice_trump):
+def random_trick(rng):
     """1..6 distinct cards; half the time from a small pool so trumps and equal cards meet often."""
     size = rng.integers(1, 7)
     if rng.random() < 0.5:
@@ -169,7 +159,7 @@ def test_trick_winner_random_tricks():
     not_first = 0
     for _ in range(6000):
         chief_trump, vice_trump = random_pair(rng)
-        trick = random_trick(rng, chief_trump, vice_trump)
+        trick = random_trick(rng)
         want = ref.trick_winner(trick, chief_trump, vice_trump)
         assert kernel_winner(trick, chief_trump, vice_trump) == want, (
             [ref.card_text(c) for c in trick],
@@ -455,7 +445,6 @@ def test_random_deals_played_out():
 def test_example_trump_order_chief_0_vice_green():
     """RULES.md: chief 0, vice G: G0 > the other 0s (first played wins) > G9 > G8 > ... > G1."""
     chief_trump, vice_trump = 5 + 0, 2
-    assert [rules.tier(card(t), chief_trump, vice_trump) for t in ("G0", "R0", "G5", "R5")] == [3, 2, 1, 0]
     ladder = [
         ["G0"],
         ["R0", "Y0", "B0", "K0"],

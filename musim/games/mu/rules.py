@@ -13,7 +13,17 @@ cards that are trumps or of the led class.
 import numpy as np
 
 from musim.bits import highest, lowest, popcount
-from musim.cards import CARD_COLOUR, CARD_NUMBER, COLOUR_MASK, N_COLOURS, NUMBER_MASK, POINT_MASK, TYPE_MASK
+from musim.cards import (
+    CARD_COLOUR,
+    CARD_NUMBER,
+    COLOUR_MASK,
+    DECK,
+    N_CARDS,
+    N_COLOURS,
+    NUMBER_MASK,
+    POINT_MASK,
+    TYPE_MASK,
+)
 from musim.jit import flat_kernel
 
 TRUMP = 5
@@ -35,12 +45,6 @@ def type_matches(t, card):
     return CARD_NUMBER[card] == t - N_COLOURS
 
 
-@flat_kernel
-def tier(card, chief_trump, vice_trump):
-    """Trump tier: 3 double trump, 2 chief trump, 1 vice trump, 0 not trump."""
-    return 2 * type_matches(chief_trump, card) + type_matches(vice_trump, card)
-
-
 @flat_kernel(inline="always")
 def trump_masks(chief_trump, vice_trump):
     """(chief trump cards, vice trump cards) of a trump pair; empty for -1."""
@@ -57,7 +61,7 @@ def fill_contract(chief_trump, vice_trump, klass, power, class_mask):
     for k in range(N_COLOURS):
         class_mask[k] = COLOUR_MASK[k] & ~trumps
     class_mask[TRUMP] = trumps
-    for c in range(60):
+    for c in range(N_CARDS):
         klass[c] = CARD_COLOUR[c]
         power[c] = CARD_NUMBER[c]
     m = trumps
@@ -76,7 +80,7 @@ def fill_tier_masks(chief_trump, vice_trump, tier_mask):
     tier_mask[3] = chief & vice
     tier_mask[2] = chief & ~vice
     tier_mask[1] = vice & ~chief
-    tier_mask[0] = ~(chief | vice) & ((np.uint64(1) << np.uint64(60)) - np.uint64(1))
+    tier_mask[0] = ~(chief | vice) & DECK
 
 
 @flat_kernel(inline="always")
@@ -96,8 +100,8 @@ def top_card(mask, tier_mask):
 
 def contract(chief_trump, vice_trump):
     """(klass, power, class_mask) arrays for a trump pair, for use from Python."""
-    klass = np.empty(60, np.int64)
-    power = np.empty(60, np.int64)
+    klass = np.empty(N_CARDS, np.int64)
+    power = np.empty(N_CARDS, np.int64)
     class_mask = np.empty(N_CLASSES, np.uint64)
     fill_contract(chief_trump, vice_trump, klass, power, class_mask)
     return klass, power, class_mask
