@@ -448,6 +448,30 @@ def test_balance_checkpoint_supplies_finished_deals_and_nothing_else(tmp_path, m
     pd.testing.assert_frame_equal(more.table, analyse(3, 8, 4, play="dd", tt_mb=8, strength_deals=0).table)
 
 
+def test_balance_checkpoint_is_keyed_by_what_decides_its_rows_alone(tmp_path):
+    """Workers, progress, the deal counts and (without a node limit) the table size share the
+    directories of a run; each row-deciding parameter has its own, and key.json says which."""
+    import json
+
+    from musim.analysis.balance import checkpoint_key
+    from musim.engine.key import key_hash
+
+    ck = tmp_path / "ck"
+    analyse(3, 40, 4, strength_deals=10, checkpoint=str(ck))
+    dirs = {p.name: json.loads((p / "key.json").read_text())["params"] for p in ck.iterdir()}
+    assert sorted(k["job"] for k in dirs.values()) == ["balance-deals", "balance-strength"]
+    assert all(k["seed"] == 4 and k["players"] == 3 and k["play"] == "heuristic" for k in dirs.values())
+    analyse(3, 60, 4, workers=2, tt_mb=8, tick=lambda k: None, strength_deals=20, checkpoint=str(ck))
+    assert {p.name for p in ck.iterdir()} == set(dirs)
+    base = dict(job="balance-deals", players=4, seed=1, play="dd", dd_tricks=0, node_limit=0, tt_mb=64)
+    name = lambda **kw: key_hash(checkpoint_key(**{**base, **kw}))
+    changed = [dict(job="balance-strength"), dict(players=5), dict(seed=2), dict(play="heuristic")]
+    changed += [dict(dd_tricks=3), dict(node_limit=10**9)]
+    assert len({name(**kw) for kw in changed} | {name()}) == len(changed) + 1
+    assert name(tt_mb=8) == name()
+    assert name(node_limit=10**9, tt_mb=8) != name(node_limit=10**9)
+
+
 def test_balance_summary_counts_the_worker_time_of_the_deals_a_checkpoint_held(tmp_path):
     args = (
         "balance",
@@ -517,6 +541,8 @@ def test_balance_under_a_node_limit_counts_unresolved_deals_and_spans_their_outc
     assert (capped.strength.chiefs <= free.strength.chiefs).all()
     res = invoke(
         "balance",
+        "--play",
+        "dd",
         "--players",
         n,
         "--deals",
@@ -537,10 +563,12 @@ def test_balance_under_a_node_limit_counts_unresolved_deals_and_spans_their_outc
     assert "**Node limit 100,000:**" in text and "unresolved (undecided) |" in text
 
 
-@pytest.mark.parametrize("args", [("--play", "heuristic"), ("--dd-tricks", 4)])
+@pytest.mark.parametrize("args", [("--play", "heuristic"), ("--play", "dd", "--dd-tricks", 4)])
 def test_balance_node_limit_needs_whole_deal_dd_play(tmp_path, args):
     res = invoke("balance", *args, "--node-limit", 1000, "--players", "3", "--deals", 10, "--out", tmp_path / "b")
     assert res.exit_code == 2 and "--node-limit applies only with --play dd and no --dd-tricks" in res.output
     assert not (tmp_path / "b").exists()
-    res = invoke("balance", "--node-limit", "lots", "--players", "3", "--deals", 10, "--out", tmp_path / "c")
+    res = invoke(
+        "balance", "--play", "dd", "--node-limit", "lots", "--players", "3", "--deals", 10, "--out", tmp_path / "c"
+    )
     assert res.exit_code == 2 and "--node-limit" in res.output and "not a number" in res.output

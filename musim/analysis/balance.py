@@ -35,6 +35,7 @@ import pandas as pd
 from musim.analysis import contracts
 from musim.analysis.stats import mean_interval, wilson
 from musim.engine.checkpoint import Checkpoint
+from musim.engine.key import result_key
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
@@ -46,6 +47,16 @@ MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
 STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
+
+
+def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb):
+    """The result key (engine/key.py) of a balance job's chunks ("balance-deals" or
+    "balance-strength"): the deal count is not in it (a chunk is named by its range), nor is
+    the table size but under a node limit, where it decides which deals are unresolved."""
+    params = dict(job=job, players=players, seed=seed, play=play, dd_tricks=dd_tricks, node_limit=node_limit)
+    if node_limit:
+        params["tt_mb"] = tt_mb
+    return result_key("mu", params)
 
 
 def _saved(checkpoint, start, count, compute, times):
@@ -222,11 +233,11 @@ def analyse(
     table and the pure-strength view alike (0: all).  checkpoint: a directory that keeps every
     finished chunk and supplies those a stopped run already finished (engine/checkpoint.py).
     node_limit (play "dd", dd_tricks 0): nodes a solve or search may take (module doc; 0: no limit)."""
-    keep = None
-    if checkpoint is not None:
-        keep = dict(players=players, seed=seed, play=play, dd_tricks=dd_tricks)
-        if node_limit:
-            keep["node_limit"] = node_limit
+    keep = lambda job: (
+        None
+        if checkpoint is None
+        else Checkpoint(checkpoint, checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb))
+    )
     times = []
     res, scores, card_points, hands = _collect(
         players,
@@ -238,7 +249,7 @@ def analyse(
         dd_tricks,
         node_limit,
         tick,
-        keep and Checkpoint(checkpoint, job="balance-deals", **keep),
+        keep("balance-deals"),
         times,
     )
     played = res[:, sim.OUTCOME] == sim.PLAYED
@@ -298,7 +309,7 @@ def analyse(
         dd_tricks,
         node_limit,
         tick,
-        keep and Checkpoint(checkpoint, job="balance-strength", **keep),
+        keep("balance-strength"),
         times,
     )
     known_best = best[best != contracts.UNRESOLVED_RANK]

@@ -2,37 +2,28 @@
 
 A double-dummy balance table at 4 or 5 players takes hours, and a few of its deals take
 an hour each; a run that keeps nothing until every deal is done loses all of it when it
-is stopped.  A chunk's arrays depend only on the job's parameters and the code, so each
-finished chunk is saved under a directory named for both (a fingerprint of every source
-file of the package: any change to the code starts afresh rather than mixing old rows
-with new) and read back instead of recomputed.  Files appear whole or not at all.
+is stopped.  A chunk's arrays depend only on the job's result key (engine/key.py), so each
+finished chunk is saved under a directory named for the key's hash, with the key in key.json
+beside the chunks, and read back instead of recomputed.  Files appear whole or not at all.
 """
 
-import hashlib
+import json
 import os
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 
-PACKAGE = Path(__file__).resolve().parent.parent
-
-
-@cache
-def code_fingerprint():
-    """A hash of every source file of the package, by path and content."""
-    h = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        h.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
+from musim.engine.key import KEY_FILE, key_hash
 
 
 class Checkpoint:
-    """The saved chunks of one job (`params`: everything its results depend on) under `root`."""
+    """The saved chunks of one job under `root`; `key`: its result key (engine/key.py), which
+    leaves out the chunk's range (each chunk file is named by its first item and count).
+    Creates the directory with its key.json."""
 
-    def __init__(self, root, **params):
-        name = "-".join(f"{k}={params[k]}" for k in sorted(params))
-        self.dir = os.path.join(root, code_fingerprint(), name)
+    def __init__(self, root, key):
+        self.dir = os.path.join(root, key_hash(key))
+        os.makedirs(self.dir, exist_ok=True)
+        _write_whole(os.path.join(self.dir, KEY_FILE), lambda fh: fh.write(json.dumps(key, indent=2).encode()))
 
     def _path(self, start, count):
         return os.path.join(self.dir, f"{start}+{count}.npz")
@@ -50,8 +41,11 @@ class Checkpoint:
             return None
 
     def save(self, start, count, arrays):
-        os.makedirs(self.dir, exist_ok=True)
-        path = self._path(start, count)
-        with open(path + ".partial", "wb") as fh:
-            np.savez(fh, **arrays)
-        os.replace(path + ".partial", path)
+        _write_whole(self._path(start, count), lambda fh: np.savez(fh, **arrays))
+
+
+def _write_whole(path, write):
+    """write(file) to `path` by way of a partial file, so that the path holds all or nothing."""
+    with open(path + ".partial", "wb") as fh:
+        write(fh)
+    os.replace(path + ".partial", path)
