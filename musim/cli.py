@@ -5,14 +5,12 @@ import sys
 import click
 
 from musim import __version__
+from musim.solver.table_size import DEFAULT_MB
 
-TT_MB = 512  # musim.solver.tt.DEFAULT_MB; importing it here would load numba for every command
-# one table size for every command that plays double-dummy: 4- and 5-player searches that
-# run for minutes need the room (README, "The double-dummy solver")
 dd_table_option = click.option(
     "--tt-mb",
     type=click.IntRange(1, 65536),
-    default=TT_MB,
+    default=DEFAULT_MB,
     show_default=True,
     help="With --play dd: transposition-table MB per worker.",
 )
@@ -23,9 +21,24 @@ def dd_tricks_option(help="With --play dd: play only the last N tricks double-du
     return click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True, help=help)
 
 
+def play_option(choices=("random", "heuristic", "dd"), help="The run's --play."):
+    """`--play` of every command that plays deals: the fast heuristic unless exact play is asked for."""
+    return click.option("--play", type=click.Choice(choices), default="heuristic", show_default=True, help=help)
+
+
 def _check_dd_tricks(play, dd_tricks):
     if dd_tricks and play != "dd":
         raise click.UsageError("--dd-tricks applies only with --play dd")
+
+
+def _advice(play, count_option, tricks_option=True):
+    """What follows the long-run estimate (musim.progress): how far off it may be, and the faster options."""
+    faster = [f"fewer {count_option}"]
+    caveat = ""
+    if play == "dd":
+        caveat = " Exact double-dummy deals take from milliseconds to hours each, so it may take far longer."
+        faster = ["--play heuristic"] + (["--dd-tricks N"] if tricks_option else []) + faster
+    return f"{caveat} Faster: {', '.join(faster)}."
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,8 +88,9 @@ def main():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(130)  # not sys.exit: that would wait for the worker threads' deals in flight
-    except click.ClickException as exc:
-        exc.show()
+    except click.ClickException as exc:  # one line, naming the command: no usage text, no traceback
+        ctx = getattr(exc, "ctx", None)
+        click.echo(f"{ctx.command_path if ctx else 'musim'}: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
@@ -100,7 +114,7 @@ def main():
 @click.option(
     "--tt-mb",
     type=click.IntRange(1, 65536),
-    default=TT_MB,
+    default=DEFAULT_MB,
     show_default=True,
     help="Transposition-table memory in MB (reused across the batch).",
 )
@@ -150,13 +164,9 @@ def parse_count(text, name, minimum=1):
 @click.option("--deals", metavar="N", help="Number of deals (1e6 and 2.5e5 are fine).")
 @click.option("--matches", metavar="N", help="Play N whole matches instead, one row per match.")
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option(
-    "--play",
-    type=click.Choice(["random", "heuristic", "dd"]),
-    default="dd",
-    show_default=True,
-    help="dd: heuristic auction, exact double-dummy card play (slow with 4+ players, see README); "
-    "random/heuristic: every decision by that policy.",
+@play_option(
+    help="random/heuristic: every decision by that policy; "
+    "dd: heuristic auction, exact double-dummy card play (seconds to hours a deal with 4+ players)."
 )
 @dd_tricks_option()
 @dd_table_option
@@ -165,11 +175,21 @@ def parse_count(text, name, minimum=1):
 @click.option(
     "--goal", type=click.IntRange(1, 100_000), default=200, show_default=True, help="Match goal, with --matches."
 )
-@click.option("--out", type=click.Path(dir_okay=False), help="Parquet file to write.")
-@click.option("--overwrite", is_flag=True, help="Replace an existing --out file.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    help="Parquet file to write, a name ending in .parquet (default: see above).",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing output file.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, goal, out, overwrite, progress):
-    """Simulate deals (or matches) of a game and write one Parquet row per deal."""
+    """Simulate deals (or matches) of a game and print a summary.
+
+    Every row is kept: one Parquet row per deal (match) goes to --out, by default to
+    runs/<game>-<players>p-<play>[-matches]-seed<seed>.parquet under the current
+    directory, named on stderr at the start.  `musim summary FILE` prints the summary again.
+    """
+    from musim.engine.parquet import OutputError
     from musim.engine.run import RunSpec, execute
 
     if (deals is None) == (matches is None):
@@ -196,20 +216,60 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
         out=out,
         overwrite=overwrite,
     )
-    started = lambda: _warn_if_slow(play, [players], dd_tricks, tricks_option=True)
-    for line in execute(spec, progress=sys.stderr.isatty() if progress is None else progress, started=started):
+    lines = execute(
+        spec,
+        progress=sys.stderr.isatty() if progress is None else progress,
+        started=lambda: _warn_if_slow(play, [players], dd_tricks, tricks_option=True),
+        notify=lambda text: click.echo(text, err=True),
+        advice=_advice(play, "--matches" if matches else "--deals"),
+    )
+    try:
+        for line in lines:
+            click.echo(line)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+def summary(path):
+    """Print the summary of a finished `musim run` again, from its Parquet file."""
+    import pyarrow.parquet as pq
+
+    accumulator = _summary_of(path)
+    for batch in pq.ParquetFile(path).iter_batches(columns=accumulator.COLUMNS):
+        accumulator.add(batch)
+    for line in accumulator.lines():
         click.echo(line)
+
+
+def _summary_of(path):
+    """An empty summary accumulator for the `musim run` Parquet file at `path`; usage error (exit 2)
+    if it is no such file."""
+    import pyarrow as pa
+
+    from musim.engine.parquet import read_metadata
+    from musim.games import get_game
+
+    try:
+        meta = read_metadata(path)
+    except OSError as exc:
+        raise click.UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (pa.ArrowException, ValueError):
+        raise click.UsageError(f"{path} is not a Parquet file") from None
+    except (KeyError, TypeError):
+        raise click.UsageError(f"{path} was not written by `musim run` (no musim metadata)") from None
+    if not isinstance(meta, dict) or meta.get("command") != "run":
+        raise click.UsageError(f"{path} was not written by `musim run`")
+    try:
+        return get_game(meta["params"]["game"]).make_summary(meta["params"])
+    except KeyError as exc:
+        raise click.UsageError(f"{path}: {exc.args[0]}") from None
 
 
 @cli.command()
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option(
-    "--play",
-    type=click.Choice(["random", "heuristic", "dd"]),
-    default="dd",
-    show_default=True,
-    help="The run's --play.",
-)
+@play_option()
 @dd_tricks_option()
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="The run's root seed.")
 @click.option("--deal", "index", type=click.IntRange(0, 2**63 - 1), required=True, help="The row's `deal` index.")
@@ -226,15 +286,15 @@ def record(players, play, dd_tricks, seed, index):
 
 
 def _warn_if_slow(play, players, dd_tricks=0, tricks_option=False):
-    """Double-dummy play of full deals is exact but slow (README, "The double-dummy solver");
+    """Double-dummy play of whole 4-6 player deals, asked for with --play dd, is exact but slow;
     with --dd-tricks N, so is a deal of N tricks or fewer."""
     from musim.games.mu.rules import hand_size
 
     if play == "dd" and any(n >= 4 and (not dd_tricks or dd_tricks >= hand_size(n)) for n in players):
         hint = "; --dd-tricks N plays only the last N tricks double-dummy" if tricks_option else ""
         click.echo(
-            "musim: warning: double-dummy play (--play dd, the default) takes seconds to minutes for "
-            f"each 4-6 player deal; expect a long wait (--play heuristic is fast{hint})",
+            "musim: warning: exact double-dummy play (--play dd) takes seconds to hours for "
+            f"each 4-6 player deal; expect a long wait (the default --play heuristic is fast{hint})",
             err=True,
         )
 
@@ -260,13 +320,7 @@ def _player_list(text):
     metavar="N",
     help="Deals of the unseen cards (default 1068: a +-3 point 95% interval on a success rate).",
 )
-@click.option(
-    "--play",
-    type=click.Choice(["dd", "heuristic"]),
-    default="dd",
-    show_default=True,
-    help="Card play (dd: exact double-dummy, slow with 4+ players, see README).",
-)
+@play_option(("heuristic", "dd"), "Card play (dd: exact double-dummy, seconds to hours a deal with 4+ players).")
 @click.option(
     "--vice",
     type=click.Choice(["strongest", "none", "auction"]),
@@ -309,7 +363,7 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 
     show = sys.stderr.isatty() if progress is None else progress
     try:
-        with progress_bar(count, "sample", show, leave=False) as bar:
+        with progress_bar(count, "sample", show, advice=_advice(play, "--samples", False), leave=False) as bar:
             rows = bid_strength(
                 players,
                 hand,
@@ -340,13 +394,7 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
 @cli.command()
 @click.option("--players", default="3,4,5,6", show_default=True, help="Comma-separated player counts.")
 @click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
-@click.option(
-    "--play",
-    type=click.Choice(["dd", "heuristic"]),
-    default="dd",
-    show_default=True,
-    help="Card play (dd: exact double-dummy, slow with 4+ players, see README).",
-)
+@play_option(("heuristic", "dd"), "Card play (dd: exact double-dummy, seconds to hours a deal with 4+ players).")
 @dd_tricks_option(
     "With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
     "(0 = all), as `musim run --dd-tricks` does."
@@ -429,7 +477,8 @@ def balance(
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
     results = []
-    with progress_bar((n_deals + n_strength) * len(counts), "deal", show) as bar:
+    advice = _advice(play, "--deals or --strength-deals 0")
+    with progress_bar((n_deals + n_strength) * len(counts), "deal", show, advice=advice) as bar:
         for n in counts:
             results.append(
                 analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks, checkpoint, limit)

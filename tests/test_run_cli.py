@@ -61,8 +61,7 @@ def test_run_writes_the_contract_columns(tmp_path):
     assert (df["scores"].map(len) == 5).all() and (df["hands"].map(len) == 5).all()
     meta = read_metadata(out)
     assert meta["seed"] == 7 and meta["params"]["players"] == 5 and meta["policy"] == "random"
-    assert "eklat rate" in res.output and "chief success by bid" in res.output
-    assert "mean score by role" in res.output
+    assert "eklat rate" in res.output and "by bid level" in res.output and "seat advantage" in res.output
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3])
@@ -137,11 +136,14 @@ def test_progress_counts_chunks_as_they_finish_whatever_their_order():
     assert first_saw == [True] and len(finished) == 30  # ten later chunks counted while the first ran
 
 
-def test_run_plays_double_dummy_by_default(tmp_path):
+def test_run_plays_heuristic_by_default_and_double_dummy_on_request(tmp_path):
+    out = tmp_path / "h.parquet"
+    assert invoke("run", "--deals", 6, "--players", 3, "--seed", 5, "--out", out).exit_code == 0
+    assert read_metadata(out)["policy"] == "heuristic"
     out = tmp_path / "dd.parquet"
-    res = invoke("run", "--deals", 6, "--players", 3, "--seed", 5, "--workers", 1, "--out", out)
+    res = invoke("run", "--deals", 6, "--players", 3, "--play", "dd", "--seed", 5, "--workers", 1, "--out", out)
     assert res.exit_code == 0, res.output
-    assert read_metadata(out)["policy"] == "dd"
+    assert read_metadata(out)["policy"] == "dd" and "dd play (heuristic auction, exact double-dummy" in res.output
     df = pq.read_table(out).to_pandas()
     played = df[df.outcome == "played"]
     assert len(played) > 0 and (played.team_points == played.dd_value).all()
@@ -202,7 +204,7 @@ def test_bad_arguments_give_one_line_and_exit_2(args, message):
 
 
 def test_record_prints_the_deals_game_record_and_checks_its_options():
-    res = invoke("record", "--players", 4, "--play", "heuristic", "--seed", 5, "--deal", 3)
+    res = invoke("record", "--seed", 5, "--deal", 3)  # a default run's: 4 players, heuristic
     assert res.exit_code == 0 and json.loads(res.output) == mu_run.deal_record(4, 5, 3, "heuristic")
     res = invoke("record", "--players", 4, "--play", "heuristic", "--dd-tricks", 3, "--seed", 5, "--deal", 3)
     assert res.exit_code == 2 and "--dd-tricks applies only with --play dd" in res.output
@@ -257,10 +259,100 @@ def test_failed_run_leaves_no_file(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_run_without_out_prints_summary():
-    res = invoke("run", "--play", "heuristic", "--deals", 200, "--seed", 2, "--players", 6)
-    assert res.exit_code == 0
-    assert "deals: 200" in res.output
+def test_run_without_out_writes_a_default_file_it_names_first(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = invoke("run", "--deals", 200, "--players", 6)
+    assert res.exit_code == 0, res.stderr
+    seed = int(res.stdout.splitlines()[0].split("seed ")[1].split(":")[0])
+    path = f"runs/mu-6p-heuristic-seed{seed}.parquet"
+    assert res.stderr.splitlines()[0] == f"musim: writing the rows to {path} (--out names another file)"
+    assert res.stdout.splitlines()[-1].endswith(f"written to {path}")
+    assert pq.read_table(path).num_rows == 200 and read_metadata(path)["seed"] == seed
+    again = invoke("run", "--deals", 200, "--players", 6, "--seed", seed)
+    assert again.exit_code == 2 and "--overwrite" in again.output
+
+
+@pytest.mark.parametrize("name", ["x.csv", "x", "x.parquet.tmp"])
+def test_an_out_that_is_not_parquet_is_refused(tmp_path, name):
+    res = invoke("run", "--deals", 10, "--out", tmp_path / name)
+    assert res.exit_code == 2 and "ending in .parquet" in res.output and "Traceback" not in res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", [["--deals", 3000, "--players", 5, "--play", "random"], ["--matches", 30]])
+def test_summary_prints_the_runs_summary_again(tmp_path, mode):
+    out = tmp_path / "r.parquet"
+    res = invoke("run", *mode, "--seed", 8, "--out", out)
+    assert res.exit_code == 0, res.output
+    again = invoke("summary", out)
+    assert again.exit_code == 0, again.output
+    assert again.stdout.splitlines() == res.stdout.splitlines()[:-1]  # all but the timing line
+
+
+def test_the_summary_agrees_with_the_rows(tmp_path):
+    """Eklat rate, success by bid and seat advantage recomputed from the rows with pandas."""
+    from musim.analysis.stats import mean_interval, wilson
+
+    out = tmp_path / "r.parquet"
+    res = invoke("run", "--deals", 4000, "--players", 5, "--play", "random", "--seed", 9, "--out", out)
+    df = pq.read_table(out).to_pandas()
+    eklats = (df.outcome == "eklat").sum()
+    lo, hi = wilson(eklats, len(df))
+    assert f"eklat rate: {eklats / len(df):.2%} [{lo:.2%}, {hi:.2%}] [95% interval], {eklats:,} eklats" in res.output
+    bid3 = df[(df.outcome == "played") & (df.bid == 3)]
+    row = next(line.split() for line in res.output.splitlines() if line.split()[:1] == ["3"])
+    assert row[1] == f"{len(bid3):,}" and row[2] == f"{bid3.success.mean():.2%}"
+    assert row[5] == f"{bid3.team_points.mean():.2f}"
+    scores = [list(s) for s in df.scores]
+    position = [[s[(d + k) % 5] - sum(s) / 5 for k in range(5)] for s, d in zip(scores, df.dealer)]
+    mean, low, high = mean_interval(position)
+    lines = res.output.splitlines()
+    seats = lines[lines.index(next(x for x in lines if x.startswith("seat advantage"))) + 1 :][:5]
+    for line, m, a, b in zip(seats, mean, low, high):
+        assert line.split(None, 1)[1] == f"{m:+.2f} [{a:+.2f}, {b:+.2f}]"
+
+
+@pytest.mark.parametrize("content", [None, b"deal,players\n1,4\n", "plain parquet"])
+def test_summary_of_a_file_that_is_no_run_fails_in_one_line(tmp_path, content):
+    path = tmp_path / "x.parquet"
+    if content == "plain parquet":
+        import pyarrow as pa
+
+        pq.write_table(pa.table({"deal": [1]}), path)
+    elif content is not None:
+        path.write_bytes(content)
+    res = invoke("summary", path)
+    errors = [line for line in res.output.splitlines() if line.startswith("Error:")]
+    assert res.exit_code == 2 and len(errors) == 1 and str(path) in errors[0] and "Traceback" not in res.output
+
+
+@pytest.mark.parametrize(
+    "updates, total, said",
+    [
+        # (seconds since start, items done) at each update; the pace is measured from the first update
+        ([(60, 100), (66, 200)], 10_000, True),  # a minute compiling, then 0.06 s an item: 11 minutes in all
+        ([(60, 100), (66, 200)], 5_000, False),  # the same pace, 6 minutes in all
+        ([(1, 1), (3, 2), (7, 3)], 1_000, True),  # measured at 7 s: 3 s an item, 50 minutes in all
+        ([(1, 1), (3, 2)], 1_000, False),  # not measured yet: under 5 s since the first update
+        ([(1, 1), (7, 1000)], 1_000, False),  # done
+    ],
+)
+def test_the_long_run_estimate(updates, total, said):
+    from musim.progress import Estimate
+
+    now, heard = [0.0], []
+    estimate = Estimate(total, "deal", " Faster: fewer --deals.", heard.append, clock=lambda: now[0])
+    done = 0
+    for t, d in updates:
+        now[0] = t
+        estimate.update(d - done)
+        done = d
+    assert len(heard) == int(said)
+    if said:
+        assert heard[0].startswith("musim: estimate: this run may take") and heard[0].endswith("fewer --deals.")
+        now[0] += 1000
+        estimate.update(1)
+        assert len(heard) == 1  # said once
 
 
 def test_the_progress_bar_draws_the_last_of_a_burst_of_updates():
@@ -276,6 +368,7 @@ def test_the_progress_bar_draws_the_last_of_a_burst_of_updates():
         bar.update(1)
         bar.update(1)
         assert out.getvalue().split("\r")[-1].lstrip().startswith("30%")
+        assert "ETA" in out.getvalue()
 
 
 def test_python_dash_m_musim_is_the_musim_command():

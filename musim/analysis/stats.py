@@ -33,3 +33,13 @@ def mean_interval(values, axis=0, z=Z95):
     n = x.shape[axis]
     half = z * x.std(axis=axis, ddof=1) / math.sqrt(n) if n > 1 else np.full_like(m, np.nan)
     return m, m - half, m + half
+
+
+def mean_interval_from_sums(n, total, total_sq, z=Z95):
+    """(mean, low, high) as mean_interval, from the count, sum and sum of squares (running totals)."""
+    m = total / n
+    if n < 2:
+        return m, math.nan, math.nan
+    var = max(total_sq - total * m, 0.0) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return m, m - half, m + half

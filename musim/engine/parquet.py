@@ -7,13 +7,38 @@ so a file at the requested path is always a whole run.
 
 import json
 import os
+from collections import namedtuple
 from contextlib import contextmanager
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 METADATA_KEY = b"musim"
+DESCRIPTION_KEY = b"description"
 ROW_GROUP_ROWS = 1 << 15  # batches are gathered into row groups of at least this many rows
+
+# The keys of the JSON object under METADATA_KEY, with what each holds (docs/formats.md lists them).
+METADATA_FIELDS = {
+    "musim_version": "musim's version.",
+    "result_version": "The game's result version, bumped whenever a rule, policy or kernel change alters rows.",
+    "command": 'The command that wrote the file (`"run"`).',
+    "params": "Every parameter of the run, by name (below).",
+    "seed": "The root seed (drawn and recorded when `--seed` was not given).",
+    "policy": "The play mode (`--play`): `random`, `heuristic` or `dd`.",
+    "rng": "The random-stream scheme: item k of a run draws from a stream keyed by (seed, k).",
+    "chunk_size": "Items per chunk of work (does not change rows).",
+    "python": "Python's version.",
+    "numba": "numba's version.",
+    "numpy": "numpy's version.",
+    "pyarrow": "pyarrow's version.",
+}
+
+Column = namedtuple("Column", "name type description")  # one column of a run's output
+
+
+def schema_of(columns):
+    """Arrow schema of Columns, each field carrying its description in its metadata."""
+    return pa.schema([pa.field(c.name, c.type, metadata={DESCRIPTION_KEY: c.description}) for c in columns])
 
 
 class OutputError(Exception):

@@ -1,11 +1,10 @@
 """A run from its specification to a finished Parquet file and a summary.
 
 Game-agnostic: the game module supplies, per mode, a chunk size, a kernel
-wrapper `simulate(spec, start, count)`, a `to_batch(chunk)` converter with its
-schema, and a summary accumulator.
+wrapper `simulate(spec, start, count)` and a `to_batch(chunk)` converter with its
+schema (job(spec)), and a summary accumulator fed those batches (make_summary(params)).
 """
 
-import contextlib
 import dataclasses
 import os
 import platform
@@ -18,6 +17,9 @@ import numpy as np
 from musim import __version__
 from musim.engine.local import chunk_starts, run_ordered
 from musim.engine.parquet import OutputError, atomic_parquet, check_output
+from musim.solver.table_size import DEFAULT_MB
+
+DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
 
 
 @dataclasses.dataclass
@@ -32,7 +34,7 @@ class RunSpec:
     seed: int | None = None
     workers: int | None = None
     goal: int = 200
-    tt_mb: int = 256
+    tt_mb: int = DEFAULT_MB
     dd_tricks: int = 0
     out: str | None = None
     overwrite: bool = False
@@ -40,21 +42,25 @@ class RunSpec:
 
 @dataclasses.dataclass
 class Job:
-    """What a game supplies to run a spec: chunking, kernel wrapper, Arrow conversion, summary."""
+    """What a game supplies to run a spec: chunking, kernel wrapper, Arrow conversion."""
 
     chunk_size: int
     simulate: object  # (start, count) -> chunk with a .count
     to_batch: object  # chunk -> pyarrow.RecordBatch
     schema: object
-    summary: object  # () -> accumulator with add(chunk) and lines()
     dictionary_columns: tuple = ()  # low-cardinality columns worth dictionary-encoding
 
 
 def metadata(spec, chunk_size):
     """Provenance stored in the Parquet schema: enough to reproduce the file exactly."""
+    import pyarrow
+
+    from musim.games import get_game
+
     params = dataclasses.asdict(spec)
     return {
         "musim_version": __version__,
+        "result_version": get_game(spec.game).RESULT_VERSION,
         "command": "run",
         "params": params,
         "seed": spec.seed,
@@ -64,25 +70,22 @@ def metadata(spec, chunk_size):
         "python": platform.python_version(),
         "numba": numba.__version__,
         "numpy": np.__version__,
+        "pyarrow": pyarrow.__version__,
     }
 
 
-@contextlib.contextmanager
-def _output_errors():
-    """Report an unusable output path as a one-line click error."""
-    import click
-
-    try:
-        yield
-    except OutputError as exc:
-        raise click.ClickException(str(exc)) from None
+def default_out(spec):
+    """The file a run without --out writes: runs/<game>-<players>p-<play>[-matches]-seed<seed>.parquet."""
+    play = f"dd{spec.dd_tricks}" if spec.dd_tricks else spec.play
+    kind = "-matches" if spec.mode == "matches" else ""
+    return os.path.join(DEFAULT_DIR, f"{spec.game}-{spec.players}p-{play}{kind}-seed{spec.seed}.parquet")
 
 
-def execute(spec, progress=False, started=lambda: None):
-    """Run `spec`; yields summary lines at the end.  Raises click errors for bad output paths;
-    started() is called once the spec is found valid, before any deal runs."""
-    import click
-
+def execute(spec, progress=False, started=lambda: None, notify=lambda text: None, advice=""):
+    """Run `spec` into its Parquet file (default_out(spec) without spec.out); yields the summary
+    lines at the end.  OutputError for an unusable output path; started() is called once the spec
+    is found valid, before any deal runs; notify(text) gets the notice naming a default output;
+    `advice` follows the long-run estimate (musim.progress)."""
     from musim.games import get_game
     from musim.progress import progress_bar
 
@@ -91,37 +94,28 @@ def execute(spec, progress=False, started=lambda: None):
         spec.seed = secrets.randbits(63)
     if spec.workers is None:
         spec.workers = os.cpu_count() or 1
-    if spec.out:
-        try:
-            check_output(spec.out, spec.overwrite)
-        except OutputError as exc:
-            raise click.UsageError(str(exc)) from None
+    if not spec.out:
+        spec.out = default_out(spec)
+        notify(f"musim: writing the rows to {spec.out} (--out names another file)")
+    if not spec.out.lower().endswith(".parquet"):
+        raise OutputError(f"--out {spec.out}: the output is Parquet; give a file name ending in .parquet")
+    check_output(spec.out, spec.overwrite)
     started()
     job = game.job(spec)
-    chunks = chunk_starts(spec.count, job.chunk_size)
-    summary = job.summary()
+    summary = game.make_summary(dataclasses.asdict(spec))
     t0 = time.perf_counter()
-    bar = progress_bar(spec.count, spec.mode[:-1], progress, leave=False)
-    results = run_ordered(job.simulate, chunks, spec.workers, done=bar.update)
+    bar = progress_bar(spec.count, spec.mode[:-1], progress, advice=advice, leave=False)
+    results = run_ordered(job.simulate, chunk_starts(spec.count, job.chunk_size), spec.workers, done=bar.update)
     try:
-        if spec.out:
-            with (
-                _output_errors(),
-                atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size), job.dictionary_columns) as write,
-            ):
-                for chunk in results:
-                    write(job.to_batch(chunk))
-                    summary.add(chunk)
-        else:
+        with atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size), job.dictionary_columns) as write:
             for chunk in results:
-                summary.add(chunk)
+                batch = job.to_batch(chunk)
+                write(batch)
+                summary.add(batch)
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
     yield from summary.lines()
     rate = spec.count / elapsed if elapsed > 0 else float("inf")
     shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
-    yield (
-        f"seed {spec.seed}, {spec.workers} worker(s), {elapsed:.2f} s ({shown} {spec.mode}/s)"
-        + (f", written to {spec.out}" if spec.out else "")
-    )
+    yield f"{spec.workers} worker(s), {elapsed:.2f} s ({shown} {spec.mode}/s), written to {spec.out}"

@@ -47,13 +47,13 @@ from numba.extending import intrinsic
 from musim.bits import drop_lowest, lowest
 from musim.jit import flat_kernel
 from musim.solver.layout import MAX_CLASSES
+from musim.solver.table_size import DEFAULT_MB
 
 KEY_WORDS = 2
 POINTS_WORDS = 3
 TOP_WORDS = 6
 MAX_BUCKET = 512
 MIN_BUCKET = 8
-DEFAULT_MB = 512
 
 TransTable = namedtuple("TransTable", "stamp line key points work fill meta flags")
 # stamp[i] = a 16-bit hash of the primary key, then per class (6 bits from bit 16 + 6k) whether

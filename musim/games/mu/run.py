@@ -1,8 +1,8 @@
 """`musim run --game mu`: simulate deals or matches chunk by chunk into Arrow batches.
 
 The kernels (simulate.py) fill plain arrays; this module turns each chunk into
-an Arrow record batch with the columns of FORMATS.md "Run output", and keeps
-the running totals for the end-of-run summary.
+an Arrow record batch with the columns of FORMATS.md "Run output"; summary.py
+sums them for the end-of-run summary.
 """
 
 import time
@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 
 from musim.cards import CARD_TEXT, mask_cards, type_text
 from musim.games.mu import simulate as sim
+from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.policies import DD, HEURISTIC, RANDOM
 from musim.solver.tt import DEFAULT_MB
@@ -25,34 +26,6 @@ CHUNK_MATCHES = 64
 
 _TYPE_TEXTS = pa.array([type_text(t) for t in range(-1, 15)])  # code + 1 -> text ("none" at 0)
 _OUTCOMES = pa.array(["played", "eklat"])
-
-DEAL_SCHEMA = pa.schema(
-    [
-        ("deal", pa.int64()),
-        ("players", pa.int8()),
-        ("dealer", pa.int8()),
-        ("outcome", pa.string()),
-        ("chief", pa.int8()),
-        ("vice", pa.int8()),
-        ("partner", pa.int8()),
-        ("bid", pa.int8()),
-        ("chief_trump", pa.string()),
-        ("vice_trump", pa.string()),
-        ("target", pa.int16()),
-        ("team_points", pa.int16()),
-        ("success", pa.bool_()),
-        ("shortfall", pa.int8()),
-        ("bonus", pa.int16()),
-        ("provoker", pa.int8()),
-        ("auction_turns", pa.int16()),
-        ("dd_value", pa.int16()),
-        ("solve_ms", pa.float32()),
-        ("scores", pa.list_(pa.int16())),
-        ("card_points", pa.list_(pa.int16())),
-        ("hands", pa.list_(pa.uint64())),
-        ("laid", pa.list_(pa.uint64())),
-    ]
-)
 
 DICTIONARY_COLUMNS = (
     "players",
@@ -71,26 +44,12 @@ DICTIONARY_COLUMNS = (
     "provoker",
 )
 
-MATCH_SCHEMA = pa.schema(
-    [
-        ("match", pa.int64()),
-        ("players", pa.int8()),
-        ("deals", pa.int32()),
-        ("eklats", pa.int32()),
-        ("totals", pa.list_(pa.int32())),
-        ("winner", pa.int8()),
-        ("winners", pa.list_(pa.int8())),
-        ("chief_counts", pa.list_(pa.int32())),
-        ("capped", pa.bool_()),
-    ]
-)
-
 
 class DealChunk:
     """The arrays of one chunk of deals, as the kernel fills them."""
 
-    def __init__(self, players, start, count):
-        self.players, self.start, self.count = players, start, count
+    def __init__(self, players, start, count, dd=False):
+        self.players, self.start, self.count, self.dd = players, start, count, dd
         self.dealers = np.zeros(count, np.int64)
         self.res = np.zeros((count, sim.N_RESULTS), np.int64)
         self.scores = np.zeros((count, sim.MAX_PLAYERS), np.int64)
@@ -107,7 +66,7 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
     wall-clock solve time (`solve_ms`).  node_limit (`musim balance` only): a start solve
     past it leaves its deal unresolved (ddplay.py), and the row is not double-dummy play."""
     bid_policy, play_policy = PLAY_POLICIES[play]
-    ch = DealChunk(players, start, count)
+    ch = DealChunk(players, start, count, dd=play_policy == DD)
     if play_policy != DD:
         sim.simulate_chunk(
             players,
@@ -162,50 +121,57 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
 
 
 def _list_column(values, n, typ):
-    """Arrow list column from the first n columns of a 2-D array."""
+    """Arrow list column of type `typ` from the first n columns of a 2-D array."""
     flat = np.ascontiguousarray(values[:, :n]).ravel()
     offsets = np.arange(0, flat.size + 1, n, dtype=np.int32)
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat, type=typ))
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat, type=typ.value_type), type=typ)
 
 
 def _nullable(values, typ, null_mask):
     return pa.array(values, type=typ, mask=null_mask)
 
 
+# Integer columns taken straight from the kernel's result vector, null where negative.
+_RESULT_COLUMNS = {
+    "chief": sim.CHIEF,
+    "vice": sim.VICE,
+    "partner": sim.PARTNER,
+    "bid": sim.BID,
+    "target": sim.TARGET,
+    "team_points": sim.TEAM_POINTS,
+    "shortfall": sim.SHORTFALL,
+    "bonus": sim.BONUS,
+    "provoker": sim.PROVOKER,
+    "auction_turns": sim.AUCTION_TURNS,
+    "dd_value": sim.DD_VALUE,
+}
+
+
 def deal_batch(ch):
-    """Arrow record batch of a chunk of deals (FORMATS.md "Run output")."""
+    """Arrow record batch of a chunk of deals (docs/formats.md), with the double-dummy columns if so played."""
+    schema = deal_schema(ch.dd)
+    typ = {f.name: f.type for f in schema}
     r, n = ch.res, ch.players
     eklat = r[:, sim.OUTCOME] == sim.EKLAT
     col = {
-        "deal": pa.array(np.arange(ch.start, ch.start + ch.count, dtype=np.int64)),
-        "players": pa.array(np.full(ch.count, n, np.int8)),
-        "dealer": pa.array(ch.dealers.astype(np.int8)),
+        "deal": pa.array(np.arange(ch.start, ch.start + ch.count), type=typ["deal"]),
+        "players": pa.array(np.full(ch.count, n), type=typ["players"]),
+        "dealer": pa.array(ch.dealers, type=typ["dealer"]),
         "outcome": pc.take(_OUTCOMES, pa.array(r[:, sim.OUTCOME])),
         "chief_trump": pc.take(_TYPE_TEXTS, _nullable(r[:, sim.CHIEF_TRUMP] + 1, pa.int64(), eklat)),
         "vice_trump": pc.take(_TYPE_TEXTS, _nullable(r[:, sim.VICE_TRUMP] + 1, pa.int64(), r[:, sim.VICE_TRUMP] < 0)),
-        "success": _nullable(r[:, sim.SUCCESS] == 1, pa.bool_(), eklat),
-        "scores": _list_column(ch.scores, n, pa.int16()),
-        "card_points": _list_column(ch.card_points, n, pa.int16()),
-        "hands": _list_column(ch.hands, n, pa.uint64()),
-        "laid": _list_column(ch.laid, n, pa.uint64()),
-        "solve_ms": pa.array(ch.solve_ms, mask=np.isnan(ch.solve_ms)),
+        "success": _nullable(r[:, sim.SUCCESS] == 1, typ["success"], eklat),
+        "scores": _list_column(ch.scores, n, typ["scores"]),
+        "card_points": _list_column(ch.card_points, n, typ["card_points"]),
+        "hands": _list_column(ch.hands, n, typ["hands"]),
+        "laid": _list_column(ch.laid, n, typ["laid"]),
     }
-    for name, idx in (
-        ("chief", sim.CHIEF),
-        ("vice", sim.VICE),
-        ("partner", sim.PARTNER),
-        ("bid", sim.BID),
-        ("target", sim.TARGET),
-        ("team_points", sim.TEAM_POINTS),
-        ("shortfall", sim.SHORTFALL),
-        ("bonus", sim.BONUS),
-        ("provoker", sim.PROVOKER),
-        ("auction_turns", sim.AUCTION_TURNS),
-        ("dd_value", sim.DD_VALUE),
-    ):
-        typ = DEAL_SCHEMA.field(name).type
-        col[name] = _nullable(r[:, idx], typ, r[:, idx] < 0)
-    return pa.RecordBatch.from_arrays([col[f.name] for f in DEAL_SCHEMA], schema=DEAL_SCHEMA)
+    if ch.dd:
+        col["solve_ms"] = _nullable(ch.solve_ms, typ["solve_ms"], np.isnan(ch.solve_ms))
+    for name, idx in _RESULT_COLUMNS.items():
+        if name in typ:
+            col[name] = _nullable(r[:, idx], typ[name], r[:, idx] < 0)
+    return pa.RecordBatch.from_arrays([col[f.name] for f in schema], schema=schema)
 
 
 class MatchChunk:
@@ -255,94 +221,19 @@ def match_batch(ch):
     n_top = is_top.sum(axis=1)
     winner = np.where(n_top == 1, totals.argmax(axis=1), -1)
     tops = [np.flatnonzero(row) for row in is_top]
+    typ = {f.name: f.type for f in MATCH_SCHEMA}
     col = {
-        "match": pa.array(np.arange(ch.start, ch.start + ch.count, dtype=np.int64)),
-        "players": pa.array(np.full(ch.count, n, np.int8)),
-        "deals": pa.array(ch.deals.astype(np.int32)),
-        "eklats": pa.array(ch.eklats.astype(np.int32)),
-        "totals": _list_column(ch.totals, n, pa.int32()),
-        "winner": _nullable(winner, pa.int8(), winner < 0),
-        "winners": pa.array([t.tolist() for t in tops], type=pa.list_(pa.int8())),
-        "chief_counts": _list_column(ch.chief_counts, n, pa.int32()),
-        "capped": pa.array(ch.deals >= sim.MATCH_DEAL_CAP),
+        "match": pa.array(np.arange(ch.start, ch.start + ch.count), type=typ["match"]),
+        "players": pa.array(np.full(ch.count, n), type=typ["players"]),
+        "deals": pa.array(ch.deals, type=typ["deals"]),
+        "eklats": pa.array(ch.eklats, type=typ["eklats"]),
+        "totals": _list_column(ch.totals, n, typ["totals"]),
+        "winner": _nullable(winner, typ["winner"], winner < 0),
+        "winners": pa.array([t.tolist() for t in tops], type=typ["winners"]),
+        "chief_counts": _list_column(ch.chief_counts, n, typ["chief_counts"]),
+        "capped": pa.array(ch.deals >= sim.MATCH_DEAL_CAP, type=typ["capped"]),
     }
     return pa.RecordBatch.from_arrays([col[f.name] for f in MATCH_SCHEMA], schema=MATCH_SCHEMA)
-
-
-class DealSummary:
-    """Running totals for the end-of-run summary: eklats, success by bid, mean score by role."""
-
-    ROLES = ("chief", "partner", "vice", "other")
-
-    def __init__(self, players):
-        self.players = players
-        self.deals = 0
-        self.eklats = 0
-        self.bid_played = np.zeros(16, np.int64)
-        self.bid_made = np.zeros(16, np.int64)
-        self.role_sum = np.zeros(4, np.int64)
-        self.role_count = np.zeros(4, np.int64)
-
-    def add(self, ch):
-        n, r = self.players, ch.res
-        played = r[:, sim.OUTCOME] == sim.PLAYED
-        self.deals += ch.count
-        self.eklats += int((~played).sum())
-        bids = r[played, sim.BID]
-        self.bid_played += np.bincount(bids, minlength=16)[:16]
-        self.bid_made += np.bincount(bids, weights=r[played, sim.SUCCESS], minlength=16)[:16].astype(np.int64)
-        seats = np.arange(n)
-        rp = r[played]
-        sc = ch.scores[played, :n]
-        role = np.full(sc.shape, 3)
-        role[rp[:, sim.VICE, None] == seats] = 2
-        role[rp[:, sim.PARTNER, None] == seats] = 1
-        role[rp[:, sim.CHIEF, None] == seats] = 0
-        self.role_sum += np.bincount(role.ravel(), weights=sc.ravel(), minlength=4).astype(np.int64)
-        self.role_count += np.bincount(role.ravel(), minlength=4)
-
-    def lines(self):
-        """Human-readable summary lines."""
-        out = [f"deals: {self.deals:,}   eklat rate: {self.eklats / max(self.deals, 1):.2%}"]
-        bids = [b for b in range(16) if self.bid_played[b]]
-        if bids:
-            out.append(
-                "chief success by bid: "
-                + "  ".join(
-                    f"{b}: {self.bid_made[b] / self.bid_played[b]:.1%} (n={self.bid_played[b]:,})" for b in bids
-                )
-            )
-        means = [
-            f"{name} {self.role_sum[i] / self.role_count[i]:+.2f}"
-            for i, name in enumerate(self.ROLES)
-            if self.role_count[i]
-        ]
-        if means:
-            out.append("mean score by role (played deals): " + "  ".join(means))
-        return out
-
-
-class MatchSummary:
-    """Running totals for a matches run."""
-
-    def __init__(self, players):
-        self.players = players
-        self.matches = 0
-        self.deals = 0
-        self.wins = np.zeros(players, np.int64)
-
-    def add(self, ch):
-        self.matches += ch.count
-        self.deals += int(ch.deals.sum())
-        totals = ch.totals[:, : self.players]
-        top = totals == totals.max(axis=1, keepdims=True)
-        self.wins += top[top.sum(axis=1) == 1].sum(axis=0)
-
-    def lines(self):
-        return [
-            f"matches: {self.matches:,}   mean deals per match: {self.deals / max(self.matches, 1):.1f}",
-            "outright wins by seat: " + "  ".join(f"{s}: {w:,}" for s, w in enumerate(self.wins)),
-        ]
 
 
 def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):

@@ -1,0 +1,103 @@
+"""The columns of `musim run --game mu` output, each defined once: name, Arrow type, description.
+
+The Arrow schemas (a description in each field's metadata) are built from these tables, and
+docs/formats.md from the schemas (scripts/make_formats_doc.py).
+"""
+
+import pyarrow as pa
+
+from musim.cards import COLOURS
+from musim.engine.parquet import Column, schema_of
+from musim.games.mu.simulate import MATCH_DEAL_CAP
+
+_SEAT = "a seat number (0..players-1)"
+_PER_SEAT = "one entry per seat, in seat order"
+_TYPES = f"a colour letter ({', '.join(COLOURS)}) or a number digit (0..9)"
+
+DEAL_COLUMNS = (
+    Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
+    Column("players", pa.int8(), "Number of players (3..6)."),
+    Column("dealer", pa.int8(), f"The dealer, {_SEAT}; seats are numbered clockwise."),
+    Column("outcome", pa.string(), '"played", or "eklat" (no unique highest bid: the deal ends unplayed).'),
+    Column("chief", pa.int8(), f"The chief (unique highest bidder), {_SEAT}; null for an eklat."),
+    Column("vice", pa.int8(), f"The vice, {_SEAT}; null for an eklat, with 3 players, or when no player qualifies."),
+    Column("partner", pa.int8(), f"The chief's partner, {_SEAT}; null for an eklat and with 3 players."),
+    Column(
+        "bid",
+        pa.int8(),
+        "The chief's bid (cards laid); for an eklat the tied highest number of cards laid (0 if nobody laid).",
+    ),
+    Column("chief_trump", pa.string(), f'The chief trump: {_TYPES}, or "none"; null for an eklat.'),
+    Column("vice_trump", pa.string(), f"The vice trump: {_TYPES}; null when there is no vice (always for an eklat)."),
+    Column("target", pa.int16(), "Card points the chief's team needs to make the bid; null for an eklat."),
+    Column("team_points", pa.int16(), "Card points the chief and partner won in tricks; null for an eklat."),
+    Column("success", pa.bool_(), "True if team_points reached the target (the bid is made); null for an eklat."),
+    Column(
+        "shortfall",
+        pa.int8(),
+        "Bid minus the largest bid whose target team_points reach (0 when made); null for an eklat.",
+    ),
+    Column(
+        "bonus",
+        pa.int16(),
+        "Points the chief and the partner each add for making the bid (0 when failed); null for an eklat.",
+    ),
+    Column(
+        "provoker",
+        pa.int8(),
+        f"For an eklat, the tied player who laid last, {_SEAT}; null for a played deal or when nobody laid.",
+    ),
+    Column("auction_turns", pa.int16(), "Turns of the auction, passes included, the dealer's first."),
+    Column(
+        "scores",
+        pa.list_(pa.int16()),
+        f"The deal's score of each seat: card points plus bonus or penalty, or the eklat score; {_PER_SEAT}.",
+    ),
+    Column("card_points", pa.list_(pa.int16()), f"Card points won in tricks, {_PER_SEAT}; all 0 for an eklat."),
+    Column(
+        "hands",
+        pa.list_(pa.uint64()),
+        f"The cards dealt to each seat (laid cards included) as card masks (bit layout below), {_PER_SEAT}.",
+    ),
+    Column("laid", pa.list_(pa.uint64()), f"The cards each seat laid in the auction as card masks, {_PER_SEAT}."),
+)
+
+# Filled by double-dummy play only: present in a run's output with --play dd alone.
+DD_COLUMNS = (
+    Column(
+        "dd_value",
+        pa.int16(),
+        "Card points the chief's team wins, with perfect play on both sides, from where double-dummy play began: "
+        "the last K tricks with --dd-tricks K, else the whole deal (then equal to team_points); null for an eklat.",
+    ),
+    Column(
+        "solve_ms",
+        pa.float32(),
+        "Wall-clock milliseconds the deal took (nearly all of it solving); differs between runs; null for an eklat.",
+    ),
+)
+
+MATCH_COLUMNS = (
+    Column("match", pa.int64(), "Index of the match within the run; match m draws from its own random stream."),
+    Column("players", pa.int8(), "Number of players (3..6)."),
+    Column("deals", pa.int32(), "Deals the match took, eklats included: it ends when a total reaches --goal."),
+    Column("eklats", pa.int32(), "Deals of the match that ended in an eklat."),
+    Column("totals", pa.list_(pa.int32()), f"Each seat's total score (points) at the end of the match, {_PER_SEAT}."),
+    Column("winner", pa.int8(), f"The seat with the highest total, {_SEAT}; null when several share it."),
+    Column("winners", pa.list_(pa.int8()), "The seats sharing the highest total, in seat order (one unless tied)."),
+    Column("chief_counts", pa.list_(pa.int32()), f"Deals each seat played as chief, {_PER_SEAT}."),
+    Column(
+        "capped",
+        pa.bool_(),
+        f"True if the match stopped after {MATCH_DEAL_CAP:,} deals without anyone reaching the goal.",
+    ),
+)
+
+DEAL_SCHEMA = schema_of(DEAL_COLUMNS)
+DD_DEAL_SCHEMA = schema_of(DEAL_COLUMNS + DD_COLUMNS)
+MATCH_SCHEMA = schema_of(MATCH_COLUMNS)
+
+
+def deal_schema(dd):
+    """Schema of deal rows: with the double-dummy columns if the cards were played double-dummy."""
+    return DD_DEAL_SCHEMA if dd else DEAL_SCHEMA

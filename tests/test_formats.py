@@ -1,0 +1,113 @@
+"""Run output describes itself: column descriptions, docs/formats.md in step, file metadata, read_run."""
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+import musim
+from musim.cards import mask_cards
+from musim.cli import cli
+from musim.engine.parquet import DESCRIPTION_KEY, METADATA_FIELDS, read_metadata
+from musim.formats_doc import formats_markdown
+from musim.games.mu import RESULT_VERSION
+from musim.games.mu.columns import DD_COLUMNS, DD_DEAL_SCHEMA, DEAL_SCHEMA, MATCH_SCHEMA
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
+DD_NAMES = [c.name for c in DD_COLUMNS]
+RUNS = {
+    "random3": ["--deals", 200, "--players", 3, "--play", "random"],
+    "random5": ["--deals", 200, "--players", 5, "--play", "random"],
+    "dd3": ["--deals", 2, "--players", 3, "--play", "dd", "--tt-mb", 16, "--workers", 1],
+    "matches3": ["--matches", 4, "--players", 3, "--play", "random"],
+}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """The output file of each run in RUNS."""
+    folder = tmp_path_factory.mktemp("runs")
+    out = {}
+    for name, args in RUNS.items():
+        out[name] = folder / f"{name}.parquet"
+        res = CliRunner().invoke(cli, ["run", *map(str, args), "--seed", "11", "--out", str(out[name])])
+        assert res.exit_code == 0, res.output
+    return out
+
+
+def test_docs_formats_md_is_generated_from_the_descriptions():
+    assert DOC.read_text() == formats_markdown(), "docs/formats.md is stale: run python scripts/make_formats_doc.py"
+
+
+@pytest.mark.parametrize("schema", [DEAL_SCHEMA, DD_DEAL_SCHEMA, MATCH_SCHEMA])
+def test_every_column_has_a_description(schema):
+    for field in schema:
+        assert field.metadata[DESCRIPTION_KEY].decode().strip(), field.name
+
+
+def test_files_carry_the_descriptions_and_dd_columns_only_with_dd_play(runs):
+    for name, expected in [("random5", DEAL_SCHEMA), ("dd3", DD_DEAL_SCHEMA), ("matches3", MATCH_SCHEMA)]:
+        schema = pq.read_schema(runs[name])
+        assert schema.names == expected.names
+        for field in schema:
+            assert field.metadata[DESCRIPTION_KEY] == expected.field(field.name).metadata[DESCRIPTION_KEY]
+    assert not set(DD_NAMES) & set(pq.read_schema(runs["random5"]).names)
+    assert set(DD_NAMES) <= set(pq.read_schema(runs["dd3"]).names)
+
+
+def test_wall_clock_columns_are_named_ms():
+    assert [c.name for c in DD_COLUMNS if c.description.startswith("Wall-clock")] == ["solve_ms"]
+
+
+def test_metadata_holds_the_documented_keys_and_versions(runs):
+    import numba
+    import numpy
+    import pyarrow
+
+    meta = read_metadata(runs["random3"])
+    assert set(meta) == set(METADATA_FIELDS)
+    assert meta["result_version"] == RESULT_VERSION and meta["musim_version"] == musim.__version__
+    for module in (numba, numpy, pyarrow):
+        assert meta[module.__name__] == module.__version__
+    assert meta["params"]["players"] == 3 and meta["params"]["count"] == 200 and meta["seed"] == 11
+
+
+@pytest.mark.parametrize("name, players", [("random3", 3), ("random5", 5)])
+def test_read_run_gives_nullable_dtypes_and_readable_hands(runs, name, players):
+    df = musim.read_run(runs[name])
+    raw = pq.read_table(runs[name]).to_pandas()
+    assert len(df) == 200 and list(df.columns) == DEAL_SCHEMA.names
+    for column in ["players", "dealer", "chief", "vice", "partner", "bid", "shortfall", "provoker"]:
+        assert df[column].dtype == "Int8", column
+    for column in ["target", "team_points", "bonus", "auction_turns"]:
+        assert df[column].dtype == "Int16", column
+    assert df["deal"].dtype == "Int64" and df["success"].dtype == "boolean"
+    for column in ["outcome", "chief_trump", "vice_trump"]:
+        assert df[column].dtype == pd.StringDtype(), column
+    assert set(df["outcome"]) <= {"played", "eklat"}
+    eklat = df["outcome"] == "eklat"
+    assert df.loc[eklat, "chief"].isna().all() and df.loc[~eklat, "chief"].notna().all()
+    if players == 3:
+        assert df["vice"].isna().all() and df["partner"].isna().all()
+    for column in ["hands", "laid"]:  # the vectorised conversion agrees with mask_cards, mask by mask
+        assert df[column].tolist() == [[mask_cards(m) for m in masks] for masks in raw[column]]
+    assert [[len(h) for h in hands] for hands in df["hands"]] == [[12] * players] * 200
+    assert df.attrs["musim"] == read_metadata(runs[name])
+
+
+def test_read_run_reads_dd_and_match_files_and_directories(runs, tmp_path):
+    dd = musim.read_run(runs["dd3"])
+    assert dd["dd_value"].dtype == "Int16" and dd["solve_ms"].dtype == "Float32"
+    played = dd["outcome"] == "played"
+    assert (dd.loc[played, "dd_value"] == dd.loc[played, "team_points"]).all()
+    assert dd.loc[~played, "solve_ms"].isna().all() and (dd.loc[played, "solve_ms"] >= 0).all()
+    matches = musim.read_run(runs["matches3"])
+    assert list(matches.columns) == MATCH_SCHEMA.names and matches["winner"].dtype == "Int8"
+    assert matches["capped"].dtype == "boolean" and (matches["totals"].map(max) >= 200).all()
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    shutil.copy(runs["random5"], parts / "part-0.parquet")
+    pd.testing.assert_frame_equal(musim.read_run(parts), musim.read_run(runs["random5"]))
