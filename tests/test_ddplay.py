@@ -1,6 +1,6 @@
 """Double-dummy card play in the deal kernel: the team's points in the solver-played tricks
 equal the value the solver computed, the record replays, and each card is the one the
-tie rule names."""
+fixed preference names, whatever the table or the search's move order."""
 
 import random
 import threading
@@ -17,7 +17,7 @@ from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record, simulate_deals
 from musim.games.mu.solve import MuSolver
 from musim.solver.pause import REQUEST, request_pause
-from musim.solver.search import first_keeping_move, gen_moves, set_owners
+from musim.solver.search import first_keeping_move
 from musim.solver.tt import make_table
 
 
@@ -39,37 +39,48 @@ def test_dd_tricks_earn_exactly_the_solved_value(n, tricks):
     assert played > 0
 
 
-def test_dd_play_is_reproducible():
-    a = simulate_deals(4, 8, "dd", 5, 4, tt_mb=16, dd_tricks=4)
-    b = simulate_deals(4, 8, "dd", 5, 4, tt_mb=8, dd_tricks=4)
-    assert (a.res == b.res).all() and (a.card_points == b.card_points).all()
+def test_dd_rows_do_not_depend_on_the_table_or_the_search_order():
+    """The same rows with another table size, and with the search's move budgets shrunk so far
+    that it explores its moves in another order (budget_next) and fills its table otherwise."""
+    players, seed, start, count, tricks = 4, 8, 5, 4, 4
+    a = simulate_deals(players, seed, "dd", start, count, tt_mb=16, dd_tricks=tricks)
+    b = simulate_deals(players, seed, "dd", start, count, tt_mb=8, dd_tricks=tricks)
+    assert (a.res[:, sim.OUTCOME] == sim.PLAYED).sum() >= 2
+    for name in ("res", "scores", "card_points"):
+        assert (getattr(a, name) == getattr(b, name)).all()
+    for i in range(count):
+        th, out = _deal_in_thread(_shrink_budgets, players, seed, start + i, tricks)
+        th.join()
+        for name in ("res", "scores", "card_points"):
+            assert (getattr(out["chunk"], name)[0] == getattr(a, name)[i]).all()
+
+
+def _shrink_budgets(dd):
+    """Budget every node with a choice of moves: 16 nodes for its first, 4 for each other."""
+    dd.st.budget[:] = (1, 16, 4)
 
 
 @pytest.mark.parametrize("n, tricks", [(3, 4), (4, 3), (5, 2), (6, 2)])
-def test_dd_card_is_the_first_that_keeps_the_value(n, tricks):
-    """The tie rule that makes double-dummy rows reproducible: the card chosen is, in the
-    search's own move order for the position (gen_moves with no table move), the first
-    whose brute-force value equals the position's; the same card whatever the table holds."""
+def test_dd_card_is_the_lowest_card_that_keeps_the_value(n, tricks):
+    """The fixed preference that makes double-dummy rows reproducible: of the legal cards whose
+    brute-force value (reference_dd) equals the position's, the one of lowest card index; the
+    same card on a fresh table and on one holding the whole solve, of two sizes."""
     rng = random.Random(n * 31 + tricks)
-    solver = MuSolver(make_table(8))
-    later = 0
+    solvers = [MuSolver(make_table(8)), MuSolver(make_table(1))]
+    not_lowest = 0
     for i in range(300):
         obj, args = random_position(rng, n, tricks, mid_trick=i % 2 == 1)
         value, moves = dd_value(*args)
-        setup, _, leader, trick = solver.load(obj)
-        g, st, k = setup.game, solver.st, len(trick)
-        set_owners(g, st)
-        order = [int(st.moves[k, j]) for j in range(gen_moves(g, st, (leader + k) % n, leader, k, k, -1))]
-        text = [CARD_TEXT[setup.orig_of[c]] for c in order]
-        by_text = {CARD_TEXT[c]: v for c, v in moves.items()}  # the copies of a 1 or 7 alike
-        first = next(t for t in text if by_text[t] == value)
-        for warm in (False, True):  # a fresh table generation, then one holding the whole solve
-            if warm:
-                solver.solve(obj)
-            card = first_keeping_move(g, solver.tt, st, leader, k, value)
-            assert CARD_TEXT[setup.orig_of[card]] == first, obj
-        later += first != text[0]
-    assert later > 10  # positions where the first move in that order loses value
+        lowest = min(c for c, v in moves.items() if v == value)
+        for solver in solvers:
+            setup, _, leader, trick = solver.load(obj)
+            for warm in (False, True):  # a fresh table generation, then one holding the whole solve
+                if warm:
+                    solver.solve(obj)
+                card = first_keeping_move(setup.game, solver.tt, solver.st, leader, len(trick), value, setup.canon_of)
+                assert CARD_TEXT[setup.orig_of[card]] == CARD_TEXT[lowest], obj  # either copy of a 1 or 7
+        not_lowest += lowest != min(moves)
+    assert not_lowest > 10  # positions where the lowest legal card loses value
 
 
 def _deal_in_thread(before, players, seed, deal, tricks):

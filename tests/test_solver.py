@@ -175,7 +175,7 @@ def test_principal_line_reproduces_the_value(solver):
             st.line[j] = setup.canon_of[c]
         total, v = 0, value
         while any(st.hands[s] for s in range(n)):
-            card = search.first_keeping_move(g, tt, st, leader, k, v)
+            card = search.first_keeping_move(g, tt, st, leader, k, v, setup.canon_of)
             assert card >= 0
             seat = (leader + k) % n
             st.hands[seat] ^= np.uint64(1) << np.uint64(card)
@@ -216,13 +216,6 @@ def test_solve_cli_rejects_bad_positions(mutate, message):
     first, second = [json.loads(x) for x in res.output.splitlines()]
     assert message in first["error"] and "\n" not in first["error"]
     assert "value" in second
-
-
-def test_cli_table_default_is_the_solvers():
-    from musim import cli as cli_module
-    from musim.solver.tt import DEFAULT_MB
-
-    assert cli_module.TT_MB == DEFAULT_MB
 
 
 def test_solve_cli_usage_errors():

@@ -521,20 +521,25 @@ def side_takes_later(g, st, seat, k, win_card, led_class, side):
 
 
 @flat_kernel(inline="always")
+def legal_cards(g, hand, line, t0, k):
+    """The cards of `hand` that may go to the trick line[t0: t0 + k]: the led class's, if it holds any."""
+    if k > 0:
+        follow = hand & g.class_mask[g.klass[line[t0]]]
+        if follow:
+            return follow
+    return hand
+
+
+@flat_kernel(inline="always")
 def gen_moves(g, st, seat, leader, k, ply, tt_best):
     """Fill st.moves[ply] with one card per group of interchangeable legal cards, best first."""
     n = g.n
     hands, line = st.hands, st.line
     t0 = ply - k  # the current trick is line[t0: ply]
     hand = hands[seat]
-    legal = hand
-    led_class = -1
+    legal = legal_cards(g, hand, line, t0, k)
+    led_class = g.klass[line[t0]] if k > 0 else -1
     win_card = -1
-    if k > 0:
-        led_class = g.klass[line[t0]]
-        follow = hand & g.class_mask[led_class]
-        if follow:
-            legal = follow
     others = remaining(g, st) & ~hand
     win_pos = 0
     trick_pts = 0
@@ -1019,23 +1024,16 @@ def keeps_value(g, tt, st, leader, k, card, value):
 
 
 @flat_kernel(inline="always")
-def first_keeping_move(g, tt, st, leader, k, value):
-    """The first move, in the search's own order with no table move (gen_moves: a function
-    of the position alone), that keeps `value`: a fixed, reproducible choice.  It is also
-    the cheap one: the proofs the solve left in the table followed that same order, so the
-    first candidate nearly always keeps the value, and cheaply, where the first card
-    in card order needed a proof of its own (3-player auction deals: play searched about
-    half as many nodes again as the start solve; now under a thousandth of it)."""
-    n = g.n
+def first_keeping_move(g, tt, st, leader, k, value, order):
+    """The first legal card in `order` (all the game's cards, the most preferred first) that
+    keeps `value`, or -1: one null-window search per candidate until one keeps it.  The
+    choice depends on the position and `order` alone, not on the search's move order or on
+    what the table holds, so work on the search's speed cannot change it."""
     seat = leader + k
-    if seat >= n:
-        seat -= n
-    i = 0
-    while True:
-        set_owners(g, st)  # each search leaves the position as it found it: the same moves
-        if i >= gen_moves(g, st, seat, leader, k, k, -1):
-            return -1
-        c = st.moves[k, i]
-        if keeps_value(g, tt, st, leader, k, c, value):
+    if seat >= g.n:
+        seat -= g.n
+    legal = legal_cards(g, st.hands[seat], st.line, 0, k)
+    for c in order:
+        if legal & (np.uint64(1) << np.uint64(c)) and keeps_value(g, tt, st, leader, k, c, value):
             return c
-        i += 1
+    return -1

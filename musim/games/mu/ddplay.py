@@ -1,13 +1,15 @@
 """Double-dummy card play inside the deal kernel: every card chosen by the exact solver.
 
-When the play phase reaches the last `tricks` tricks (all of them by default),
-the position is mapped into the solver's layout and solved once; from then on
-each seat plays the first of its moves, in the solver's own move order for the
-position (no table hints), that keeps the exact value (one null-window search per
-candidate, the transposition table warm).  The order depends on the position
-alone, so rows are reproducible whatever the table size, and the first candidate
-is nearly always the move the solve's proof used: play costs almost nothing on
-top of the solve.  The team's points then equal the value solved at the start.
+When the play phase reaches the last `tricks` tricks (all of them by default), the position
+is mapped into the solver's layout and solved once: its value is the most card points the
+chief's team can take in those tricks, the team maximising and the others minimising, every
+hand seen by everyone.  Nothing else counts: not the score the points lead to, nor which seat
+of a side takes them.  From then on each seat plays, of its legal cards that keep that exact
+value, the one of lowest card index in the bit layout of RULES.md section 1 (R0 R1 R1 R2 ...
+K9; one null-window search per candidate, the transposition table warm).  That preference is
+a function of the position alone, so rows are the same whatever the table size, what the
+table holds or how the search orders its moves.  The team's points then equal the value
+solved at the start; how the other seats share theirs follows from the preference.
 
 A node limit (`musim balance --node-limit`) bounds the start solve of a whole-deal play and
 each null-window search of dd_reaches: a solve past it leaves the deal unresolved, with the
@@ -47,13 +49,13 @@ START_VALUE, TRICKS, VALUE, KEEP_TABLE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_
 UNRESOLVED = -2
 
 
-def make_ddplay(tt_megabytes, tricks=0, node_limit=0):
+def make_ddplay(tt_megabytes, tricks=0):
     """Solver scratch for one worker: a transposition table of tt_megabytes, reused across deals."""
     return DDPlay(
         tt=make_table(tt_megabytes),
         st=make_state(),
         lay=make_layout(),
-        meta=np.array([-1, tricks, 0, 0, node_limit, 0, -1, -1, 0], np.int64),
+        meta=np.array([-1, tricks, 0, 0, 0, 0, -1, -1, 0], np.int64),
     )
 
 
@@ -211,8 +213,9 @@ def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power
 
 @flat_kernel(inline="always")
 def dd_card(n, dd, seat, leader, k):
-    """The card (original index) the seat to move plays, keeping the exact value."""
-    c = first_keeping_move(solver_game(n, dd.lay), dd.tt, dd.st, leader, k, dd.meta[VALUE])
+    """The card (original index) the seat to move plays: of those keeping the exact value, the
+    lowest card index (canon_of lists the solver's cards in card-index order)."""
+    c = first_keeping_move(solver_game(n, dd.lay), dd.tt, dd.st, leader, k, dd.meta[VALUE], dd.lay.canon_of)
     dd.st.hands[seat] ^= bit(c)
     dd.st.line[k] = c
     return dd.lay.orig_of[c]
