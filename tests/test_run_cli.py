@@ -372,7 +372,7 @@ def test_the_progress_bar_draws_the_last_of_a_burst_of_updates():
 
 
 def test_python_dash_m_musim_is_the_musim_command():
-    """`python -m musim` runs a checkout's own code (README: long runs from a pinned checkout)."""
+    """`python -m musim` runs a checkout's own code, whatever musim is installed."""
     import subprocess
     import sys
 

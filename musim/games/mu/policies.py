@@ -14,7 +14,7 @@ heuristic  a sensible club player, using only its own hand and public
   * hand value: for each trump type t it could name, the expected team points
     of the fitted hand model (hand_model.py, table in hand_table.py); the bid it
     can afford is the highest level whose target that estimate reaches (no
-    safety margin: README, "Policies", for what a margin of 3 points changes);
+    safety margin: docs/performance.md for what a margin of 3 points changes);
   * auction: if it can afford more than the highest other bid, it lays exactly
     enough to stand alone on top (never ties, so never provokes an eklat); if it
     is already on top it passes; a player with nothing laid who cannot outbid
