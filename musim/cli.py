@@ -5,7 +5,11 @@ import sys
 import click
 
 from musim import __version__
+from musim.games.mu.rules import GOAL
+from musim.rng import MAX_SEED
 from musim.solver.table_size import DEFAULT_MB
+
+SEEDS = click.IntRange(0, MAX_SEED)
 
 dd_table_option = click.option(
     "--tt-mb",
@@ -170,10 +174,10 @@ def parse_count(text, name, minimum=1):
 )
 @dd_tricks_option()
 @dd_table_option
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Root seed (default: drawn and recorded).")
+@click.option("--seed", type=SEEDS, help="Root seed (default: drawn and recorded).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @click.option(
-    "--goal", type=click.IntRange(1, 100_000), default=200, show_default=True, help="Match goal, with --matches."
+    "--goal", type=click.IntRange(1, 100_000), default=GOAL, show_default=True, help="Match goal, with --matches."
 )
 @click.option(
     "--out",
@@ -271,8 +275,8 @@ def _summary_of(path):
 @click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
 @play_option()
 @dd_tricks_option()
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="The run's root seed.")
-@click.option("--deal", "index", type=click.IntRange(0, 2**63 - 1), required=True, help="The row's `deal` index.")
+@click.option("--seed", type=SEEDS, required=True, help="The run's root seed.")
+@click.option("--deal", "index", type=SEEDS, required=True, help="The row's `deal` index.")
 def record(players, play, dd_tricks, seed, index):
     """Print the full Mü game record of one deal of a run (pipe it into `musim replay -`)."""
     import json
@@ -338,7 +342,7 @@ def _player_list(text):
     show_default=True,
     help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).",
 )
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
@@ -399,7 +403,7 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
     "With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
     "(0 = all), as `musim run --dd-tricks` does."
 )
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
 @click.option(

@@ -38,7 +38,6 @@ from musim.solver.pause import make_control, pause_point
 from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, top_mask_of, top_owners
 
 MAX_PLY = 64
-MAX_MOVES = 16
 NO_BOUND_HI = 32000
 REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents (gen_moves)
 
