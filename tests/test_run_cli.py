@@ -423,7 +423,7 @@ def test_an_interrupted_dd_balance_stops_at_once_and_keeps_its_deal_in_flight(tm
         text=True,
     )
     deadline = time.time() + 600
-    while not glob.glob(str(ck / "*" / "*" / "0+1.npz")):  # deal 0 done; deal 1 takes a minute
+    while not glob.glob(str(ck / "*" / "0+1.npz")):  # deal 0 done; deal 1 takes a minute
         assert proc.poll() is None and time.time() < deadline
         time.sleep(0.2)
     time.sleep(2)
@@ -433,5 +433,5 @@ def test_an_interrupted_dd_balance_stops_at_once_and_keeps_its_deal_in_flight(tm
     assert time.time() - stopped < 30
     assert proc.returncode == 130 and "Traceback" not in err
     assert "kept the search tables of deal 1" in err and "musim: interrupted" in err
-    assert glob.glob(str(ck / "*" / "*" / "1+1.table" / "seconds.npy"))
+    assert glob.glob(str(ck / "*" / "1+1.table" / "seconds.npy"))
     assert not list((tmp_path / "out").glob("*"))  # no output written
