@@ -422,14 +422,17 @@ def test_an_interrupted_dd_balance_stops_at_once_and_keeps_its_deal_in_flight(tm
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.time() + 600
-    while not glob.glob(str(ck / "*" / "0+1.npz")):  # deal 0 done; deal 1 takes a minute
-        assert proc.poll() is None and time.time() < deadline
-        time.sleep(0.2)
-    time.sleep(2)
-    proc.send_signal(signal.SIGTERM)
-    stopped = time.time()
-    _, err = proc.communicate(timeout=120)
+    try:
+        deadline = time.time() + 600
+        while not glob.glob(str(ck / "*" / "0+1.npz")):  # deal 0 done; deal 1 takes a minute
+            assert proc.poll() is None and time.time() < deadline
+            time.sleep(0.2)
+        time.sleep(2)
+        proc.send_signal(signal.SIGTERM)
+        stopped = time.time()
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()  # a failed wait must not leave a solver running
     assert time.time() - stopped < 30
     assert proc.returncode == 130 and "Traceback" not in err
     assert "kept the search tables of deal 1" in err and "musim: interrupted" in err
