@@ -1,6 +1,6 @@
 """`musim.read_run`: a run's Parquet output as a pandas DataFrame a person can read.
 
-Imports neither numba nor the kernels, so that reading results stays quick.
+Compiles no kernels, so that reading results stays quick.
 """
 
 import json
