@@ -58,6 +58,14 @@ class DealChunk:
         self.laid = np.zeros((count, sim.MAX_PLAYERS), np.uint64)
         self.solve_ms = np.full(count, np.nan, np.float32)
 
+    def play(self, seed, bid_policy, play_policy, ws, first=0, stop=None):
+        """Fill rows first..stop-1 (all by default) with deals start+first.. of the run."""
+        rows = slice(first, self.count if stop is None else stop)
+        arrays = (self.dealers, self.res, self.scores, self.card_points, self.hands, self.laid)
+        sim.simulate_chunk(
+            self.players, seed, self.start + first, bid_policy, play_policy, *(a[rows] for a in arrays), ws
+        )
+
 
 def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, node_limit=0):
     """Play deals start..start+count-1 of a run and return their DealChunk.
@@ -68,53 +76,13 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, start, count, dd=play_policy == DD)
     if play_policy != DD:
-        sim.simulate_chunk(
-            players,
-            seed,
-            start,
-            bid_policy,
-            play_policy,
-            ch.dealers,
-            ch.res,
-            ch.scores,
-            ch.card_points,
-            ch.hands,
-            ch.laid,
-            sim.make_workspace(players),
-        )
+        ch.play(seed, bid_policy, play_policy, sim.make_workspace(players))
         return ch
     ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit))
-    # an empty call compiles (or loads) the kernel first, so solve_ms times solving alone
-    sim.simulate_chunk(
-        players,
-        seed,
-        start,
-        bid_policy,
-        play_policy,
-        ch.dealers[:0],
-        ch.res[:0],
-        ch.scores[:0],
-        ch.card_points[:0],
-        ch.hands[:0],
-        ch.laid[:0],
-        ws,
-    )
+    ch.play(seed, bid_policy, play_policy, ws, stop=0)  # compiles (or loads) first: solve_ms times solving alone
     for i in range(count):
         t = time.perf_counter()
-        sim.simulate_chunk(
-            players,
-            seed,
-            start + i,
-            bid_policy,
-            play_policy,
-            ch.dealers[i : i + 1],
-            ch.res[i : i + 1],
-            ch.scores[i : i + 1],
-            ch.card_points[i : i + 1],
-            ch.hands[i : i + 1],
-            ch.laid[i : i + 1],
-            ws,
-        )
+        ch.play(seed, bid_policy, play_policy, ws, i, i + 1)
         if ch.res[i, sim.OUTCOME] == sim.PLAYED:
             ch.solve_ms[i] = (time.perf_counter() - t) * 1000
     return ch
@@ -245,20 +213,7 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, deal, 1)
     ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None)
-    sim.simulate_chunk(
-        players,
-        seed,
-        deal,
-        bid_policy,
-        play_policy,
-        ch.dealers,
-        ch.res,
-        ch.scores,
-        ch.card_points,
-        ch.hands,
-        ch.laid,
-        ws,
-    )
+    ch.play(seed, bid_policy, play_policy, ws)
     r = ch.res[0]
     record = {
         "game": "mu",
