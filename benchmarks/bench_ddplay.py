@@ -32,7 +32,10 @@ from musim.cards import CARD_TEXT
 from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record
 from musim.games.mu.solve import MuSolver
-from musim.solver.search import finish_trick, first_keeping_move, gen_moves, keeps_value, set_owners, solve
+from musim.solver.moves import gen_moves
+from musim.solver.search import set_owners
+from musim.solver.solve import first_keeping_move, keeps_value, solve
+from musim.solver.trick import finish_trick
 from musim.solver.tt import make_table
 
 

@@ -1,7 +1,7 @@
 """Where the solver's time goes, function by function: perf over a warm search.
 
 perf cannot name numba's compiled code, so this script maps it: it reads the
-object code numba cached for `search.solve` (the search and every helper it
+object code numba cached for `solve.solve` (the search and every helper it
 did not inline), takes each function's offset from its symbol table, anchors
 them at the address the process loaded `solve` at, and writes /tmp/perf-PID.map,
 which `perf report` reads.  Positions as in bench_nodes.py; the table is warmed
@@ -30,13 +30,13 @@ import numba
 from bench_nodes import positions
 
 from musim.games.mu.solve import MuSolver
-from musim.solver import search
+from musim.solver import solve
 from musim.solver.tt import make_table
 
 
 def short_name(symbol):
     """module.function of a numba-mangled symbol (its full name otherwise)."""
-    m = re.search(r"(search|tt|bits|layout)\d+([A-Za-z_]\w*?)B\d+v\d+", symbol)
+    m = re.search(r"(search|solve|moves|bounds|keys|trick|tt|bits|layout)\d+([A-Za-z_]\w*?)B\d+v\d+", symbol)
     return f"{m.group(1)}.{m.group(2)}" if m else symbol[:60]
 
 
@@ -44,10 +44,10 @@ def function_map():
     """(address, size, name) of every function compiled into the loaded `solve` overloads."""
     blobs = [
         Path(f).read_bytes()
-        for f in glob.glob(os.path.join(numba.config.CACHE_DIR, "**", "search.solve-*.nbc"), recursive=True)
+        for f in glob.glob(os.path.join(numba.config.CACHE_DIR, "**", "solve.solve-*.nbc"), recursive=True)
     ]
     rows = []
-    for cres in search.solve.overloads.values():
+    for cres in solve.solve.overloads.values():
         name = cres.fndesc.mangled_name
         blob = next(b for b in blobs if name.encode() in b)
         with tempfile.NamedTemporaryFile(suffix=".o") as obj:

@@ -17,7 +17,7 @@ from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record, simulate_deals
 from musim.games.mu.solve import MuSolver
 from musim.solver.pause import REQUEST, request_pause
-from musim.solver.search import first_keeping_move
+from musim.solver.solve import first_keeping_move
 from musim.solver.tt import make_table
 
 

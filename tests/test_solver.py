@@ -16,7 +16,8 @@ from musim import bits
 from musim.cards import CARD_TEXT, N_CARDS, type_text
 from musim.cli import cli
 from musim.games.mu.solve import MuSolver
-from musim.solver.search import NO_DEADLINE, available, solve, solve_bounds
+from musim.solver.search import NO_DEADLINE, available
+from musim.solver.solve import solve, solve_bounds
 from musim.solver.tt import make_table
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -158,7 +159,8 @@ def test_principal_line_reproduces_the_value(solver):
     """Always playing the first card that keeps the value ends with exactly that many points."""
     from musim.games.mu.layout import MuSolverSetup, to_canon
     from musim.games.mu.solve import parse_position
-    from musim.solver import search
+    from musim.solver.solve import first_keeping_move
+    from musim.solver.trick import trick_winner_pos
 
     rng = random.Random(5)
     for i in range(60):
@@ -175,14 +177,14 @@ def test_principal_line_reproduces_the_value(solver):
             st.line[j] = setup.canon_of[c]
         total, v = 0, value
         while any(st.hands[s] for s in range(n)):
-            card = search.first_keeping_move(g, tt, st, leader, k, v, setup.canon_of)
+            card = first_keeping_move(g, tt, st, leader, k, v, setup.canon_of)
             assert card >= 0
             seat = (leader + k) % n
             st.hands[seat] ^= np.uint64(1) << np.uint64(card)
             st.line[k] = card
             k += 1
             if k == n:
-                w = (leader + search.trick_winner_pos(g, st.line, 0, n)) % n
+                w = (leader + trick_winner_pos(g, st.line, 0, n)) % n
                 pts = sum(int(g.points[st.line[j]]) for j in range(n))
                 if g.team[w]:
                     total += pts
@@ -254,7 +256,8 @@ def test_points_shift_matches_cheapest_to_cheapest_matching(seed):
     """A table entry's bounds move by the points lost (gained) when each seat's cards of a class
     are matched cheapest to cheapest; `_shift` reads that off two packed points profiles."""
     from musim.games.mu.layout import MuSolverSetup
-    from musim.solver.search import make_state, position_keys
+    from musim.solver.keys import position_keys
+    from musim.solver.search import make_state
     from musim.solver.tt import _shift, new_generation, store
 
     rng = random.Random(seed)
@@ -304,7 +307,8 @@ def test_settled_trick_owner_is_sound(seed):
     import itertools
 
     from musim.games.mu.layout import MuSolverSetup
-    from musim.solver.search import make_state, trick_owner_keen
+    from musim.solver.moves import trick_owner_keen
+    from musim.solver.search import make_state
 
     def winner(g, trick):  # position in the trick of its winning card: plain rules
         led = g.klass[trick[0]]

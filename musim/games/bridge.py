@@ -10,7 +10,8 @@ import numpy as np
 
 from musim.batch import InputError
 from musim.solver.layout import make_game
-from musim.solver.search import make_state, solve, value_after
+from musim.solver.search import make_state
+from musim.solver.solve import solve, value_after
 from musim.solver.tt import new_generation
 
 SEATS = "NESW"

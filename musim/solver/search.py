@@ -1,4 +1,4 @@
-"""Double-dummy search: boolean null-window searches driven to the exact value.
+"""Double-dummy search: the boolean null-window search on an explicit stack.
 
 `can_reach(need)` answers "can the maximising team still take `need` points from
 here?" with alpha-beta logic on a boolean (DDS's approach): a maximiser's move
@@ -9,37 +9,60 @@ boundaries stores proven bounds, so the binary search over `need` that
 carries the set of cards whose rank it relied on, so a table entry covers every
 position that agrees on the cards from those down (partition search, tt.py).
 
-Moves are generated once per group of interchangeable cards (same class, same points,
-and equal power or no card of another seat, nor the trick's winning card so far, with a
-power from the lower's to the higher's, ends included; once no later seat can change
-which team takes the trick, of any points: the mover's dearest card into its own team's
-trick, its cheapest into the other's, dominates the rest) and tried in a promising
-order: the table's best move, then leads whose replies make the smallest tree (few
-opponents' cards in the class), cheap winners (a lead only if no other seat holds a
-higher card of its class and no opponent void in it holds a trump), partner's tricks
-smeared with points (also one a later teammate can surely take, and none that a later
-opponent can surely take from the team), low discards.  A move tried first that runs
-long early in the deal gives way for a while to the others, each on a small budget of
-nodes: one of them may settle the node at a fraction of its cost (`budget_next`).  No
-allocation happens inside the search: all scratch lives in a `SearchState` made once.
-The helpers called at every node are inlined (inline="always"): a call passes each array
-of the game, state and table tuples by value, some 200 words pushed per call, which took
-a third of the time per node.
+The search's parts live beside it: the trick rules in trick.py, the table keys in keys.py
+(the table in tt.py), the bounds that decide a node unsearched in bounds.py, move
+generation, ordering and budgets in moves.py, and the values built from searches in
+solve.py.  No allocation happens inside the search: all scratch lives in a `SearchState`
+made once.  The helpers called at every node are inlined (inline="always"), wherever they
+live: a call passes each array of the game, state and table tuples by value, some 200
+words pushed per call, which took a third of the time per node.
 """
 
 from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import compress, drop_lowest, highest, lowest, nth_bit, popcount
+from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
 from musim.jit import flat_kernel
-from musim.solver.layout import MAX_CLASSES, MAX_SEATS
+from musim.solver.bounds import quick_points, sure_decides, top_trump_points
+from musim.solver.frame import (
+    F_AVAIL,
+    F_BOUND,
+    F_COUNT,
+    F_DEADLINE,
+    F_IDX,
+    F_K,
+    F_LEADER,
+    F_MOVE_DEADLINE,
+    F_NEED,
+    F_NODES,
+    F_PHASE,
+    F_SEAT,
+    F_TOPS,
+    FRAME_FIELDS,
+)
+from musim.solver.keys import position_keys, rank_of, top_cards, top_mask
+from musim.solver.layout import MAX_SEATS
+from musim.solver.moves import (
+    BUDGET_CARDS,
+    BUDGET_FIRST,
+    BUDGET_OTHER,
+    FAILED,
+    FIRST,
+    PLAIN,
+    RAN_OUT,
+    budget_next,
+    gen_moves,
+    next_move,
+    start_budget,
+)
 from musim.solver.pause import make_control, pause_point
-from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, top_mask_of, top_owners
+from musim.solver.trick import finish_trick, mask_points, remaining, trick_relevance
+from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, top_mask_of
 
 MAX_PLY = 64
 NO_BOUND_HI = 32000
-REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents (gen_moves)
+NO_DEADLINE = 1 << 62
 
 SearchState = namedtuple(
     "SearchState",
@@ -57,34 +80,6 @@ SearchState = namedtuple(
 # stats[3] = 1 if the last search gave up at limit[0] (a node count: NO_DEADLINE, or a caller's
 # limit on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER
 # (tests shrink them); control: pause.py
-# a frame's deadline (node count) and its current move's; its budget phase (budget_next)
-(
-    F_LEADER,
-    F_K,
-    F_NEED,
-    F_AVAIL,
-    F_SEAT,
-    F_COUNT,
-    F_IDX,
-    F_NODES,
-    F_BOUND,
-    F_TOPS,
-    F_DEADLINE,
-    F_MOVE_DEADLINE,
-    F_PHASE,
-) = range(13)
-FRAME_FIELDS = 13
-# A frame whose mover holds BUDGET_CARDS cards or more gives its first move BUDGET_FIRST
-# nodes; if they run out, each other move gets BUDGET_OTHER, and then those that ran out
-# get the rest (`bench_nodes.py --sets 6:auction:8` 17% fewer nodes; first budgets of 2**14
-# to 2**18 and other budgets of 2**8 to 2**14, or from 4 or 8 cards, within 3% of that)
-BUDGET_CARDS = 6
-BUDGET_FIRST = 1 << 16
-BUDGET_OTHER = 1 << 10
-NO_DEADLINE = 1 << 62
-PLAIN, FIRST, OTHERS, REST = range(4)  # budget phases
-FAILED, RAN_OUT = range(1, 3)  # a budgeted move's status, once tried (written each time: the
-# array is shared by every frame at that ply, so an old RAN_OUT must not linger)
 
 
 def make_state():
@@ -109,531 +104,6 @@ def make_state():
         limit=np.array([NO_DEADLINE]),
         control=make_control(),
     )
-
-
-@flat_kernel(inline="always")
-def remaining(g, st):
-    """All cards still held, by any seat."""
-    rem = np.uint64(0)
-    for s in range(g.n):
-        rem |= st.hands[s]
-    return rem
-
-
-@flat_kernel(inline="always")
-def position_keys(g, st, leader, words, key, points):
-    """The position's table keys at a trick boundary (see tt.py); returns (the remaining cards,
-    the owners of each class's top two cards, as tt.top_owners fields).
-
-    words: remaining cards numbered 0.. in class and power order; words 0-2 are the
-    bit planes of their owners, 3-4 their points (1 and 2), 5 marks a card of the
-    same power as the one before it.  key: the leader and the number of cards each seat
-    holds per class, as that many 1 bits and a 0 (at most 60 cards + 8 classes x 6 seats
-    + 3 bits: 2 words).  points: the number of cards each seat holds per class and points,
-    packed alike (at most 6 classes x (60 cards + 18 zeros): 3 words).
-    """
-    rem = remaining(g, st)
-    for w in range(KEY_WORDS):
-        key[w] = 0
-    for w in range(POINTS_WORDS):
-        points[w] = 0
-    for b in range(3):
-        plane = np.uint64(0)
-        for s in range(g.n):
-            if s >> b & 1:
-                plane |= st.hands[s]
-        words[b] = compress(plane, rem)
-    words[3] = compress(g.point_mask[1], rem)
-    words[4] = compress(g.point_mask[2], rem)
-    tied = np.uint64(0)
-    m = rem & g.tied
-    while m:  # a card whose power the remaining card just below it shares
-        c = lowest(m)
-        m = drop_lowest(m)
-        if rem & span(g.eq_lo[c], c - 1):
-            tied |= np.uint64(1) << np.uint64(c)
-    words[5] = compress(tied, rem)
-    # per class (each class of the game, in order): its top owners, and per seat its count
-    # of cards in key and its counts of cards worth 0, 1 and 2 points in points
-    pos = 0
-    ppos = 0
-    tops = np.uint64(0)
-    for k in range(MAX_CLASSES):
-        if g.class_mask[k]:
-            cm = rem & g.class_mask[k]
-            if cm:
-                first = highest(cm)
-                rest = cm ^ (np.uint64(1) << np.uint64(first))
-                tops |= top_owners(k, st.owner[first], st.owner[highest(rest)] if rest else 0)
-            for s in range(g.n):
-                h = st.hands[s] & g.class_mask[k]
-                cnt = popcount(h)
-                pos = put_run(key, pos, cnt)
-                if cnt:
-                    c0 = popcount(h & g.point_mask[0])
-                    c1 = popcount(h & g.point_mask[1])
-                    seg = ones(c0) | (ones(c1) << np.uint64(c0 + 1)) | (ones(cnt - c0 - c1) << np.uint64(c0 + c1 + 2))
-                    put_bits(points, ppos, seg, cnt + 3)
-                ppos += cnt + 3
-    key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
-    return rem, tops
-
-
-@flat_kernel(inline="always")
-def ones(cnt):
-    """The cnt low bits set (cnt < 64)."""
-    return (np.uint64(1) << np.uint64(cnt)) - np.uint64(1)
-
-
-@flat_kernel(inline="always")
-def put_bits(words, pos, bits, length):
-    """OR the `length` low bits of `bits` into the bit string `words` from bit `pos` on."""
-    words[pos >> 6] |= bits << np.uint64(pos & 63)
-    if (pos & 63) + length > 64:
-        words[(pos >> 6) + 1] |= bits >> np.uint64(64 - (pos & 63))
-
-
-@flat_kernel(inline="always")
-def put_run(words, pos, cnt):
-    """Set cnt bits from bit `pos` of the bit string `words`; returns the position after them
-    and a 0."""
-    put_bits(words, pos, ones(cnt), cnt)
-    return pos + cnt + 1
-
-
-@flat_kernel
-def top_mask(g, rem, rel):
-    """The top part of a table entry for relevant cards `rel`: (the positions, in rem's class and
-    power order, of each class's cards from the lowest relevant one's power up; those classes;
-    those of them with two or more such cards)."""
-    mask = np.uint64(0)
-    covered = 0
-    deep = 0
-    for k in range(MAX_CLASSES):
-        r = rel & rem & g.class_mask[k]
-        if not r:
-            continue
-        covered |= 1 << k
-        top = rem & g.class_mask[k] & from_power_of(g, lowest(r))
-        start = popcount(rem & ((np.uint64(1) << np.uint64(lowest(top))) - np.uint64(1)))
-        mask |= ((np.uint64(1) << np.uint64(popcount(top))) - np.uint64(1)) << np.uint64(start)
-        if popcount(top) >= 2:
-            deep |= 1 << k
-    return mask, covered, deep
-
-
-@flat_kernel
-def top_cards(g, rem, mask):
-    """The cards at the positions `mask` of a table entry's top part (the inverse of top_mask)."""
-    out = np.uint64(0)
-    start = 0
-    for k in range(MAX_CLASSES):
-        cm = rem & g.class_mask[k]
-        size = popcount(cm)
-        if size == 0:
-            continue
-        ntop = popcount(mask & (((np.uint64(1) << np.uint64(size)) - np.uint64(1)) << np.uint64(start)))
-        if ntop:
-            out |= cm & ~((np.uint64(1) << np.uint64(nth_bit(cm, size - ntop))) - np.uint64(1))
-        start += size
-    return out
-
-
-@flat_kernel(inline="always")
-def at_least_points(g, mask):
-    """Points of the cards in mask (cards worth more than 2 count 2: a lower bound)."""
-    return popcount(mask & g.point_mask[1]) + 2 * popcount(mask & g.point_mask[2])
-
-
-@flat_kernel(inline="always")
-def from_power_of(g, card):
-    """All positions of card's class order at or above its power's first position."""
-    return ~((np.uint64(1) << np.uint64(g.eq_lo[card])) - np.uint64(1))
-
-
-@flat_kernel(inline="always")
-def cheapest_of(count, c0, c1, c2):
-    """(points, cards worth 0, 1, 2+ taken) of the `count` cheapest of c0, c1, c2 cards worth
-    0, 1 and 2 or more (counted 2: a lower bound)."""
-    n0 = min(count, c0)
-    n1 = min(count - n0, c1)
-    n2 = min(count - n0 - n1, c2)
-    return n1 + 2 * n2, n0, n1, n2
-
-
-@flat_kernel
-def cheapest_points(g, st, skip, q):
-    """The fewest points the seats other than `skip` can give to q tricks: each its q cheapest cards."""
-    pts = 0
-    for s in range(g.n):
-        if s == skip:
-            continue
-        h = st.hands[s]
-        pts += cheapest_of(
-            q, popcount(h & g.point_mask[0]), popcount(h & g.point_mask[1]), popcount(h & g.point_mask[2])
-        )[0]
-    return pts
-
-
-@flat_kernel(inline="always")
-def quick_points(g, st, leader, sides):
-    """(points, relevant cards): points the leader's side surely takes by cashing the leader's
-    sure winners (DDS's "quick tricks", simplified): first its trumps no other player can
-    beat, which every other seat holding trumps must follow; then, if that leaves no other
-    seat a trump, its side cards no other player can beat.  Each such trick also brings a
-    card of every other seat (followed_points), and the trick bonus.  The relevant cards are
-    the highest other card of each class that gave winners: wherever they stay on top the
-    count is at least as high (the counts of each seat's cards per class are the table
-    key's).  Side winners while another seat keeps a trump, cashed as often as every such
-    seat must follow (DDS's rule), gained nothing on top of this and cost nodes (docs/solver.md).
-    sides=False counts the trump winners alone, whose relevant cards are fewer."""
-    mine = st.hands[leader]
-    others = remaining(g, st) & ~mine
-    win = np.uint64(0)
-    rel = np.uint64(0)
-    cashed = 0  # trump winners: rounds of trumps every other seat must follow while it can
-    ruff = False  # another seat keeps a trump after them: it could ruff or overtake a side winner
-    if g.trump_class >= 0:
-        tmask = g.class_mask[g.trump_class]
-        other_trumps = others & tmask
-        win = mine & tmask
-        if other_trumps:
-            h = highest(other_trumps)
-            win &= from_power_of(g, h)  # led first, an equal power wins
-            if win:
-                rel |= np.uint64(1) << np.uint64(h)
-        cashed = popcount(win)
-        for s in range(g.n):
-            if s != leader and popcount(st.hands[s] & tmask) > cashed:
-                ruff = True
-    rounds = cashed << (5 * max(g.trump_class, 0))  # per class, 5 bits: the rounds led in it
-    if sides and not ruff:
-        for k in range(MAX_CLASSES):
-            mk = mine & g.class_mask[k]
-            if k == g.trump_class or not mk:
-                continue
-            ok = others & g.class_mask[k]
-            wk = mk
-            if ok:
-                h = highest(ok)
-                wk = mk & from_power_of(g, h)
-                if wk:
-                    rel |= np.uint64(1) << np.uint64(h)
-            win |= wk
-            rounds |= popcount(wk) << (5 * k)
-    q = popcount(win)
-    if q == 0:
-        return 0, rel
-    return at_least_points(g, win) + followed_points(g, st, leader, q, rounds) + q * g.trick_bonus, rel
-
-
-@flat_kernel(inline="always")
-def sure_decides(maximising, sure, need, avail):
-    """(decided?, result, bound): what a side sure of `sure` of the `avail` points left
-    proves about "can the maximising team take `need`?" (maximising: the side is that team)."""
-    if maximising:
-        return need <= sure, True, sure
-    return need > avail - sure, False, avail - sure
-
-
-@flat_kernel
-def followed_points(g, st, leader, q, rounds):
-    """The fewest points the seats other than `leader` put on q tricks led by it, `rounds`
-    (5 bits per class) of them in each class: a seat plays at least min(rounds, its cards) of
-    a class led that often (while it holds one it must follow), its cheapest of them, and
-    its cheapest other cards for the rest."""
-    pm = g.point_mask
-    pts = 0
-    for s in range(g.n):
-        if s == leader:
-            continue
-        h = st.hands[s]
-        left0, left1, left2 = popcount(h & pm[0]), popcount(h & pm[1]), popcount(h & pm[2])
-        free = q
-        for k in range(MAX_CLASSES):
-            r = (rounds >> (5 * k)) & 31
-            if r:
-                hk = h & g.class_mask[k]
-                f = min(r, popcount(hk))
-                p, n0, n1, n2 = cheapest_of(f, popcount(hk & pm[0]), popcount(hk & pm[1]), popcount(hk & pm[2]))
-                pts += p
-                free -= f
-                left0, left1, left2 = left0 - n0, left1 - n1, left2 - n2
-        pts += cheapest_of(free, left0, left1, left2)[0]
-    return pts
-
-
-@flat_kernel
-def top_trump_points(g, st, leader):
-    """(seat, points, relevant cards): a seat other than the leader holding trumps that beat
-    every other player's trumps wins a trick with each of them whenever it plays it, so its
-    side surely takes their points, every other seat's cheapest cards and the trick bonuses;
-    (-1, 0, 0) if none.  Relevant: the highest trump of the other seats."""
-    if g.trump_class < 0:
-        return -1, 0, np.uint64(0)
-    tmask = g.class_mask[g.trump_class]
-    trumps = remaining(g, st) & tmask
-    if not trumps:
-        return -1, 0, np.uint64(0)
-    h = st.owner[highest(trumps)]
-    if h == leader:
-        return -1, 0, np.uint64(0)
-    win = st.hands[h] & tmask
-    others = trumps & ~win
-    rel = np.uint64(0)
-    if others:  # strictly higher: played later, an equal power loses
-        o = highest(others)
-        win &= ~((np.uint64(2) << np.uint64(g.eq_hi[o])) - np.uint64(1))
-        rel = np.uint64(1) << np.uint64(o)
-    q = popcount(win)
-    if q == 0:
-        return -1, 0, np.uint64(0)
-    return h, at_least_points(g, win) + cheapest_points(g, st, h, q) + q * g.trick_bonus, rel
-
-
-@flat_kernel
-def rank_of(rem, card):
-    """Position of `card` among the set bits of rem."""
-    return popcount(rem & ((np.uint64(1) << np.uint64(card)) - np.uint64(1)))
-
-
-@flat_kernel(inline="always")
-def beats(g, card, best, led_class):
-    k = g.klass[card]
-    return (k == led_class or k == g.trump_class) and g.power[card] > g.power[best]
-
-
-@flat_kernel
-def trick_winner_pos(g, line, start, count):
-    """Position in the trick line[start:start+count] of its winning card (first played wins ties)."""
-    led_class = g.klass[line[start]]
-    best = 0
-    for j in range(1, count):
-        if beats(g, line[start + j], line[start + best], led_class):
-            best = j
-    return best
-
-
-@flat_kernel
-def trick_relevance(g, line, start, leader, w):
-    """The cards whose rank decided the full trick line[start:start+n] led by `leader` and won
-    by seat w: the winner's equal-power group if another card of its class was played to it
-    (else it won by its class alone: nothing)."""
-    wpos = w - leader if w >= leader else w - leader + g.n
-    c = line[start + wpos]
-    for j in range(g.n):
-        if j != wpos and g.klass[line[start + j]] == g.klass[c]:
-            return span(g.eq_lo[c], g.eq_hi[c])
-    return np.uint64(0)
-
-
-@flat_kernel(inline="always")
-def finish_trick(g, line, start, leader):
-    """(winning seat, points incl. the trick bonus) of the full trick line[start:start+n]."""
-    n = g.n
-    w = leader + trick_winner_pos(g, line, start, n)
-    if w >= n:
-        w -= n
-    pts = g.trick_bonus
-    for j in range(start, start + n):
-        pts += g.points[line[j]]
-    return w, pts
-
-
-@flat_kernel
-def mask_points(g, mask):
-    total = 0
-    m = mask
-    while m:
-        total += g.points[lowest(m)]
-        m = drop_lowest(m)
-    return total
-
-
-@flat_kernel(inline="always")
-def span(a, b):
-    """Bits a..b inclusive (a <= b)."""
-    return ((np.uint64(2) << np.uint64(b)) - np.uint64(1)) & ~((np.uint64(1) << np.uint64(a)) - np.uint64(1))
-
-
-@flat_kernel(inline="always")
-def playable_top(g, st, s, led_class):
-    """The highest card seat s may play that could win a trick led in led_class (the highest
-    of that class if it holds one, else its highest trump), or -1."""
-    h = st.hands[s] & g.class_mask[led_class]
-    if not h and g.trump_class >= 0:
-        h = st.hands[s] & g.class_mask[g.trump_class]
-    return highest(h) if h else -1
-
-
-@flat_kernel
-def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class):
-    """Once `seat` plays c to the trick (k cards played, the best of them win_card, by seat
-    ws), is the team that wins it settled, whatever the seats after it hold?  Then +1 if it
-    is seat's team, -1 if not (else 0): of the cards grouped with c (gen_moves) the mover
-    then plays the one of most (fewest) points, as the same trick goes to the same team
-    either way and the cards it keeps are equivalent later on."""
-    top, w = c, seat
-    if k > 0:
-        led = led_class
-        if not beats(g, c, win_card, led_class):
-            top, w = win_card, ws
-    else:
-        led = g.klass[c]
-    s = seat
-    for _ in range(k + 1, g.n):
-        s = s + 1 if s + 1 < g.n else 0
-        if g.team[s] == g.team[w]:
-            continue
-        y = playable_top(g, st, s, led)
-        if y >= 0 and beats(g, y, top, led):
-            return 0
-    return 1 if g.team[w] == g.team[seat] else -1
-
-
-@flat_kernel(inline="always")
-def side_takes_later(g, st, seat, k, win_card, led_class, side):
-    """Does a seat of team `side` still to play the trick after `seat` (k cards played, the
-    best win_card) hold a card that takes it whatever the other team's seats from `seat` on
-    put on it?  (It may still choose not to: this orders moves, it settles nothing.)"""
-    n = g.n
-    s = seat
-    for _ in range(k + 1, n):
-        s = s + 1 if s + 1 < n else 0
-        if g.team[s] != side:
-            continue
-        x = playable_top(g, st, s, led_class)
-        if x < 0 or not beats(g, x, win_card, led_class):
-            continue
-        safe = True
-        o = seat
-        for _ in range(k, n):
-            if g.team[o] != side:
-                y = playable_top(g, st, o, led_class)
-                if y >= 0 and not beats(g, x, y, led_class):  # an equal power played first wins
-                    safe = False
-                    break
-            o = o + 1 if o + 1 < n else 0
-        if safe:
-            return True
-    return False
-
-
-@flat_kernel(inline="always")
-def legal_cards(g, hand, line, t0, k):
-    """The cards of `hand` that may go to the trick line[t0: t0 + k]: the led class's, if it holds any."""
-    if k > 0:
-        follow = hand & g.class_mask[g.klass[line[t0]]]
-        if follow:
-            return follow
-    return hand
-
-
-@flat_kernel(inline="always")
-def gen_moves(g, st, seat, leader, k, ply, tt_best):
-    """Fill st.moves[ply] with one card per group of interchangeable legal cards, best first."""
-    n = g.n
-    hands, line = st.hands, st.line
-    t0 = ply - k  # the current trick is line[t0: ply]
-    hand = hands[seat]
-    legal = legal_cards(g, hand, line, t0, k)
-    led_class = g.klass[line[t0]] if k > 0 else -1
-    win_card = -1
-    others = remaining(g, st) & ~hand
-    win_pos = 0
-    trick_pts = 0
-    if k > 0:
-        win_pos = trick_winner_pos(g, line, t0, k)
-        win_card = line[t0 + win_pos]
-        # of the trick's cards only the winning one can part two of the mover's: the rest
-        # lose to it whatever the mover plays, and leave with the trick
-        others |= np.uint64(1) << np.uint64(win_card)
-        for j in range(t0, ply):
-            trick_pts += g.points[line[j]]
-    ws = leader + win_pos
-    if ws >= n:
-        ws -= n
-    # the mover's team has the trick, or a later teammate can surely take it: points onto it,
-    # unless a later opponent can surely take it from the mover's team: then cheap cards
-    mine = g.team[seat]
-    mate_winning = k > 0 and (g.team[ws] == mine or side_takes_later(g, st, seat, k, win_card, led_class, mine))
-    lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class, 1 - mine)
-    ruffed = 0  # leading: classes in which an opponent is void and holds a trump
-    if k == 0 and g.trump_class >= 0:
-        tmask = g.class_mask[g.trump_class]
-        for s in range(n):
-            if g.team[s] != g.team[seat] and hands[s] & tmask:
-                for kk in range(MAX_CLASSES):
-                    if kk != g.trump_class and not (hands[s] & g.class_mask[kk]):
-                        ruffed |= 1 << kk
-    count = 0
-    prev = -1
-    rep = -1
-    keen = 0  # the group's points preference: +1 the most, -1 the fewest, 0 equal points only
-    m = legal
-    while m:
-        c = lowest(m)
-        m = drop_lowest(m)
-        if (
-            prev >= 0
-            and g.klass[c] == g.klass[prev]
-            and (keen != 0 or g.points[c] == g.points[prev])
-            and (g.power[c] == g.power[prev] or not (others & span(g.eq_lo[prev], g.eq_hi[c])))
-        ):
-            prev = c
-            for i in range(count):  # c is tried as its group's representative
-                if st.moves[ply, i] == rep:
-                    st.groups[ply, i] |= np.uint64(1) << np.uint64(c)
-                    if keen * (g.points[c] - g.points[rep]) > 0:
-                        st.moves[ply, i] = c
-                        rep = c
-                    break
-            continue
-        prev = c
-        rep = c
-        keen = trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class)
-        pts = g.points[c]
-        if k == 0:
-            higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
-            score = 1000 + 10 * pts if not higher and not (ruffed >> g.klass[c]) & 1 else -10 * pts - g.power[c]
-            if higher and not (ruffed >> g.klass[c]) & 1 and g.team[st.owner[highest(higher)]] == g.team[seat]:
-                score += 500  # a lead to a partner's top card
-            # DDS's lead rule: prefer the class whose replies make the smallest tree (the
-            # product of the opponents' choices; a void one may play any card), scaled to
-            # two opponents as in bridge (its 2/opps power): with three or four, the raw
-            # product swamped the lead's other merits
-            replies = 1
-            opps = 0
-            for s in range(n):
-                if g.team[s] != g.team[seat]:
-                    h = hands[s] & g.class_mask[g.klass[c]]
-                    replies *= popcount(h if h else hands[s])
-                    opps += 1
-            score -= np.int64(REPLY_W * replies ** (2.0 / opps))
-        elif keen > 0:  # the trick surely goes to the mover's team: the dearest, lowest card
-            score = 2000 + 10 * pts - g.power[c]
-        elif keen < 0 or lost:  # it goes (or a later opponent can take it) to the others:
-            score = -20 * pts - g.power[c]  # the cheapest, lowest card
-        elif mate_winning:
-            score = 20 * pts - (5 if beats(g, c, win_card, led_class) else 0)
-        elif beats(g, c, win_card, led_class):
-            score = 500 + 10 * (trick_pts + pts) - g.power[c]
-        else:
-            score = -20 * pts - g.power[c]
-        if c == tt_best:
-            score += 100000
-        # insertion into the sorted list (descending score)
-        i = count
-        while i > 0 and st.scores[ply, i - 1] < score:
-            st.moves[ply, i] = st.moves[ply, i - 1]
-            st.scores[ply, i] = st.scores[ply, i - 1]
-            st.groups[ply, i] = st.groups[ply, i - 1]
-            i -= 1
-        st.moves[ply, i] = c
-        st.scores[ply, i] = score
-        st.groups[ply, i] = np.uint64(1) << np.uint64(c)
-        count += 1
-    return count
 
 
 @flat_kernel(inline="always")
@@ -675,92 +145,6 @@ def _play(g, st, d, ply):
         k += 1
     fr[d + 1, F_LEADER], fr[d + 1, F_K], fr[d + 1, F_NEED], fr[d + 1, F_AVAIL] = leader, k, need, avail
     fr[d + 1, F_DEADLINE] = fr[d, F_MOVE_DEADLINE]
-
-
-@flat_kernel
-def next_move(g, st, p, ply):
-    """Advance frame p to the next move worth trying once its moves so far have all failed
-    (st.scores[ply] then holds each tried move's bound); returns whether there is one.
-
-    Swap a tried card t for an untried card c of the same class, both below the lowest
-    card of their class that the proofs so far relied on (st.rel[p]): no comparison those
-    proofs made changes, the same seats win the same tricks, and only the points of t and
-    c change hands, so c's bound is t's moved by their difference.  If that still fails,
-    c is not searched (DDS's "one small card per suit", here with points)."""
-    fr = st.frames
-    maximiser = g.team[fr[p, F_SEAT]]
-    need = fr[p, F_NEED]
-    i = fr[p, F_IDX] + 1
-    count = fr[p, F_COUNT]
-    while i < count:
-        c = st.moves[ply, i]
-        k = g.klass[c]
-        r = st.rel[p] & g.class_mask[k]
-        low = g.power[lowest(r)] if r else 1 << 30
-        if g.power[c] >= low:
-            break
-        skip = False
-        for j in range(i):
-            t = st.moves[ply, j]
-            if g.klass[t] != k or g.power[t] >= low:
-                continue
-            diff = abs(g.points[t] - g.points[c])
-            bound = st.scores[ply, j] + diff if maximiser else st.scores[ply, j] - diff
-            if (bound < need) if maximiser else (bound >= need):
-                st.scores[ply, i] = bound
-                fr[p, F_BOUND] = max(fr[p, F_BOUND], bound) if maximiser else min(fr[p, F_BOUND], bound)
-                skip = True
-                break
-        if not skip:
-            break
-        i += 1
-    fr[p, F_IDX] = i
-    return i < count
-
-
-@flat_kernel(inline="always")
-def start_budget(st, d):
-    """Set up frame d's moves to be searched: budgeted if the mover holds BUDGET_CARDS
-    cards or more and has a choice."""
-    fr = st.frames
-    fr[d, F_IDX] = 0
-    fr[d, F_MOVE_DEADLINE] = fr[d, F_DEADLINE]
-    fr[d, F_PHASE] = PLAIN
-    if popcount(st.hands[fr[d, F_SEAT]]) >= st.budget[0] and fr[d, F_COUNT] > 1:
-        fr[d, F_PHASE] = FIRST
-        fr[d, F_MOVE_DEADLINE] = min(fr[d, F_DEADLINE], st.stats[0] + st.budget[1])
-
-
-@flat_kernel
-def budget_next(st, p, ply):
-    """Advance budgeted frame p (at ply) to its next move once the current one has failed or
-    run out of budget; returns whether there is one.
-
-    The first move has BUDGET_FIRST nodes.  Where it is wrong, and a later move is the one
-    that settles the node, that later move is often far cheaper (in the first trick of a
-    5-player auction deal, the failed first moves took 3 times the nodes of the moves that
-    then succeeded).  So once the first move runs out, each other move gets BUDGET_OTHER
-    nodes, and only then do the moves that ran out get all they need.  What a cut-short
-    search proved on the way stays in the table, so resuming it redoes little.  (Raising
-    the budgets round by round instead, 8 times each, searched more nodes than no budgets
-    at all.)"""
-    fr = st.frames
-    count = fr[p, F_COUNT]
-    i = fr[p, F_IDX] + 1
-    if fr[p, F_PHASE] == FIRST:
-        fr[p, F_PHASE] = OTHERS
-    if fr[p, F_PHASE] == OTHERS:  # each move gets its status as it is tried, in order
-        if i < count:
-            fr[p, F_IDX] = i
-            fr[p, F_MOVE_DEADLINE] = min(fr[p, F_DEADLINE], st.stats[0] + st.budget[2])
-            return True
-        fr[p, F_PHASE] = REST
-        fr[p, F_MOVE_DEADLINE] = fr[p, F_DEADLINE]
-        i = 0
-    while i < count and st.status[ply, i] != RAN_OUT:
-        i += 1
-    fr[p, F_IDX] = i
-    return i < count
 
 
 @flat_kernel
@@ -929,110 +313,3 @@ def available(g, hands, line, k):
     for j in range(k):
         pts += g.points[line[j]]
     return pts + g.trick_bonus * ((cards + k) // g.n)
-
-
-@flat_kernel(inline="always")
-def solve_bounds(g, tt, st, leader, k, first):
-    """(lo, hi): the points the maximising team takes from here with best play by both sides
-    lie in lo..hi; lo == hi, the exact value, unless a search gave up at st.limit[0].
-
-    The position is st.hands (remaining cards per seat) and st.line[:k] (cards
-    already played to the current trick, led by `leader`).  A binary search of null-window
-    searches; `first` (if in 1..all points) is asked first, so that whether the team
-    reaches it is known even when a later search gives up.
-    """
-    avail = available(g, st.hands, st.line, k)
-    set_owners(g, st)
-    lo, hi = 0, avail
-    need = first if 0 < first <= avail else (avail + 1) // 2
-    while lo < hi:
-        r, bound = can_reach(g, tt, st, leader, k, need, avail, k)
-        if st.stats[3]:
-            break
-        if r:
-            lo = bound
-        else:
-            hi = bound
-        need = (lo + hi + 1) // 2
-    return lo, hi
-
-
-@flat_kernel(inline="always")
-def solve(g, tt, st, leader, k):
-    """Exact value: points the maximising team takes from here with best play by both sides
-    (solve_bounds with no limit)."""
-    return solve_bounds(g, tt, st, leader, k, 0)[0]
-
-
-@flat_kernel(inline="always")
-def copy_line(src, dst, count):
-    """dst[:count] = src[:count], element by element (a slice copy would need numba's allocator)."""
-    for j in range(count):
-        dst[j] = src[j]
-
-
-@flat_kernel
-def value_after(g, tt, st, leader, k, card):
-    """Exact value of the position after the seat to move plays `card` (its points included)."""
-    n = g.n
-    seat = leader + k
-    if seat >= n:
-        seat -= n
-    b = np.uint64(1) << np.uint64(card)
-    st.hands[seat] ^= b
-    st.line[k] = card
-    copy_line(st.line, st.trick_save, k + 1)
-    if k + 1 < n:
-        v = solve(g, tt, st, leader, k + 1)
-    else:
-        w, pts = finish_trick(g, st.line, 0, leader)
-        v = solve(g, tt, st, w, 0) + (pts if g.team[w] else 0)
-        copy_line(st.trick_save, st.line, n)  # the search reused line: restore the trick
-    st.hands[seat] ^= b
-    return v
-
-
-@flat_kernel(inline="always")
-def keeps_value(g, tt, st, leader, k, card, value):
-    """Does the seat to move keep the position's exact value `value` by playing `card`?
-
-    One null-window search: a maximiser's card keeps it if the team can still
-    reach `value`, a minimiser's if the team cannot reach `value + 1`.
-    """
-    n = g.n
-    seat = leader + k
-    if seat >= n:
-        seat -= n
-    maximiser = g.team[seat]
-    b = np.uint64(1) << np.uint64(card)
-    st.hands[seat] ^= b
-    st.line[k] = card
-    copy_line(st.line, st.trick_save, k + 1)
-    nl, nk, gained = leader, k + 1, 0
-    if nk == n:
-        nl, pts = finish_trick(g, st.line, 0, leader)
-        gained = pts if g.team[nl] else 0
-        nk = 0
-    avail = available(g, st.hands, st.line, nk)
-    need = value - gained if maximiser else value + 1 - gained
-    set_owners(g, st)
-    r, _ = can_reach(g, tt, st, nl, nk, need, avail, nk)
-    copy_line(st.trick_save, st.line, k + 1)  # the search may have reused line
-    st.hands[seat] ^= b
-    return r if maximiser else not r
-
-
-@flat_kernel(inline="always")
-def first_keeping_move(g, tt, st, leader, k, value, order):
-    """The first legal card in `order` (all the game's cards, the most preferred first) that
-    keeps `value`, or -1: one null-window search per candidate until one keeps it.  The
-    choice depends on the position and `order` alone, not on the search's move order or on
-    what the table holds, so work on the search's speed cannot change it."""
-    seat = leader + k
-    if seat >= g.n:
-        seat -= g.n
-    legal = legal_cards(g, st.hands[seat], st.line, 0, k)
-    for c in order:
-        if legal & (np.uint64(1) << np.uint64(c)) and keeps_value(g, tt, st, leader, k, c, value):
-            return c
-    return -1

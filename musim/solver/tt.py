@@ -4,7 +4,7 @@ Entries are stored at trick boundaries and describe a *set* of positions (Ginsbe
 partition search; DDS's "winning ranks"), in two parts:
 
 - the primary key: the leader and how many cards each seat holds of each class
-  (search.position_keys packs it into 2 words);
+  (keys.position_keys packs it into 2 words);
 - the top part: for each class, the top few remaining cards (a mask over the
   remaining cards in class and power order) with their owners, points and
   equal-power links.

@@ -27,15 +27,8 @@ import numpy as np
 from musim.bits import bit
 from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
 from musim.jit import flat_kernel
-from musim.solver.search import (
-    NO_DEADLINE,
-    available,
-    can_reach,
-    first_keeping_move,
-    make_state,
-    set_owners,
-    solve_bounds,
-)
+from musim.solver.search import NO_DEADLINE, available, can_reach, make_state, set_owners
+from musim.solver.solve import first_keeping_move, solve_bounds
 from musim.solver.tt import make_table, new_generation
 
 DDPlay = namedtuple("DDPlay", "tt st lay meta")

@@ -11,7 +11,8 @@ from musim.batch import InputError
 from musim.cards import CARD_TEXT, N_CARDS, CardError, card_kind, hand_mask, kind_slots, parse_type
 from musim.games.mu import rules
 from musim.games.mu.layout import TT_BUCKET, MuSolverSetup, to_canon
-from musim.solver.search import make_state, solve, value_after
+from musim.solver.search import make_state
+from musim.solver.solve import solve, value_after
 from musim.solver.tt import new_generation
 
 

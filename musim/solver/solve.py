@@ -1,0 +1,117 @@
+"""Values of positions, from null-window searches (search.can_reach): the exact value by a
+binary search over the need, the value after a card, and whether a card keeps a value (the
+card choice of double-dummy play).
+"""
+
+import numpy as np
+
+from musim.jit import flat_kernel
+from musim.solver.search import available, can_reach, set_owners
+from musim.solver.trick import finish_trick, legal_cards
+
+
+@flat_kernel(inline="always")
+def solve_bounds(g, tt, st, leader, k, first):
+    """(lo, hi): the points the maximising team takes from here with best play by both sides
+    lie in lo..hi; lo == hi, the exact value, unless a search gave up at st.limit[0].
+
+    The position is st.hands (remaining cards per seat) and st.line[:k] (cards
+    already played to the current trick, led by `leader`).  A binary search of null-window
+    searches; `first` (if in 1..all points) is asked first, so that whether the team
+    reaches it is known even when a later search gives up.
+    """
+    avail = available(g, st.hands, st.line, k)
+    set_owners(g, st)
+    lo, hi = 0, avail
+    need = first if 0 < first <= avail else (avail + 1) // 2
+    while lo < hi:
+        r, bound = can_reach(g, tt, st, leader, k, need, avail, k)
+        if st.stats[3]:
+            break
+        if r:
+            lo = bound
+        else:
+            hi = bound
+        need = (lo + hi + 1) // 2
+    return lo, hi
+
+
+@flat_kernel(inline="always")
+def solve(g, tt, st, leader, k):
+    """Exact value: points the maximising team takes from here with best play by both sides
+    (solve_bounds with no limit)."""
+    return solve_bounds(g, tt, st, leader, k, 0)[0]
+
+
+@flat_kernel(inline="always")
+def copy_line(src, dst, count):
+    """dst[:count] = src[:count], element by element (a slice copy would need numba's allocator)."""
+    for j in range(count):
+        dst[j] = src[j]
+
+
+@flat_kernel
+def value_after(g, tt, st, leader, k, card):
+    """Exact value of the position after the seat to move plays `card` (its points included)."""
+    n = g.n
+    seat = leader + k
+    if seat >= n:
+        seat -= n
+    b = np.uint64(1) << np.uint64(card)
+    st.hands[seat] ^= b
+    st.line[k] = card
+    copy_line(st.line, st.trick_save, k + 1)
+    if k + 1 < n:
+        v = solve(g, tt, st, leader, k + 1)
+    else:
+        w, pts = finish_trick(g, st.line, 0, leader)
+        v = solve(g, tt, st, w, 0) + (pts if g.team[w] else 0)
+        copy_line(st.trick_save, st.line, n)  # the search reused line: restore the trick
+    st.hands[seat] ^= b
+    return v
+
+
+@flat_kernel(inline="always")
+def keeps_value(g, tt, st, leader, k, card, value):
+    """Does the seat to move keep the position's exact value `value` by playing `card`?
+
+    One null-window search: a maximiser's card keeps it if the team can still
+    reach `value`, a minimiser's if the team cannot reach `value + 1`.
+    """
+    n = g.n
+    seat = leader + k
+    if seat >= n:
+        seat -= n
+    maximiser = g.team[seat]
+    b = np.uint64(1) << np.uint64(card)
+    st.hands[seat] ^= b
+    st.line[k] = card
+    copy_line(st.line, st.trick_save, k + 1)
+    nl, nk, gained = leader, k + 1, 0
+    if nk == n:
+        nl, pts = finish_trick(g, st.line, 0, leader)
+        gained = pts if g.team[nl] else 0
+        nk = 0
+    avail = available(g, st.hands, st.line, nk)
+    need = value - gained if maximiser else value + 1 - gained
+    set_owners(g, st)
+    r, _ = can_reach(g, tt, st, nl, nk, need, avail, nk)
+    copy_line(st.trick_save, st.line, k + 1)  # the search may have reused line
+    st.hands[seat] ^= b
+    return r if maximiser else not r
+
+
+@flat_kernel(inline="always")
+def first_keeping_move(g, tt, st, leader, k, value, order):
+    """The first legal card in `order` (all the game's cards, the most preferred first) that
+    keeps `value`, or -1: one null-window search per candidate until one keeps it.  The
+    choice depends on the position and `order` alone, not on the search's move order or on
+    what the table holds, so work on the search's speed cannot change it."""
+    seat = leader + k
+    if seat >= g.n:
+        seat -= g.n
+    legal = legal_cards(g, st.hands[seat], st.line, 0, k)
+    for c in order:
+        if legal & (np.uint64(1) << np.uint64(c)) and keeps_value(g, tt, st, leader, k, c, value):
+            return c
+    return -1

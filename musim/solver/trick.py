@@ -1,0 +1,105 @@
+"""Cards and tricks in the canonical layout (layout.py): which card beats which, who wins a
+trick and with what points, which cards a seat may play, and bit ranges by power.
+
+The search, its bounds and its move generation all apply these rules; they hold for any
+game the layout describes.
+"""
+
+import numpy as np
+
+from musim.bits import drop_lowest, highest, lowest
+from musim.jit import flat_kernel
+
+
+@flat_kernel(inline="always")
+def remaining(g, st):
+    """All cards still held, by any seat."""
+    rem = np.uint64(0)
+    for s in range(g.n):
+        rem |= st.hands[s]
+    return rem
+
+
+@flat_kernel
+def mask_points(g, mask):
+    total = 0
+    m = mask
+    while m:
+        total += g.points[lowest(m)]
+        m = drop_lowest(m)
+    return total
+
+
+@flat_kernel(inline="always")
+def span(a, b):
+    """Bits a..b inclusive (a <= b)."""
+    return ((np.uint64(2) << np.uint64(b)) - np.uint64(1)) & ~((np.uint64(1) << np.uint64(a)) - np.uint64(1))
+
+
+@flat_kernel(inline="always")
+def from_power_of(g, card):
+    """All positions of card's class order at or above its power's first position."""
+    return ~((np.uint64(1) << np.uint64(g.eq_lo[card])) - np.uint64(1))
+
+
+@flat_kernel(inline="always")
+def beats(g, card, best, led_class):
+    k = g.klass[card]
+    return (k == led_class or k == g.trump_class) and g.power[card] > g.power[best]
+
+
+@flat_kernel
+def trick_winner_pos(g, line, start, count):
+    """Position in the trick line[start:start+count] of its winning card (first played wins ties)."""
+    led_class = g.klass[line[start]]
+    best = 0
+    for j in range(1, count):
+        if beats(g, line[start + j], line[start + best], led_class):
+            best = j
+    return best
+
+
+@flat_kernel
+def trick_relevance(g, line, start, leader, w):
+    """The cards whose rank decided the full trick line[start:start+n] led by `leader` and won
+    by seat w: the winner's equal-power group if another card of its class was played to it
+    (else it won by its class alone: nothing)."""
+    wpos = w - leader if w >= leader else w - leader + g.n
+    c = line[start + wpos]
+    for j in range(g.n):
+        if j != wpos and g.klass[line[start + j]] == g.klass[c]:
+            return span(g.eq_lo[c], g.eq_hi[c])
+    return np.uint64(0)
+
+
+@flat_kernel(inline="always")
+def finish_trick(g, line, start, leader):
+    """(winning seat, points incl. the trick bonus) of the full trick line[start:start+n]."""
+    n = g.n
+    w = leader + trick_winner_pos(g, line, start, n)
+    if w >= n:
+        w -= n
+    pts = g.trick_bonus
+    for j in range(start, start + n):
+        pts += g.points[line[j]]
+    return w, pts
+
+
+@flat_kernel(inline="always")
+def playable_top(g, st, s, led_class):
+    """The highest card seat s may play that could win a trick led in led_class (the highest
+    of that class if it holds one, else its highest trump), or -1."""
+    h = st.hands[s] & g.class_mask[led_class]
+    if not h and g.trump_class >= 0:
+        h = st.hands[s] & g.class_mask[g.trump_class]
+    return highest(h) if h else -1
+
+
+@flat_kernel(inline="always")
+def legal_cards(g, hand, line, t0, k):
+    """The cards of `hand` that may go to the trick line[t0: t0 + k]: the led class's, if it holds any."""
+    if k > 0:
+        follow = hand & g.class_mask[g.klass[line[t0]]]
+        if follow:
+            return follow
+    return hand
