@@ -25,8 +25,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_solver import auction_positions
-from common import prefaulted
+from common import auction_positions, prefaulted
 
 from musim.cards import CARD_TEXT
 from musim.games.mu.record import replay

@@ -4,7 +4,7 @@ perf cannot name numba's compiled code, so this script maps it: it reads the
 object code numba cached for `solve.solve` (the search and every helper it
 did not inline), takes each function's offset from its symbol table, anchors
 them at the address the process loaded `solve` at, and writes /tmp/perf-PID.map,
-which `perf report` reads.  Positions as in bench_nodes.py; the table is warmed
+which `perf report` reads.  Positions as in bench_solver.py's sets; the table is warmed
 by one pass, then perf samples the next two.
 
 Needs Linux `perf` and `readelf`.  A child process first compiles the kernels into
@@ -27,7 +27,7 @@ from pathlib import Path
 os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="musim-profile-"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numba
-from bench_nodes import positions
+from common import positions
 
 from musim.games.mu.solve import MuSolver
 from musim.solver import solve
@@ -66,7 +66,7 @@ def function_map():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", default="5:9:10", help="GAME:TRICKS:COUNT as in bench_nodes.py (Mü only)")
+    ap.add_argument("--set", default="5:9:10", help="GAME:TRICKS:COUNT as in bench_solver.py (Mü only)")
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--seed", type=int, default=1, help="the heuristic run of an `auction` set")
     ap.add_argument("--compile-only", action="store_true", help=argparse.SUPPRESS)

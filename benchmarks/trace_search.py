@@ -2,8 +2,8 @@
 
 `solve` finds a position's value by boolean searches ("can the maximising team take
 `need` points?") whose answers narrow [lo, hi] until they meet.  This runs the same
-loop from Python on one start position of bench_solver.py (the same random deals,
-or a heuristic run's contracts) and prints, per search, the need asked, the answer,
+loop from Python on one full deal of bench_solver.py's sets (random contracts,
+or a heuristic run's) and prints, per search, the need asked, the answer,
 the bound it proved, the nodes it searched and its time, so that a slow deal shows
 which searches cost what; --tt-mb shows what a larger table changes.  (The first run
 compiles the search on its own, some 30 s, before its first line.)
@@ -12,14 +12,12 @@ Usage: python benchmarks/trace_search.py --players 4 --deal 0 [--tt-mb 512] [--c
 """
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_solver import auction_positions, random_position
-from common import prefaulted
+from common import full_tricks, positions, prefaulted
 
 from musim.games.mu.solve import MuSolver
 from musim.solver.search import available, can_reach, set_owners
@@ -27,16 +25,9 @@ from musim.solver.tt import DEFAULT_MB, make_table
 
 
 def start_position(players, deal, contracts, seed):
-    """Deal number `deal` of bench_solver.py's full deals with the same options."""
-    if contracts == "auction":
-        positions = auction_positions(players, seed)
-    else:
-        full = 12 if players in (3, 5) else 60 // players
-        rng = random.Random(seed * 1000 + players * 20 + full)
-        positions = (random_position(rng, players, full) for _ in range(deal + 1))
-    for _ in range(deal):
-        next(positions)
-    return next(positions)
+    """Deal number `deal` of bench_solver.py's full deals (its set P:FULL or P:auction)."""
+    tricks = "auction" if contracts == "auction" else str(full_tricks(players))
+    return positions(str(players), tricks, deal + 1, seed)[deal]
 
 
 def main():

@@ -78,8 +78,8 @@ SearchState = namedtuple(
 # trick completed on entering it needed (trel); stats[0] = nodes searched, stats[1] = tricks
 # completed in the search (DDS's node count), stats[2] = moves cut short by their budget,
 # stats[3] = 1 if the last search gave up at limit[0] (a node count: NO_DEADLINE, or a caller's
-# limit on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER
-# (tests shrink them); control: pause.py
+# limit on a search that may take hours), stats[4] = null-window searches run (can_reach calls);
+# budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests shrink them); control: pause.py
 
 
 def make_state():
@@ -99,7 +99,7 @@ def make_state():
         groups=z((MAX_PLY + 1, 64), np.uint64),
         scores=z((MAX_PLY + 1, 64), np.int64),
         status=z((MAX_PLY + 1, 64), np.int8),
-        stats=z(4, np.int64),
+        stats=z(5, np.int64),
         budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
         limit=np.array([NO_DEADLINE]),
         control=make_control(),
@@ -171,6 +171,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
     st.trel[0] = 0
     fr[0, F_DEADLINE] = st.limit[0]
     st.stats[3] = 0
+    st.stats[4] += 1
     d = 0
     while True:
         if st.stats[0] > fr[d, F_DEADLINE]:
