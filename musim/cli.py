@@ -43,7 +43,8 @@ def question_option(what):
         default="value",
         show_default=True,
         help=f"With --play dd: solve each play's team points (value), or only ask whether the team "
-        f"reaches the target (reach: one null-window search, several times cheaper; {what} are then left out).",
+        f"reaches the target (reach: null-window searches at the targets alone, several times cheaper; {what} "
+        "are then left out).",
     )
 
 
