@@ -35,6 +35,24 @@ def _check_dd_tricks(play, dd_tricks):
         raise click.UsageError("--dd-tricks applies only with --play dd")
 
 
+def question_option(what):
+    """`--question` of the commands whose statistics may ask double-dummy play less than the value."""
+    return click.option(
+        "--question",
+        type=click.Choice(["value", "reach"]),
+        default="value",
+        show_default=True,
+        help=f"With --play dd: solve each play's team points (value), or only ask whether the team "
+        f"reaches the target (reach: null-window searches at the targets alone, several times cheaper; {what} "
+        "are then left out).",
+    )
+
+
+def _check_question(play, question):
+    if question == "reach" and play != "dd":
+        raise click.UsageError("--question reach applies only with --play dd")
+
+
 def _advice(play, count_option, tricks_option=True):
     """What follows the long-run estimate (musim.progress): how far off it may be, and the faster options."""
     faster = [f"fewer {count_option}"]
@@ -342,19 +360,23 @@ def _player_list(text):
     show_default=True,
     help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).",
 )
+@question_option("scores, team points and the best bid")
 @click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers, tt_mb, as_json, as_csv, progress):
+def bid(
+    players, hand, samples, play, vice, seat, dealer, partner, question, seed, workers, tt_mb, as_json, as_csv, progress
+):
     """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
     import json
     import os
 
     if as_json and as_csv:
         raise click.UsageError("give at most one of --json and --csv")
+    _check_question(play, question)
     from musim.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
     from musim.batch import InputError
 
@@ -382,6 +404,7 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
                 dealer,
                 bar.update,
                 lambda: _warn_if_slow(play, [players]),
+                question,
             )
     except InputError as exc:
         raise click.UsageError(str(exc)) from None
@@ -403,6 +426,7 @@ def bid(players, hand, samples, play, vice, seat, dealer, partner, seed, workers
     "With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
     "(0 = all), as `musim run --dd-tricks` does."
 )
+@question_option("team points, scores and proposed targets")
 @click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @dd_table_option
@@ -432,6 +456,7 @@ def balance(
     deals,
     play,
     dd_tricks,
+    question,
     seed,
     workers,
     tt_mb,
@@ -449,6 +474,7 @@ def balance(
 
     counts = _player_list(players)
     _check_dd_tricks(play, dd_tricks)
+    _check_question(play, question)
 
     from musim import __version__
     from musim.analysis import balance_report
@@ -485,7 +511,20 @@ def balance(
     with progress_bar((n_deals + n_strength) * len(counts), "deal", show, advice=advice) as bar:
         for n in counts:
             results.append(
-                analyse(n, n_deals, seed, play, workers, tt_mb, bar.update, n_strength, dd_tricks, checkpoint, limit)
+                analyse(
+                    n,
+                    n_deals,
+                    seed,
+                    play,
+                    workers,
+                    tt_mb,
+                    bar.update,
+                    n_strength,
+                    dd_tricks,
+                    checkpoint,
+                    limit,
+                    question,
+                )
             )
     seconds = time.perf_counter() - started
     params = {
@@ -494,6 +533,7 @@ def balance(
         "deals": n_deals,
         "play": play,
         "dd_tricks": dd_tricks,
+        "question": question,
         "strength_deals": n_strength,
         "checkpoint": checkpoint,
         "node_limit": limit,

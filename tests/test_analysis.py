@@ -12,12 +12,13 @@ from click.testing import CliRunner
 
 from musim.analysis import contracts
 from musim.analysis.balance import analyse
-from musim.analysis.bid import bid_strength, parse_hand
+from musim.analysis.bid import bid_strength, format_table, parse_hand
 from musim.cards import CARD_TEXT, TYPE_MASK, type_text
 from musim.cli import cli
 from musim.games.mu import simulate as sim
 from musim.games.mu.hand_model import N_FEATURES, hand_features
 from musim.games.mu.policies import HEURISTIC
+from musim.games.mu.rules import hand_size
 from musim.games.mu.run import simulate_deals
 
 FIVE = "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5"
@@ -71,6 +72,8 @@ def test_bid_statistics_match_an_independent_scoring():
         HEURISTIC,
         contracts.VICE_STRONGEST,
         False,
+        False,
+        np.array([[1, 1], [2, hand_size(n)]]),
         team,
         chief,
         sim.make_workspace(n),
@@ -331,7 +334,7 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
         ws = sim.make_workspace(n, make_ddplay(8))
         for s in range(n):
             ws.held[s] = hands[s]
-        rank = sim.contract_rank_above(n, chief, partner, trump, -1, best, ws)
+        rank = sim.contract_rank_above(n, chief, partner, trump, -1, best, hand_size(n), ws)
         for s in range(n):
             ws.held[s] = hands[s]
         value = sim.contract_value(n, chief, partner, trump, -1, ws)
@@ -371,7 +374,7 @@ def test_pure_strength_is_the_best_contract_whatever_order_it_tries_them_in():
                 for t in trumps:
                     for p in partners:
                         ws.held[:n] = hands[i, :n]
-                        levels.append(sim.contract_rank_above(n, chief, p, t, -1, 0, ws))
+                        levels.append(sim.contract_rank_above(n, chief, p, t, -1, 0, hand_size(n), ws))
                 assert best[i, chief] == max(levels), (n, i, chief)
 
 
@@ -466,10 +469,14 @@ def test_balance_checkpoint_is_keyed_by_what_decides_its_rows_alone(tmp_path):
     base = dict(job="balance-deals", players=4, seed=1, play="dd", dd_tricks=0, node_limit=0, tt_mb=64)
     name = lambda **kw: key_hash(checkpoint_key(**{**base, **kw}))
     changed = [dict(job="balance-strength"), dict(players=5), dict(seed=2), dict(play="heuristic")]
-    changed += [dict(dd_tricks=3), dict(node_limit=10**9)]
+    changed += [dict(dd_tricks=3), dict(node_limit=10**9), dict(question="reach")]
     assert len({name(**kw) for kw in changed} | {name()}) == len(changed) + 1
     assert name(tt_mb=8) == name()
     assert name(node_limit=10**9, tt_mb=8) != name(node_limit=10**9)
+    # the question decides the deals' rows, not the pure-strength view's; the value keeps its old key
+    assert name(job="balance-strength", question="reach") == name(job="balance-strength")
+    assert "question" not in checkpoint_key(**base)["params"]
+    assert checkpoint_key(**{**base, "question": "reach"})["params"]["question"] == "reach"
 
 
 def test_balance_summary_counts_the_worker_time_of_the_deals_a_checkpoint_held(tmp_path):
@@ -572,3 +579,130 @@ def test_balance_node_limit_needs_whole_deal_dd_play(tmp_path, args):
         "balance", "--play", "dd", "--node-limit", "lots", "--players", "3", "--deals", 10, "--out", tmp_path / "c"
     )
     assert res.exit_code == 2 and "--node-limit" in res.output and "not a number" in res.output
+
+
+@pytest.mark.parametrize("n, deals, tricks", [(3, 30, 0), (4, 30, 5), (6, 30, 4)])
+def test_the_reach_question_decides_every_target_as_the_value_does(n, deals, tricks):
+    """`--question reach`: one null-window search per deal; its bounds decide the target exactly
+    where the value (played out) reached it, also where only the last tricks are double-dummy
+    (the search asks for the target less what the team took before them).  The balance table
+    has the same success rates, no team points, and says which question it asked."""
+    from musim.games.mu.ddplay import UNRESOLVED
+
+    seed = 7
+    value = simulate_deals(n, seed, "dd", 0, deals, 8, tricks)
+    reach = simulate_deals(n, seed, "dd", 0, deals, 8, tricks, 0, "reach")
+    played = value.res[:, sim.OUTCOME] == sim.PLAYED
+    assert (played == (reach.res[:, sim.OUTCOME] == sim.PLAYED)).all() and played.sum() > deals // 2
+    v, r = value.res[played], reach.res[played]
+    for col in (sim.BID, sim.CHIEF, sim.PARTNER, sim.CHIEF_TRUMP, sim.TARGET):
+        assert (v[:, col] == r[:, col]).all()
+    assert (v[:, sim.DD_VALUE] >= 0).all() and (r[:, sim.DD_VALUE] == UNRESOLVED).all()
+    made = v[:, sim.SUCCESS] == 1
+    assert made.any() and not made.all()
+    assert ((r[:, sim.DD_LOW] >= r[:, sim.TARGET]) == made).all()
+    assert ((r[:, sim.DD_HIGH] < r[:, sim.TARGET]) == ~made).all()
+    assert ((r[:, sim.DD_LOW] <= v[:, sim.TEAM_POINTS]) & (v[:, sim.TEAM_POINTS] <= r[:, sim.DD_HIGH])).all()
+    a = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=0, dd_tricks=tricks)
+    b = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=0, dd_tricks=tricks, question="reach")
+    cols = ["bid", "deals", "p_made", "p_made_low", "p_made_high", "target", "unresolved", "undecided"]
+    pd.testing.assert_frame_equal(a.table[cols], b.table[cols])
+    assert (a.table.question == "value").all() and (b.table.question == "reach").all()
+    assert b.table.team_mean.isna().all() and b.table.chief_score.isna().all() and b.table.proposed_target.isna().all()
+    assert a.table.team_mean.notna().any() and b.facts["question"] == "reach" and b.facts["p_star"] == a.facts["p_star"]
+
+
+@pytest.mark.parametrize("vice", ["strongest", "none", "auction"])
+def test_bid_under_the_reach_question_has_the_success_rates_of_the_value(vice):
+    hand = "R9 R8 R7 R7 R6 R5 Y9 Y8 G9 G8 G1 G0"
+    kw = dict(samples=5, seed=3, play="dd", tt_mb=8, vice=vice)
+    value = bid_strength(3, hand, **kw)
+    reach = bid_strength(3, hand, question="reach", **kw)
+    assert [(r["bid"], r["chief_trump"]) for r in value] == [(r["bid"], r["chief_trump"]) for r in reach]
+    for a, b in zip(value, reach):
+        for k in ("p_made", "p_made_low", "p_made_high", "samples"):
+            assert a[k] == b[k] or (np.isnan(a[k]) and np.isnan(b[k])), (a, b)
+        assert a["question"] == "value" and b["question"] == "reach"
+        assert np.isnan(b["expected_score"]) and np.isnan(b["mean_team_points"])
+    assert len({r["p_made"] for r in value}) > 3
+    assert "question reach" in format_table(reach, 3, 5)
+
+
+def test_a_best_partner_in_hindsight_reaches_what_the_best_value_reaches():
+    """The hindsight partner under the reach question: the highest bid in low..top that some
+    partner's team reaches, climbing from the best so far; it must agree with the best team
+    points over the partners, played out."""
+    from musim.games.mu.ddplay import make_ddplay
+    from musim.games.mu.policies import DD
+    from musim.games.mu.rules import achieved_rank
+
+    rng = random.Random(5)
+    seen = set()
+    for i in range(12):
+        n, size = (4, 8) if i % 2 else (6, 6)
+        cards = rng.sample(range(60), size * n)
+        hands = np.array([sum(1 << c for c in cards[size * s : size * s + size]) for s in range(n)], np.uint64)
+        hands = np.concatenate([hands, np.zeros(sim.MAX_PLAYERS - n, np.uint64)])
+        chief, vice = 0, rng.randrange(1, n)
+        trump = rng.randrange(-1, 15)
+        vt = rng.choice([t for t in range(-1, 15) if t != trump or t < 0])
+        low = rng.randrange(1, 4)
+        top = rng.randrange(low, hand_size(n) + 1)
+        ws = sim.make_workspace(n, make_ddplay(8))
+        args = (np.zeros(sim.MAX_PLAYERS, np.uint64), True)
+        state, points = np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64)
+        team, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, False, 0, 0, DD, state, points, ws)
+        rank, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, True, low, top, DD, state, points, ws)
+        assert rank == max(low - 1, min(top, achieved_rank(n, team))), (n, hands, vice, trump, vt, low, top)
+        seen.add(rank - low)
+    assert min(seen) < 0 < max(seen)
+
+
+@pytest.mark.parametrize("command", ["balance", "bid"])
+def test_the_question_is_checked_with_a_one_line_error(tmp_path, command):
+    import subprocess
+    import sys
+
+    args = ["--players", "3", "--out", str(tmp_path / "b")] if command == "balance" else ["--hand", ALL_RED]
+    bad = subprocess.run(
+        [sys.executable, "-m", "musim", command, "--play", "dd", "--question", "maybe", *args],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and f"musim {command}: error: " in bad.stderr and "--question" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    res = invoke(command, "--play", "heuristic", "--question", "reach", *args)
+    assert res.exit_code == 2 and "--question reach applies only with --play dd" in res.output
+    assert not (tmp_path / "b").exists()
+
+
+def test_balance_cli_under_the_reach_question_says_so_in_every_file(tmp_path):
+    out = tmp_path / "b"
+    res = invoke(
+        "balance",
+        "--play",
+        "dd",
+        "--question",
+        "reach",
+        "--players",
+        "3",
+        "--deals",
+        20,
+        "--seed",
+        2,
+        "--tt-mb",
+        8,
+        "--strength-deals",
+        2,
+        "--node-limit",
+        "1e6",
+        "--out",
+        out,
+    )
+    assert res.exit_code == 0, res.output
+    table = pd.read_csv(out / "balance.csv")
+    assert (table.question == "reach").all() and table.team_mean.isna().all() and table.p_made.notna().any()
+    text = (out / "summary.md").read_text()
+    assert "question `reach`" in text and "**Question `reach`:**" in text and "| undecided |" in text
+    assert "team mean" not in text and "no proposed targets (they need the team points" in text
+    assert "Pure strength (2 played deals" in text

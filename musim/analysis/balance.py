@@ -16,6 +16,13 @@ and score columns cover the resolved deals alone (`unresolved` says how many are
 in the pure-strength view a seat whose search gave up is left out likewise.  Which deals
 those are depends on --tt-mb as well as the seed (a larger table needs fewer nodes).
 
+Under `--question reach` (double-dummy play) a deal's start solve asks only whether the
+chief's team reaches its target: one null-window search (ddplay.py), not the several a value
+needs nor those of playing the cards out.  The success rates are those of `--question value`;
+team points, scores and proposed targets, which need the value, are left empty, and under a
+node limit a deal is unresolved when that one search gave up.  The pure-strength view asks
+null-window questions under both (contracts.strength), so it is the same.
+
 Proposed targets (criterion: every level equally hard): p* is the success rate
 over all played deals of that player count; at each level with enough deals
 the level's target would be the highest t with P(team points >= t | bid) >= p*;
@@ -39,7 +46,7 @@ from musim.engine.key import result_key
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
-from musim.games.mu.ddplay import KEEP_TABLE, UNRESOLVED, load_table, save_table, worker_ddplay
+from musim.games.mu.ddplay import KEEP_TABLE, QUESTIONS, UNRESOLVED, load_table, save_table, worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
 from musim.solver.pause import request_pause
 
@@ -49,13 +56,18 @@ STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
 
 
-def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb):
+def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question="value"):
     """The result key (engine/key.py) of a balance job's chunks ("balance-deals" or
     "balance-strength"): the deal count is not in it (a chunk is named by its range), nor is
-    the table size but under a node limit, where it decides which deals are unresolved."""
+    the table size but under a node limit, where it decides which deals are unresolved.  The
+    reach question is in the deals' key (the value's key is the one it had before there was a
+    choice, so that saved deals stay valid), not in the pure-strength view's: its rows are the
+    same under both questions."""
     params = dict(job=job, players=players, seed=seed, play=play, dd_tricks=dd_tricks, node_limit=node_limit)
     if node_limit:
         params["tt_mb"] = tt_mb
+    if question != "value" and job == "balance-deals":
+        params["question"] = question
     return result_key("mu", params)
 
 
@@ -76,7 +88,7 @@ def _saved(checkpoint, start, count, compute, times):
     return got
 
 
-def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, node_limit, tick, checkpoint, times):
+def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, node_limit, question, tick, checkpoint, times):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
     fields = ("res", "scores", "card_points", "hands")
     # a double-dummy deal in flight when the run is interrupted keeps its search table in the
@@ -93,7 +105,7 @@ def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, node_limit, 
             before = float(saved["seconds"]) if saved else 0.0
             in_flight[s] = (dd, time.perf_counter(), before)
         try:
-            ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks, node_limit)
+            ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks, node_limit, question)
         finally:
             if pausable:
                 del in_flight[s]
@@ -202,9 +214,9 @@ Balance = namedtuple("Balance", "table strength facts bids team")
 
 
 def _outcomes(r):
-    """(exact, made, decided) per played deal: whether its value was solved, whether the team
-    reached the target (as far as known), and whether that is known (always, but under a node
-    limit, for a deal whose searches did not decide it)."""
+    """(exact, made, decided) per played deal: whether its value is known (not under the reach
+    question), whether the team reached the target (as far as known), and whether that is
+    known (always, but under a node limit, for a deal whose searches did not decide it)."""
     exact = r[:, sim.DD_VALUE] != UNRESOLVED
     low_made = r[:, sim.DD_LOW] >= r[:, sim.TARGET]
     high_missed = r[:, sim.DD_HIGH] < r[:, sim.TARGET]
@@ -224,6 +236,7 @@ def analyse(
     dd_tricks=0,
     checkpoint=None,
     node_limit=0,
+    question="value",
 ):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
@@ -232,11 +245,15 @@ def analyse(
     (with play "dd"): only the last that many tricks are double-dummy, as in `musim run`, in the
     table and the pure-strength view alike (0: all).  checkpoint: a directory that keeps every
     finished chunk and supplies those a stopped run already finished (engine/checkpoint.py).
-    node_limit (play "dd", dd_tricks 0): nodes a solve or search may take (module doc; 0: no limit)."""
+    node_limit (play "dd", dd_tricks 0): nodes a solve or search may take (module doc; 0: no limit).
+    question (play "dd"): "value" or "reach", what each deal's double-dummy play answers
+    (module doc)."""
+    if question not in QUESTIONS or (question == "reach" and play != "dd"):
+        raise ValueError(f"question {question!r}: one of {QUESTIONS}, and reach only under dd play")
     keep = lambda job: (
         None
         if checkpoint is None
-        else Checkpoint(checkpoint, checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb))
+        else Checkpoint(checkpoint, checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question))
     )
     times = []
     res, scores, card_points, hands = _collect(
@@ -248,6 +265,7 @@ def analyse(
         tt_mb,
         dd_tricks,
         node_limit,
+        question,
         tick,
         keep("balance-deals"),
         times,
@@ -255,6 +273,7 @@ def analyse(
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r_all = res[played]
     exact, made, decided = _outcomes(r_all)
+    answered = decided if question == "reach" else exact  # unresolved: the question asked was not answered
     r, sc, cp = r_all[exact], scores[played][exact], card_points[played][exact]
     bids, team = r[:, sim.BID], r[:, sim.TEAM_POINTS]
     p_star = float(made[decided].mean()) if decided.any() else float("nan")
@@ -287,7 +306,7 @@ def analyse(
                 "p_made_high": float(hi),
                 "target": int(rules.target(players, b)),
                 "proposed_target": proposal.get(b, float("nan")),
-                "unresolved": k - int(sel.sum()),
+                "unresolved": int((level & ~answered).sum()),
                 "undecided": open_,
                 "team_mean": mean_or_nan(tp),
                 "team_q25": float(q[0]),
@@ -297,6 +316,7 @@ def analyse(
                 "partner_score": mean_or_nan(s[partner_mask[sel]]) if players >= 4 else float("nan"),
                 "opponent_score": mean_or_nan(s[opp_mask[sel]]),
                 "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
+                "question": question,
             }
         )
     table = pd.DataFrame(rows)
@@ -325,9 +345,10 @@ def analyse(
         "deals": deals,
         "played": int(played.sum()),
         "eklats": int((~played).sum()),
-        "unresolved": int((~exact).sum()),
+        "unresolved": int((~answered).sum()),
         "undecided": int((~decided).sum()),
         "node_limit": node_limit,
+        "question": question,
         "p_star": p_star,
         "intercept": intercept,
         "slope": slope,

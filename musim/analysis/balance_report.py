@@ -50,6 +50,8 @@ def _fmt(x, spec):
 
 def proposal_text(facts):
     """The proposed target line, or why there is none."""
+    if facts["question"] == "reach":
+        return "no proposed targets (they need the team points: --question value)."
     if pd.isna(facts["intercept"]):
         return f"no proposed targets (no bid level has the {MIN_DEALS_FOR_FIT} deals the fit needs)."
     return f"proposed targets {facts['intercept']:.1f} + {facts['slope']:.2f} x bid."
@@ -72,11 +74,31 @@ def _worker_time_text(results):
     return text
 
 
+def _question_text(params):
+    """What the reach question leaves out, if it was asked."""
+    if params["question"] != "reach":
+        return []
+    return [
+        "**Question `reach`:** each deal's double-dummy play asked only whether the chief's team "
+        "reaches its target (one null-window search), not the team's points: the success rates are "
+        "exact, the team points, scores and proposed targets are not computed (`--question value` "
+        "solves the points, at several times the cost).",
+        "",
+    ]
+
+
 def _limit_text(params):
     """What the node limit leaves out, if there is one."""
     limit = params.get("node_limit")
     if not limit:
         return []
+    if params["question"] == "reach":
+        return [
+            f"**Node limit {limit:,}:** a deal whose search took more nodes is *undecided*; the interval "
+            "of p_made spans both of its outcomes.  In the pure-strength view a seat whose search gave "
+            "up is left out.",
+            "",
+        ]
     return [
         f"**Node limit {limit:,}:** a deal whose double-dummy solve took more nodes is *unresolved*. "
         "Its success counts where the search decided it (the target is asked first); the interval of "
@@ -88,13 +110,54 @@ def _limit_text(params):
     ]
 
 
+def _value_table(t, limited):
+    """The Markdown table of a level's deals: success, targets, team points and scores."""
+    lines = [
+        "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
+        "chief | partner | opponent | chief if bid-1 |" + (" unresolved (undecided) |" if limited else ""),
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if limited else ""),
+    ]
+    for x in t.itertuples():
+        if x.deals == 0:
+            continue
+        if pd.isna(x.proposed_target):
+            proposed = "n/a"
+        else:
+            change = "" if x.proposed_target == x.target else f" ({int(x.proposed_target) - int(x.target):+d})"
+            proposed = f"{int(x.proposed_target)}{change}"
+        lines.append(
+            f"| {x.bid} | {x.deals:,} | {x.share:.1%} | {_fmt(x.p_made, '.1%')} ({x.p_made_low:.1%}.."
+            f"{x.p_made_high:.1%}) | {x.target} | {proposed} | {_fmt(x.team_mean, '.1f')} "
+            f"[{_fmt(x.team_q25, '.0f')}, {_fmt(x.team_median, '.0f')}, {_fmt(x.team_q75, '.0f')}] | "
+            f"{_fmt(x.chief_score, '.1f')} | {_fmt(x.partner_score, '.1f')} | {_fmt(x.opponent_score, '.1f')} | "
+            f"{_fmt(x.chief_score_one_less, '.1f')} |" + (f" {x.unresolved} ({x.undecided}) |" if limited else "")
+        )
+    return lines
+
+
+def _reach_table(t, limited):
+    """The Markdown table under the reach question: success and targets alone."""
+    lines = [
+        "| bid | deals | share | p_made (95%) | target |" + (" undecided |" if limited else ""),
+        "| --- | --- | --- | --- | --- |" + (" --- |" if limited else ""),
+    ]
+    for x in t.itertuples():
+        if x.deals:
+            lines.append(
+                f"| {x.bid} | {x.deals:,} | {x.share:.1%} | {_fmt(x.p_made, '.1%')} ({x.p_made_low:.1%}.."
+                f"{x.p_made_high:.1%}) | {x.target} |" + (f" {x.undecided} |" if limited else "")
+            )
+    return lines
+
+
 def summary_markdown(results, params, seconds):
     lines = [
         "# Mü team-target balance",
         "",
         f"Command: `{params['command']}`  ",
         f"Seed {params['seed']}, {params['deals']:,} deals per player count, play `{params['play']}`"
-        f"{_tricks_text(params)}, musim {params['version']}; took {seconds:.0f} s on this machine "
+        f"{_tricks_text(params)}, question `{params['question']}`, musim {params['version']}; "
+        f"took {seconds:.0f} s on this machine "
         f"({params['machine']}); {_worker_time_text(results)}.",
         "",
         "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
@@ -109,41 +172,29 @@ def summary_markdown(results, params, seconds):
         "deals, its slope kept >= 0) and rounded per level.  Levels rarely bid are extrapolated by the line.",
         "",
     ]
+    lines += _question_text(params)
     lines += _limit_text(params)
     limited = bool(params.get("node_limit"))
+    reach = params["question"] == "reach"
     for r in results:
         f, t = r.facts, r.table
         n = f["players"]
-        unresolved = (
-            f"; {f['unresolved']:,} unresolved at the node limit, the success of {f['undecided']:,} of them undecided"
-            if limited
-            else ""
-        )
+        unresolved = ""
+        if limited:
+            unresolved = (
+                f"; the success of {f['undecided']:,} undecided at the node limit"
+                if reach
+                else f"; {f['unresolved']:,} unresolved at the node limit, the success of {f['undecided']:,} "
+                "of them undecided"
+            )
         lines += [
             f"## {n} players",
             "",
             f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats{unresolved}); chief "
             f"success overall p* = {f['p_star']:.1%}; " + proposal_text(f),
             "",
-            "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
-            "chief | partner | opponent | chief if bid-1 |" + (" unresolved (undecided) |" if limited else ""),
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if limited else ""),
         ]
-        for x in t.itertuples():
-            if x.deals == 0:
-                continue
-            if pd.isna(x.proposed_target):
-                proposed = "n/a"
-            else:
-                change = "" if x.proposed_target == x.target else f" ({int(x.proposed_target) - int(x.target):+d})"
-                proposed = f"{int(x.proposed_target)}{change}"
-            lines.append(
-                f"| {x.bid} | {x.deals:,} | {x.share:.1%} | {_fmt(x.p_made, '.1%')} ({x.p_made_low:.1%}.."
-                f"{x.p_made_high:.1%}) | {x.target} | {proposed} | {_fmt(x.team_mean, '.1f')} "
-                f"[{_fmt(x.team_q25, '.0f')}, {_fmt(x.team_median, '.0f')}, {_fmt(x.team_q75, '.0f')}] | "
-                f"{_fmt(x.chief_score, '.1f')} | {_fmt(x.partner_score, '.1f')} | {_fmt(x.opponent_score, '.1f')} | "
-                f"{_fmt(x.chief_score_one_less, '.1f')} |" + (f" {x.unresolved} ({x.undecided}) |" if limited else "")
-            )
+        lines += _reach_table(t, limited) if reach else _value_table(t, limited)
         never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
         if never and not pd.isna(f["intercept"]):
             lines.append(
@@ -193,6 +244,7 @@ def write(out, results, params, seconds):
             {r.facts["players"]: (r.bids, r.team) for r in results},
             os.path.join(tmp, "team_points.png"),
             MIN_DEALS_FOR_FIT,
+            params["question"] == "reach",
         )
         plots.strength(pd.concat([r.strength for r in results]), os.path.join(tmp, "strength.png"))
         for f in FILES:

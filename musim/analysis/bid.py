@@ -8,6 +8,11 @@ implies: nobody else can have laid a card) and once with one (higher bids).
 The vice, public laid cards and partner follow contracts.bid_samples.  Team
 points do not depend on the bid, so every bid level is scored from the same
 plays: made = team points >= target, and the chief's deal score.
+
+Under `--question reach` (double-dummy play only) a play is not solved for its points: a
+null-window search asks whether the team reaches a bid's target, from the lowest bid the
+play is scored for up to the first missed.  The success rates are the same; the scores and
+team points, which need the points, are left empty.
 """
 
 import numpy as np
@@ -18,7 +23,7 @@ from musim.batch import InputError
 from musim.cards import COLOURS, N_CARDS, CardError, card_kind, deck_for, hand_mask, type_text
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
-from musim.games.mu.ddplay import worker_ddplay
+from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace
 
@@ -75,11 +80,18 @@ def bid_strength(
     dealer=0,
     tick=lambda k: None,
     started=lambda: None,
+    question="value",
 ):
     """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score with
-    its interval, mean team points, and how many samples allowed that trump (with a vice
-    that named it, the chief cannot).  started() is called once the request is valid, before
-    any sample runs; tick(k) reports k more samples done."""
+    its interval, mean team points, how many samples allowed that trump (with a vice that
+    named it, the chief cannot), and the question asked of each play: "value" (its points) or,
+    under double-dummy play, "reach" (whether the team reaches each bid's target; score and
+    team points NaN).  started() is called once the request is valid, before any sample
+    runs; tick(k) reports k more samples done."""
+    if question not in QUESTIONS:
+        raise InputError(f"--question {question!r}: one of {', '.join(QUESTIONS)}")
+    if question == "reach" and play != "dd":
+        raise InputError("--question reach applies only with --play dd")
     mask, _ = parse_hand(hand_text, players)
     seat, dealer = _seat(seat, "--seat", players), _seat(dealer, "--dealer", players)
     deck = three_player_deck(mask) if players == 3 else deck_for(players)
@@ -95,7 +107,10 @@ def bid_strength(
         column = np.zeros(levels, np.int64)
     else:
         column = np.minimum(np.arange(levels), 1)
-    team = np.zeros((samples, len(trumps), column.max() + 1), np.int64)
+    variants = column.max() + 1
+    bids = np.array([[b[0] + 1, b[-1] + 1] for b in (np.flatnonzero(column == v) for v in range(variants))])
+    reach = question == "reach"
+    team = np.zeros((samples, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
     started()
 
@@ -114,6 +129,8 @@ def bid_strength(
             play_policy,
             model,
             hindsight,
+            reach,
+            bids,
             team[start : start + count],
             chief_points[start : start + count],
             ws,
@@ -123,7 +140,10 @@ def bid_strength(
         pass
     made = np.zeros((samples, len(trumps), levels), np.bool_)
     score = np.zeros((samples, len(trumps), levels), np.int64)
-    contracts.score_bids(players, trumps, column, team, chief_points, made, score)
+    if reach:  # team holds the highest bid each play reaches
+        made[:] = team[:, :, column] >= np.arange(1, levels + 1)
+    else:
+        contracts.score_bids(players, trumps, column, team, chief_points, made, score)
     valid = team[:, :, column] >= 0  # (samples, trumps, levels)
     used = valid.sum(axis=0)
     lo, hi = wilson(made.sum(axis=0), used)
@@ -131,7 +151,8 @@ def bid_strength(
     for b in range(1, levels + 1):
         for j, t in enumerate(trumps):
             ok = valid[:, j, b - 1]
-            mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if ok.any() else (np.nan,) * 3
+            valued = ok.any() and not reach
+            mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if valued else (np.nan,) * 3
             rows.append(
                 {
                     "bid": b,
@@ -143,8 +164,9 @@ def bid_strength(
                     "expected_score": float(mean),
                     "expected_score_low": float(mlo),
                     "expected_score_high": float(mhi),
-                    "mean_team_points": float(team[ok, j, column[b - 1]].mean()) if ok.any() else float("nan"),
+                    "mean_team_points": float(team[ok, j, column[b - 1]].mean()) if valued else float("nan"),
                     "samples": int(used[j, b - 1]),
+                    "question": question,
                 }
             )
     return rows
@@ -157,29 +179,34 @@ def best_row(rows):
 
 def format_table(rows, players, samples):
     """A readable matrix: one line per chief trump, p_made (%) and expected score per bid level,
-    levels shown while some trump still makes them at least 1% of the time; best choice starred."""
-    best = best_row(rows)
+    levels shown while some trump still makes them at least 1% of the time; best choice starred.
+    Under the reach question p_made alone, and no best choice (it needs the scores)."""
+    reach = rows[0]["question"] == "reach"
+    best = None if reach else best_row(rows)
     shown = [
         b for b in sorted({r["bid"] for r in rows}) if b == 1 or any(r["p_made"] >= 0.01 for r in rows if r["bid"] == b)
     ]
     trumps = list(dict.fromkeys(r["chief_trump"] for r in rows))
     cell = {(r["bid"], r["chief_trump"]): r for r in rows}
-    head = "trump " + "".join(f"{'bid ' + str(b):>13}" for b in shown)
-    lines = [
-        f"{players} players, {samples} samples: chance to make the target (%) / expected chief score",
-        head,
-        "-" * len(head),
-    ]
+    width = 8 if reach else 13
+    head = "trump " + "".join(f"{'bid ' + str(b):>{width}}" for b in shown)
+    what = "chance to make the target (%)" + ("" if reach else " / expected chief score")
+    lines = [f"{players} players, {samples} samples: {what}", head, "-" * len(head)]
     for t in trumps:
         parts = []
         for b in shown:
             r = cell[(b, t)]
-            mark = "*" if r is best else " "
-            parts.append(f"{r['p_made'] * 100:5.1f}/{r['expected_score']:6.1f}{mark}")
-        lines.append(f"{t:<6}" + "".join(f"{p:>13}" for p in parts))
-    lines.append(
-        f"best: bid {best['bid']} with trump {best['chief_trump']}: makes it "
-        f"{best['p_made']:.1%} (95% {best['p_made_low']:.1%}..{best['p_made_high']:.1%}), "
-        f"expected score {best['expected_score']:.1f}"
-    )
+            if reach:
+                parts.append(f"{r['p_made'] * 100:5.1f}")
+            else:
+                parts.append(f"{r['p_made'] * 100:5.1f}/{r['expected_score']:6.1f}{'*' if r is best else ' '}")
+        lines.append(f"{t:<6}" + "".join(f"{p:>{width}}" for p in parts))
+    if reach:
+        lines.append("question reach: whether the team reaches each target alone (--question value: scores, best bid)")
+    else:
+        lines.append(
+            f"best: bid {best['bid']} with trump {best['chief_trump']}: makes it "
+            f"{best['p_made']:.1%} (95% {best['p_made_low']:.1%}..{best['p_made_high']:.1%}), "
+            f"expected score {best['expected_score']:.1f}"
+        )
     return "\n".join(lines)

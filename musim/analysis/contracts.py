@@ -139,33 +139,74 @@ VICE_STRONGEST, VICE_NONE, VICE_AUCTION = 0, 1, 2
 
 
 @flat_kernel
-def _play_chief(n, hands, chief, vice, vt, t, laid, hindsight, play_policy, state, card_points, ws):
-    """(team points, chief's card points) with the heuristic's partner from `laid`, or the best
-    partner in hindsight."""
-    if n == 3:
-        team = _replay(n, hands, chief, -1, t, vt, play_policy, state, card_points, ws)
-        return team, card_points[chief]
-    if not hindsight:
-        p = policies.choose_partner(policies.HEURISTIC, n, chief, vice, laid, t, state)
-        team = _replay(n, hands, chief, p, t, vt, play_policy, state, card_points, ws)
-        return team, card_points[chief]
-    best, best_chief = -1, 0
+def _rank_above(n, hands, chief, partner, t, vt, best, top, play_policy, state, card_points, ws, dd):
+    """max(best, the highest bid up to `top` whose target this contract's team reaches); under
+    double-dummy play of the whole deal by null-window searches alone (contract_rank_above),
+    without playing the cards out; where only the last tricks are double-dummy, by playing it
+    (`dd` is ws.dd, passed on its own so numba prunes it when None)."""
+    if dd is not None:
+        if _whole_deal_dd(n, play_policy, dd):
+            _hold(n, hands, ws)
+            return contract_rank_above(n, chief, partner, t, vt, best, top, ws)
+    reached = achieved_rank(n, _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws))
+    return max(best, min(top, reached))
+
+
+@flat_kernel
+def _outcome(n, hands, chief, partner, t, vt, reach, best, top, play_policy, state, card_points, ws):
+    """(outcome, chief's card points) of one contract: the team's points, or with `reach` the
+    highest bid up to `top` whose target the team reaches, at least `best` (_rank_above; the
+    chief's points are then not known: 0)."""
+    if reach:
+        return _rank_above(n, hands, chief, partner, t, vt, best, top, play_policy, state, card_points, ws, ws.dd), 0
+    team = _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws)
+    return team, card_points[chief]
+
+
+@flat_kernel
+def _play_chief(n, hands, chief, vice, vt, t, laid, hindsight, reach, low, top, play_policy, state, card_points, ws):
+    """(outcome, chief's card points) with the heuristic's partner from `laid`, or the best
+    partner in hindsight; outcome: the team's points, or with `reach` the highest bid in
+    low..top whose target the team reaches (low - 1: none), by null-window searches alone."""
+    best, best_chief = (low - 1, 0) if reach else (-1, 0)
+    if n == 3 or not hindsight:
+        p = -1 if n == 3 else policies.choose_partner(policies.HEURISTIC, n, chief, vice, laid, t, state)
+        return _outcome(n, hands, chief, p, t, vt, reach, best, top, play_policy, state, card_points, ws)
     for p in range(n):
         if p != chief and p != vice:
-            team = _replay(n, hands, chief, p, t, vt, play_policy, state, card_points, ws)
-            if team > best:
-                best, best_chief = team, card_points[chief]
+            got, got_chief = _outcome(n, hands, chief, p, t, vt, reach, best, top, play_policy, state, card_points, ws)
+            if got > best:
+                best, best_chief = got, got_chief
     return best, best_chief
 
 
 @njit(cache=True, nogil=True)
 def bid_samples(
-    n, hand, seat, dealer, rest, seed, start, count, trumps, play_policy, vice_model, hindsight, team, chief_points, ws
+    n,
+    hand,
+    seat,
+    dealer,
+    rest,
+    seed,
+    start,
+    count,
+    trumps,
+    play_policy,
+    vice_model,
+    hindsight,
+    reach,
+    bids,
+    team,
+    chief_points,
+    ws,
 ):
     """Sample the unseen cards and play `seat`'s hand as chief under each chief trump.
 
     team[i, j, v], chief_points[i, j, v]: sample start+i, trump trumps[j], contract variant
-    v (team = -1: the vice named that trump, so the chief cannot).  Variants by vice model:
+    v (team = -1: the vice named that trump, so the chief cannot).  With `reach` (whole-deal
+    double-dummy play), team[i, j, v] is instead the highest of the bids bids[v, 0]..bids[v, 1]
+    (those variant v is scored for) whose target the team reaches, bids[v, 0] - 1 if none, by
+    null-window searches alone, and chief_points is 0.  Variants by vice model:
       VICE_STRONGEST  v = 0 no vice (a bid of 1: nobody else can have laid a card), v = 1
                       (higher bids) the other hand the heuristic values most is vice, naming
                       its best type other than the chief's (its laid card would show it);
@@ -229,7 +270,21 @@ def bid_samples(
                     team[i, j, v], chief_points[i, j, v] = -1, 0
                     continue
                 team[i, j, v], chief_points[i, j, v] = _play_chief(
-                    n, hands, seat, vice, vt, t, laid, hindsight, play_policy, state, card_points, ws
+                    n,
+                    hands,
+                    seat,
+                    vice,
+                    vt,
+                    t,
+                    laid,
+                    hindsight,
+                    reach,
+                    bids[v, 0],
+                    bids[v, 1],
+                    play_policy,
+                    state,
+                    card_points,
+                    ws,
                 )
 
 
@@ -254,19 +309,6 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
                 _, ok, _, _ = score_played(n, b, 0, partner, trumps[j], card_points, scores)
                 made[i, j, b - 1] = ok
                 score[i, j, b - 1] = scores[0]
-
-
-@flat_kernel
-def _strength_rank(n, hands, chief, partner, t, best, play_policy, state, card_points, ws, dd):
-    """max(best, the highest bid this contract's team reaches, no vice); under double-dummy
-    play of the whole deal by null-window searches alone (contract_rank_above), without playing
-    the cards out; where only the last tricks are double-dummy, by playing it (`dd` is ws.dd,
-    passed on its own so numba prunes it when None)."""
-    if dd is not None:
-        if _whole_deal_dd(n, play_policy, dd):
-            _hold(n, hands, ws)
-            return contract_rank_above(n, chief, partner, t, -1, best, ws)
-    return max(best, achieved_rank(n, _replay(n, hands, chief, partner, t, -1, play_policy, state, card_points, ws)))
 
 
 UNRESOLVED_RANK = -1  # strength(): a search past the node limit left the seat's level unknown
@@ -304,8 +346,20 @@ def strength(n, hands, play_policy, best_rank, ws):
                     m += 1
             best = 0
             for j in np.argsort(rating[:m], kind="mergesort"):
-                best = _strength_rank(
-                    n, hands[i], c, partner_of[j], trump_of[j], best, play_policy, state, card_points, ws, ws.dd
+                best = _rank_above(
+                    n,
+                    hands[i],
+                    c,
+                    partner_of[j],
+                    trump_of[j],
+                    -1,
+                    best,
+                    hand_size(n),
+                    play_policy,
+                    state,
+                    card_points,
+                    ws,
+                    ws.dd,
                 )
             # a contract whose search gave up might have reached any level above `best`
             unknown = best < hand_size(n) and ddplay.dd_searches_gave_up(ws.dd, True)

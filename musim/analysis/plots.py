@@ -38,7 +38,8 @@ def targets(table, path):
     for i, (n, t) in enumerate(table.groupby("players")):
         colour = f"C{i}"
         ax.plot(t.bid, t.target, "-", color=colour, label=f"{n} players: rulebook")
-        ax.plot(t.bid, t.proposed_target, "--o", color=colour, markersize=3, label=f"{n} players: proposed")
+        if t.proposed_target.notna().any():
+            ax.plot(t.bid, t.proposed_target, "--o", color=colour, markersize=3, label=f"{n} players: proposed")
     ax.set(xlabel="bid (cards laid)", ylabel="team target (points)", title="Rulebook vs proposed targets")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
@@ -47,16 +48,17 @@ def targets(table, path):
     plt.close(fig)
 
 
-def team_points(samples, path, min_deals):
+def team_points(samples, path, min_deals, reach=False):
     """Distribution of the chief's team points by bid level, one panel per player count.
-    samples: {players: (bids, team points)}."""
+    samples: {players: (bids, team points)}; reach: only the reach question was asked (no points)."""
     fig, axes = plt.subplots(1, len(samples), figsize=(3.6 * len(samples), 4), squeeze=False)
     for ax, (n, (bids, team)) in zip(axes[0], sorted(samples.items())):
         levels = [b for b in sorted(set(bids.tolist())) if (bids == b).sum() >= min_deals]
         if levels:
             ax.boxplot([team[bids == b] for b in levels], tick_labels=[str(b) for b in levels], showfliers=False)
         else:
-            ax.text(0.5, 0.5, f"no level with {min_deals} deals", ha="center", transform=ax.transAxes)
+            text = "not computed (--question reach)" if reach else f"no level with {min_deals} deals"
+            ax.text(0.5, 0.5, text, ha="center", transform=ax.transAxes)
         ax.set(title=f"{n} players", xlabel="bid", ylabel="team points")
         ax.grid(alpha=0.3)
     fig.tight_layout()

@@ -15,6 +15,12 @@ A node limit (`musim balance --node-limit`) bounds the start solve of a whole-de
 each null-window search of dd_reaches: a solve past it leaves the deal unresolved, with the
 bounds it had proved (the target asked first, so that success is usually known), and the
 cards are then played by the heuristic; its row must not be read as double-dummy play.
+
+The reach question (`musim balance --question reach`) asks less of the start solve: one
+null-window search, whether the team reaches the deal's target (dd_ask_first), instead of the
+several a value needs and the searches of playing the cards out.  The value is then unknown
+as under the node limit: the row holds the bounds that search proved and the cards are
+played by the heuristic.
 """
 
 import os
@@ -36,10 +42,13 @@ DDPlay = namedtuple("DDPlay", "tt st lay meta")
 # node limit), meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact
 # value, meta[3] = 1 if the table holds what an earlier, paused run of the next deal proved,
 # meta[4] = nodes a solve or search may take (0: no limit), meta[5] = the need a limited start
-# solve asks first (0: none), meta[6..7] = the bounds of the last start solve, meta[8] = 1 once
-# a search of dd_reaches gave up (the caller clears it)
-START_VALUE, TRICKS, VALUE, KEEP_TABLE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_UP = range(9)
-UNRESOLVED = -2
+# solve asks first, or alone under the reach question (0: none), meta[6..7] = the bounds of the
+# team's points of the deal proved by the last start solve, meta[8] = 1 once a search of
+# dd_reaches gave up (the caller clears it), meta[9] = the question of a start solve (QUESTIONS)
+START_VALUE, TRICKS, VALUE, KEEP_TABLE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_UP, QUESTION = range(10)
+UNRESOLVED = -2  # START_VALUE: the value is not known (the node limit, or the reach question)
+QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target
+VALUE_QUESTION, REACH_QUESTION = range(2)
 
 
 def make_ddplay(tt_megabytes, tricks=0):
@@ -48,7 +57,7 @@ def make_ddplay(tt_megabytes, tricks=0):
         tt=make_table(tt_megabytes),
         st=make_state(),
         lay=make_layout(),
-        meta=np.array([-1, tricks, 0, 0, 0, 0, -1, -1, 0], np.int64),
+        meta=np.array([-1, tricks, 0, 0, 0, 0, -1, -1, 0, VALUE_QUESTION], np.int64),
     )
 
 
@@ -86,15 +95,17 @@ def load_table(dd, path, *extra):
 _per_thread = threading.local()
 
 
-def worker_ddplay(tt_mb, tricks=0, node_limit=0):
+def worker_ddplay(tt_mb, tricks=0, node_limit=0, question="value"):
     """This worker thread's scratch, made once and reused by every chunk it runs: a fresh
-    table's first touch costs about 1.5 s of page faults per 512 MB."""
+    table's first touch costs about 1.5 s of page faults per 512 MB.  `question` (QUESTIONS):
+    what its start solves answer."""
     dd = getattr(_per_thread, "dd", None)
     if dd is None or _per_thread.tt_mb != tt_mb:
         dd = _per_thread.dd = make_ddplay(tt_mb)
         _per_thread.tt_mb = tt_mb
     dd.meta[TRICKS] = tricks
     dd.meta[NODE_LIMIT] = node_limit
+    dd.meta[QUESTION] = QUESTIONS.index(question)
     return dd
 
 
@@ -105,8 +116,9 @@ def dd_reset(dd):
 
 @flat_kernel
 def dd_ask_first(dd, need):
-    """Under a node limit, the next start solve asks first whether the team reaches `need`
-    (the deal's target: 0 clears it), so that a solve that gives up has usually decided it."""
+    """The next start solve asks first whether the team reaches `need` (the deal's target: 0
+    clears it): under a node limit, so that a solve that gives up has usually decided it; under
+    the reach question, it asks that alone."""
     if dd is not None:
         dd.meta[FIRST_NEED] = need
 
@@ -130,16 +142,16 @@ def dd_searches_gave_up(dd, clear):
 
 
 @flat_kernel
-def dd_gave_up(dd):
-    """Did the start solve of this play give up at the node limit?  (Its cards are then
-    played by the heuristic.)"""
+def dd_unsolved(dd):
+    """Did the start solve of this play leave the value unknown (the node limit, or the reach
+    question)?  Its cards are then played by the heuristic."""
     return dd.meta[START_VALUE] == UNRESOLVED
 
 
 @flat_kernel
 def dd_start_value(dd):
     """The value solved when double-dummy play began (-1: none, or no solver at all;
-    UNRESOLVED: the solve gave up at the node limit)."""
+    UNRESOLVED: not known, dd_unsolved)."""
     if dd is None:
         return -1
     return dd.meta[START_VALUE]
@@ -147,7 +159,8 @@ def dd_start_value(dd):
 
 @flat_kernel
 def dd_start_bounds(dd):
-    """(low, high) of the value when double-dummy play began ((-1, -1): none)."""
+    """(low, high) of the team's points of the deal, as proved when double-dummy play began
+    ((-1, -1): none)."""
     if dd is None:
         return -1, -1
     if dd.meta[START_VALUE] == -1:
@@ -176,31 +189,57 @@ def _limit(dd):
 
 
 @flat_kernel(inline="always")
-def dd_reaches(n, dd, leader, need):
-    """Can the team take `need` points from the position dd_setup mapped, `leader` to lead?
-    One null-window search; the table keeps what it proved for the next call.  Past the node
-    limit: False, and meta[GAVE_UP] set."""
+def _ask(n, dd, leader, need):
+    """One null-window search of the position dd_setup mapped, `leader` to lead, under the node
+    limit: (does the team take `need` points?, the bound it proved (can_reach), the points left,
+    did it give up?).  The table keeps what it proved for the next search."""
     g = solver_game(n, dd.lay)
     set_owners(g, dd.st)
+    avail = available(g, dd.st.hands, dd.st.line, 0)
     _limit(dd)
-    r = can_reach(g, dd.tt, dd.st, leader, 0, need, available(g, dd.st.hands, dd.st.line, 0), 0)[0]
+    r, bound = can_reach(g, dd.tt, dd.st, leader, 0, need, avail, 0)
     dd.st.limit[0] = NO_DEADLINE
-    if dd.st.stats[3]:
+    return r, bound, avail, dd.st.stats[3] != 0
+
+
+@flat_kernel(inline="always")
+def dd_reaches(n, dd, leader, need):
+    """Can the team take `need` points from the position dd_setup mapped, `leader` to lead?
+    One null-window search.  Past the node limit: False, and meta[GAVE_UP] set."""
+    r, _, _, gave_up = _ask(n, dd, leader, need)
+    if gave_up:
         dd.meta[GAVE_UP] = 1
     return r
 
 
 @flat_kernel(inline="always")
-def dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask):
-    """Map the position (a trick boundary) into the solver layout and solve it: START_VALUE is
-    its value, or UNRESOLVED past the node limit (then LOW..HIGH bound it)."""
+def _reach_bounds(n, dd, leader, need):
+    """(lo, hi) bounding the team's points from the position, from one search at `need`
+    ((0, all points left) if it gave up)."""
+    r, bound, avail, gave_up = _ask(n, dd, leader, need)
+    if gave_up:
+        return 0, avail
+    return (bound, avail) if r else (0, bound)
+
+
+@flat_kernel(inline="always")
+def dd_start(n, chief_trump, vice_trump, held, on_team, leader, taken, dd, klass, power, class_mask):
+    """Map the position (a trick boundary, the team having taken `taken` points so far) into
+    the solver layout and answer the question: its value (START_VALUE; UNRESOLVED past the
+    node limit), or under the reach question whether the team reaches meta[FIRST_NEED]
+    (START_VALUE UNRESOLVED).  LOW..HIGH bound the team's points of the deal."""
     dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask)
-    _limit(dd)
-    first = dd.meta[FIRST_NEED] if dd.meta[NODE_LIMIT] > 0 else 0
-    lo, hi = solve_bounds(solver_game(n, dd.lay), dd.tt, dd.st, leader, 0, first)
-    dd.st.limit[0] = NO_DEADLINE  # playing the cards out after a solve costs next to nothing
-    dd.meta[LOW], dd.meta[HIGH] = lo, hi
-    dd.meta[START_VALUE] = lo if lo == hi else UNRESOLVED
+    need = dd.meta[FIRST_NEED] - taken
+    if dd.meta[QUESTION] == REACH_QUESTION:
+        lo, hi = _reach_bounds(n, dd, leader, need)
+        dd.meta[START_VALUE] = UNRESOLVED
+    else:
+        _limit(dd)
+        first = need if dd.meta[NODE_LIMIT] > 0 else 0
+        lo, hi = solve_bounds(solver_game(n, dd.lay), dd.tt, dd.st, leader, 0, first)
+        dd.st.limit[0] = NO_DEADLINE  # playing the cards out after a solve costs next to nothing
+        dd.meta[START_VALUE] = lo if lo == hi else UNRESOLVED
+    dd.meta[LOW], dd.meta[HIGH] = taken + lo, taken + hi
     dd.meta[VALUE] = lo
 
 

@@ -67,18 +67,19 @@ class DealChunk:
         )
 
 
-def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, node_limit=0):
+def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, node_limit=0, question="value"):
     """Play deals start..start+count-1 of a run and return their DealChunk.
 
     Double-dummy deals run one kernel call each, so that each row gets its own
-    wall-clock solve time (`solve_ms`).  node_limit (`musim balance` only): a start solve
-    past it leaves its deal unresolved (ddplay.py), and the row is not double-dummy play."""
+    wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance` only): a
+    start solve past the limit, or one that asks only the reach question, leaves the value
+    unknown (ddplay.py), and the row is not double-dummy play but for its bounds."""
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, start, count, dd=play_policy == DD)
     if play_policy != DD:
         ch.play(seed, bid_policy, play_policy, sim.make_workspace(players))
         return ch
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit))
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit, question))
     ch.play(seed, bid_policy, play_policy, ws, stop=0)  # compiles (or loads) first: solve_ms times solving alone
     for i in range(count):
         t = time.perf_counter()

@@ -22,7 +22,6 @@ from musim.games.mu.rules import (
     eklat_scores,
     fill_contract,
     fill_tier_masks,
-    hand_size,
     legal_moves,
     score_played,
     target,
@@ -32,8 +31,9 @@ from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
 # Columns of the per-deal integer result vector.
-# DD_VALUE: the solved value (-1: none; ddplay.UNRESOLVED: the solve gave up at the node
-# limit, the cards were played by the heuristic, and DD_LOW..DD_HIGH bound the value).
+# DD_VALUE: the solved value (-1: none; ddplay.UNRESOLVED: not known, the solve having given up
+# at the node limit or asked the reach question alone; the cards were then played by the
+# heuristic, and DD_LOW..DD_HIGH bound the team's points of the deal under double-dummy play).
 (
     OUTCOME,
     CHIEF,
@@ -147,8 +147,9 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
     """Play every trick: the chief leads first, each trick's winner leads the next.
 
     With the DD policy the last dd.meta[TRICKS] tricks (0: all) are played by the
-    double-dummy solver (ddplay.py), the rest by the heuristic.  `dd` is ws.dd, passed
-    on its own so that numba prunes the solver away when it is None."""
+    double-dummy solver (ddplay.py), the rest by the heuristic; where the solver leaves the
+    value unknown (the node limit, or the reach question) by the heuristic too.  `dd` is
+    ws.dd, passed on its own so that numba prunes the solver away when it is None."""
     held, trick, on_team, log = ws.held, ws.trick, ws.on_team, ws.play_log
     klass, power, class_mask, tier_mask = ws.klass, ws.power, ws.class_mask, ws.tier_mask
     remaining = np.uint64(0)
@@ -166,11 +167,14 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
             if (
                 play_policy == policies.DD
                 and not active
-                and not ddplay.dd_gave_up(dd)
+                and not ddplay.dd_unsolved(dd)
                 and ddplay.dd_starts_at(dd, tricks - t)
             ):
-                ddplay.dd_start(n, chief_trump, vice_trump, held, on_team, leader, dd, klass, power, class_mask)
-                active = not ddplay.dd_gave_up(dd)
+                taken = 0
+                for s in range(n):
+                    taken += card_points[s] if on_team[s] else 0
+                ddplay.dd_start(n, chief_trump, vice_trump, held, on_team, leader, taken, dd, klass, power, class_mask)
+                active = not ddplay.dd_unsolved(dd)
         winner_pos, winner, seat = 0, leader, leader
         for k in range(n):
             card = -1
@@ -239,22 +243,23 @@ def contract_value(n, chief, partner, chief_trump, vice_trump, ws):
     DD policy), from one solve of the starting position, without playing the cards.  Needs ws.dd."""
     set_team(n, chief, partner, ws)
     dd = ws.dd
-    ddplay.dd_start(n, chief_trump, vice_trump, ws.held, ws.on_team, chief, dd, ws.klass, ws.power, ws.class_mask)
+    ddplay.dd_start(n, chief_trump, vice_trump, ws.held, ws.on_team, chief, 0, dd, ws.klass, ws.power, ws.class_mask)
     return ddplay.dd_start_value(dd)
 
 
 @flat_kernel
-def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, ws):
-    """max(best, the highest bid whose target the team reaches under double-dummy play of
-    ws.held: achieved_rank of what play_contract gives with the DD policy), without playing
-    the cards or solving for the team's points: one null-window search per level from
-    best + 1 up to the first missed, so a contract weaker than `best` costs one search that
-    fails far from its value, which is cheap.  Needs ws.dd.  A search past the node limit
-    stops the climb and sets dd.meta[GAVE_UP]: whether the contract reaches more is unknown."""
+def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, top, ws):
+    """max(best, the highest bid up to `top` whose target the team reaches under double-dummy
+    play of ws.held: achieved_rank of what play_contract gives with the DD policy), without
+    playing the cards or solving for the team's points: one null-window search per level from
+    best + 1 up to the first missed (one search alone where best + 1 == top), so a contract
+    weaker than `best` costs one search that fails far from its value, which is cheap.  Needs
+    ws.dd.  A search past the node limit stops the climb and sets dd.meta[GAVE_UP]: whether
+    the contract reaches more is unknown."""
     set_team(n, chief, partner, ws)
     dd = ws.dd
     ddplay.dd_setup(n, chief_trump, vice_trump, ws.held, ws.on_team, dd, ws.klass, ws.power, ws.class_mask)
-    while best < hand_size(n) and ddplay.dd_reaches(n, dd, chief, target(n, best + 1)):
+    while best < top and ddplay.dd_reaches(n, dd, chief, target(n, best + 1)):
         best += 1
     return best
 
