@@ -45,7 +45,7 @@ def cheapest_points(g, st, skip, q):
 
 
 @flat_kernel(inline="always")
-def quick_points(g, st, leader, sides):
+def quick_points(g, st, leader, sides, leads):
     """(points, relevant cards): points the leader's side surely takes by cashing the leader's
     sure winners (DDS's "quick tricks", simplified): first its trumps no other player can
     beat, which every other seat holding trumps must follow; then, if that leaves no other
@@ -55,7 +55,9 @@ def quick_points(g, st, leader, sides):
     count is at least as high (the counts of each seat's cards per class are the table
     key's).  Side winners while another seat keeps a trump, cashed as often as every such
     seat must follow (DDS's rule), gained nothing on top of this and cost nodes (docs/solver.md).
-    sides=False counts the trump winners alone, whose relevant cards are fewer."""
+    sides=False counts the trump winners alone, whose relevant cards are fewer.  leads=False:
+    `leader` does not lead the next trick (sole_trump_points), so a card of equal power that
+    another seat may lead first beats it."""
     mine = st.hands[leader]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
@@ -68,7 +70,7 @@ def quick_points(g, st, leader, sides):
         win = mine & tmask
         if other_trumps:
             h = highest(other_trumps)
-            win &= from_power_of(g, h)  # led first, an equal power wins
+            win &= beating(g, h, leads)
             if win:
                 rel |= np.uint64(1) << np.uint64(h)
         cashed = popcount(win)
@@ -85,7 +87,7 @@ def quick_points(g, st, leader, sides):
             wk = mk
             if ok:
                 h = highest(ok)
-                wk = mk & from_power_of(g, h)
+                wk = mk & beating(g, h, leads)
                 if wk:
                     rel |= np.uint64(1) << np.uint64(h)
             win |= wk
@@ -94,6 +96,30 @@ def quick_points(g, st, leader, sides):
     if q == 0:
         return 0, rel
     return at_least_points(g, win) + followed_points(g, st, leader, q, rounds) + q * g.trick_bonus, rel
+
+
+@flat_kernel(inline="always")
+def beating(g, h, leads):
+    """The positions of h's class order that beat card h: from its power up if played first
+    (an equal power played first wins), else strictly above it."""
+    if leads:
+        return from_power_of(g, h)
+    return ~((np.uint64(2) << np.uint64(g.eq_hi[h])) - np.uint64(1))
+
+
+@flat_kernel(inline="always")
+def sole_trump_points(g, st, holder):
+    """(points, relevant cards) the side of `holder`, a seat other than the leader, surely takes
+    when it holds every trump left: while it has a trump it wins each trick it ruffs or is led
+    trumps in, and no other seat can ruff, so it never has to give up a winner before it gets
+    the lead, and then it cashes them all; each of its side winners wins a trick of its own
+    class.  The leader's quick tricks with the seats' roles swapped, counting only cards
+    that beat every other seat's strictly (another seat may lead an equal power first).
+    (0, 0) if another seat holds a trump."""
+    tmask = g.class_mask[g.trump_class]
+    if remaining(g, st) & tmask & ~st.hands[holder]:
+        return 0, np.uint64(0)
+    return quick_points(g, st, holder, True, False)
 
 
 @flat_kernel(inline="always")

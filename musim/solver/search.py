@@ -24,7 +24,7 @@ import numpy as np
 
 from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
 from musim.jit import flat_kernel
-from musim.solver.bounds import quick_points, sure_decides, top_trump_points
+from musim.solver.bounds import quick_points, sole_trump_points, sure_decides, top_trump_points
 from musim.solver.frame import (
     F_AVAIL,
     F_BOUND,
@@ -217,13 +217,13 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 rb = pts if g.team[w] else 0
                 r, resolved = rb >= need, True
             elif k == 0:
-                sure, rel = quick_points(g, st, leader, True)
+                sure, rel = quick_points(g, st, leader, True, True)
                 resolved, r, rb = sure_decides(g.team[leader], sure, need, avail)
                 if resolved:
                     rr = rel
                     if g.trump_class >= 0 and rel & ~g.class_mask[g.trump_class]:
                         # if the trump winners alone decide, the proof needs no side class's cards
-                        t_sure, t_rel = quick_points(g, st, leader, False)
+                        t_sure, t_rel = quick_points(g, st, leader, False, True)
                         t_resolved, _, t_rb = sure_decides(g.team[leader], t_sure, need, avail)
                         if t_resolved:
                             rb, rr = t_rb, t_rel
@@ -232,6 +232,10 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     if holder >= 0:
                         resolved, r, rb = sure_decides(g.team[holder], sure, need, avail)
                         rr = rel
+                        if not resolved:
+                            sure, rel = sole_trump_points(g, st, holder)
+                            resolved, r, rb = sure_decides(g.team[holder], sure, need, avail)
+                            rr = rel
             if k == 0 and not resolved:
                 rem, tops = position_keys(g, st, leader, st.words[d], st.key[d], st.points[d])
                 fr[d, F_TOPS] = tops
