@@ -45,20 +45,17 @@ def cheapest_points(g, st, skip, q):
 
 
 @flat_kernel(inline="always")
-def quick_points(g, st, leader, sides, leads):
-    """(points, relevant cards): points the leader's side surely takes by cashing the leader's
-    sure winners (DDS's "quick tricks", simplified): first its trumps no other player can
-    beat, which every other seat holding trumps must follow; then, if that leaves no other
-    seat a trump, its side cards no other player can beat.  Each such trick also brings a
-    card of every other seat (followed_points), and the trick bonus.  The relevant cards are
-    the highest other card of each class that gave winners: wherever they stay on top the
-    count is at least as high (the counts of each seat's cards per class are the table
-    key's).  Side winners while another seat keeps a trump, cashed as often as every such
-    seat must follow (DDS's rule), gained nothing on top of this and cost nodes (docs/solver.md).
-    sides=False counts the trump winners alone, whose relevant cards are fewer.  leads=False:
-    `leader` does not lead the next trick (sole_trump_points), so a card of equal power that
-    another seat may lead first beats it."""
-    mine = st.hands[leader]
+def sure_winners(g, st, seat, sides, leads):
+    """(winners, rounds, relevant cards): the cards `seat` surely wins a trick with, once it
+    leads and cashes them: first its trumps no other player can beat, which every other seat
+    holding trumps must follow; then, if that leaves no other seat a trump, its side cards no
+    other player can beat (sides=False: the trumps alone, whose relevant cards are fewer).
+    rounds: per class, 5 bits, the rounds led in it.  The relevant cards are the highest other
+    card of each class that gave winners: wherever they stay on top the count is at least as
+    high (the counts of each seat's cards per class are the table key's).  leads=False: `seat`
+    does not lead the next trick, so a card of equal power that another seat may lead first
+    beats it."""
+    mine = st.hands[seat]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
     rel = np.uint64(0)
@@ -75,9 +72,9 @@ def quick_points(g, st, leader, sides, leads):
                 rel |= np.uint64(1) << np.uint64(h)
         cashed = popcount(win)
         for s in range(g.n):
-            if s != leader and popcount(st.hands[s] & tmask) > cashed:
+            if s != seat and popcount(st.hands[s] & tmask) > cashed:
                 ruff = True
-    rounds = cashed << (5 * max(g.trump_class, 0))  # per class, 5 bits: the rounds led in it
+    rounds = cashed << (5 * max(g.trump_class, 0))
     if sides and not ruff:
         for k in range(MAX_CLASSES):
             mk = mine & g.class_mask[k]
@@ -92,6 +89,18 @@ def quick_points(g, st, leader, sides, leads):
                     rel |= np.uint64(1) << np.uint64(h)
             win |= wk
             rounds |= popcount(wk) << (5 * k)
+    return win, rounds, rel
+
+
+@flat_kernel(inline="always")
+def quick_points(g, st, leader, sides):
+    """(points, relevant cards): points the leader's side surely takes by cashing the leader's
+    sure winners at once (DDS's "quick tricks", simplified; sure_winners).  Each such trick
+    also brings a card of every other seat, which must follow the class led while it can
+    (followed_points), and the trick bonus.  Side winners while another seat keeps a trump,
+    cashed as often as every such seat must follow (DDS's rule), gained nothing on top of this
+    and cost nodes (docs/solver.md)."""
+    win, rounds, rel = sure_winners(g, st, leader, sides, True)
     q = popcount(win)
     if q == 0:
         return 0, rel
@@ -112,14 +121,17 @@ def sole_trump_points(g, st, holder):
     """(points, relevant cards) the side of `holder`, a seat other than the leader, surely takes
     when it holds every trump left: while it has a trump it wins each trick it ruffs or is led
     trumps in, and no other seat can ruff, so it never has to give up a winner before it gets
-    the lead, and then it cashes them all; each of its side winners wins a trick of its own
-    class.  The leader's quick tricks with the seats' roles swapped, counting only cards
-    that beat every other seat's strictly (another seat may lead an equal power first).
+    the lead, and then it cashes them all (sure_winners, counting only cards that beat every
+    other seat's strictly: another seat may lead an equal power first).  Before it gets the
+    lead the other seats may shed cards of its winners' classes, so each is only sure to give
+    its cheapest cards to those tricks (cheapest_points), not to follow them.
     (0, 0) if another seat holds a trump."""
     tmask = g.class_mask[g.trump_class]
     if remaining(g, st) & tmask & ~st.hands[holder]:
         return 0, np.uint64(0)
-    return quick_points(g, st, holder, True, False)
+    win, _, rel = sure_winners(g, st, holder, True, False)
+    q = popcount(win)
+    return at_least_points(g, win) + cheapest_points(g, st, holder, q) + q * g.trick_bonus, rel
 
 
 @flat_kernel(inline="always")

@@ -217,13 +217,13 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 rb = pts if g.team[w] else 0
                 r, resolved = rb >= need, True
             elif k == 0:
-                sure, rel = quick_points(g, st, leader, True, True)
+                sure, rel = quick_points(g, st, leader, True)
                 resolved, r, rb = sure_decides(g.team[leader], sure, need, avail)
                 if resolved:
                     rr = rel
                     if g.trump_class >= 0 and rel & ~g.class_mask[g.trump_class]:
                         # if the trump winners alone decide, the proof needs no side class's cards
-                        t_sure, t_rel = quick_points(g, st, leader, False, True)
+                        t_sure, t_rel = quick_points(g, st, leader, False)
                         t_resolved, _, t_rb = sure_decides(g.team[leader], t_sure, need, avail)
                         if t_resolved:
                             rb, rr = t_rb, t_rel
