@@ -11,7 +11,7 @@ import numpy as np
 from musim.batch import InputError
 from musim.solver.layout import make_game
 from musim.solver.search import make_state
-from musim.solver.solve import solve, value_after
+from musim.solver.solve import move_values, solve
 from musim.solver.tt import new_generation
 
 SEATS = "NESW"
@@ -90,10 +90,12 @@ class BridgeSolver:
         st = self.st
         for seat, cards in enumerate(hands):
             st.hands[seat] = np.uint64(sum(1 << index[s][r] for s, r in cards))
-        result = {"value": int(solve(g, self.tt, st, leader, 0))}
+        value = int(solve(g, self.tt, st, leader, 0))
+        result = {"value": value}
         if all_moves:
+            values = np.full(64, -1, np.int64)
+            move_values(g, self.tt, st, leader, 0, value, values)
             result["moves"] = {
-                card_text(s, r): int(value_after(g, self.tt, st, leader, 0, index[s][r]))
-                for s, r in sorted(hands[leader], key=lambda c: (c[0], -c[1]))
+                card_text(s, r): int(values[index[s][r]]) for s, r in sorted(hands[leader], key=lambda c: (c[0], -c[1]))
             }
         return result

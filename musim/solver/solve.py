@@ -5,9 +5,10 @@ card choice of double-dummy play).
 
 import numpy as np
 
+from musim.bits import drop_lowest, lowest
 from musim.jit import flat_kernel
 from musim.solver.search import available, can_reach, set_owners
-from musim.solver.trick import finish_trick, legal_cards
+from musim.solver.trick import finish_trick, legal_cards, remaining, span
 
 
 @flat_kernel(inline="always")
@@ -16,14 +17,22 @@ def solve_bounds(g, tt, st, leader, k, first):
     lie in lo..hi; lo == hi, the exact value, unless a search gave up at st.limit[0].
 
     The position is st.hands (remaining cards per seat) and st.line[:k] (cards
-    already played to the current trick, led by `leader`).  A binary search of null-window
-    searches; `first` (if in 1..all points) is asked first, so that whether the team
-    reaches it is known even when a later search gives up.
+    already played to the current trick, led by `leader`).  `first` (if in 1..all points)
+    is asked first, so that whether the team reaches it is known even when a later search
+    gives up.
     """
+    return solve_between(g, tt, st, leader, k, 0, 1 << 30, first)
+
+
+@flat_kernel(inline="always")
+def solve_between(g, tt, st, leader, k, lo, hi, first):
+    """solve_bounds for a position whose value is known to lie in lo..hi: a binary search of
+    null-window searches within them (each narrowed further by the bound it proves), `first`
+    asked first if it lies in lo + 1..hi."""
     avail = available(g, st.hands, st.line, k)
     set_owners(g, st)
-    lo, hi = 0, avail
-    need = first if 0 < first <= avail else (avail + 1) // 2
+    lo, hi = max(lo, 0), min(hi, avail)
+    need = first if lo < first <= hi else (lo + hi + 1) // 2
     while lo < hi:
         r, bound = can_reach(g, tt, st, leader, k, need, avail, k)
         if st.stats[3]:
@@ -51,8 +60,10 @@ def copy_line(src, dst, count):
 
 
 @flat_kernel
-def value_after(g, tt, st, leader, k, card):
-    """Exact value of the position after the seat to move plays `card` (its points included)."""
+def value_after(g, tt, st, leader, k, card, value):
+    """Exact value of the position after the seat to move plays `card` (its points included),
+    given the position's exact value `value`: no card does better for its mover than `value`,
+    so the first search asks whether the card keeps it, and the best cards are done in one."""
     n = g.n
     seat = leader + k
     if seat >= n:
@@ -61,14 +72,52 @@ def value_after(g, tt, st, leader, k, card):
     st.hands[seat] ^= b
     st.line[k] = card
     copy_line(st.line, st.trick_save, k + 1)
-    if k + 1 < n:
-        v = solve(g, tt, st, leader, k + 1)
+    nl, nk, gained = leader, k + 1, 0
+    if nk == n:
+        nl, pts = finish_trick(g, st.line, 0, leader)
+        gained = pts if g.team[nl] else 0
+        nk = 0
+    if g.team[seat]:
+        v = solve_between(g, tt, st, nl, nk, 0, value - gained, value - gained)[0]
     else:
-        w, pts = finish_trick(g, st.line, 0, leader)
-        v = solve(g, tt, st, w, 0) + (pts if g.team[w] else 0)
-        copy_line(st.trick_save, st.line, n)  # the search reused line: restore the trick
+        v = solve_between(g, tt, st, nl, nk, value - gained, 1 << 30, value - gained + 1)[0]
+    copy_line(st.trick_save, st.line, k + 1)  # the search may have reused line
     st.hands[seat] ^= b
-    return v
+    return v + gained
+
+
+@flat_kernel
+def move_values(g, tt, st, leader, k, value, out):
+    """out[c] = the exact value after each legal card c of the seat to move (value_after), -1
+    for the others.  A card of the same class and points as the next lower card of its seat,
+    with no card still in play (another seat's, or one played to this trick) of a power from
+    the lower's to its own, takes the same tricks with the same points: it gets that card's value
+    without a search."""
+    seat = leader + k
+    if seat >= g.n:
+        seat -= g.n
+    hand = st.hands[seat]
+    in_play = remaining(g, st) & ~hand
+    for j in range(k):
+        in_play |= np.uint64(1) << np.uint64(st.line[j])
+    legal = legal_cards(g, hand, st.line, 0, k)
+    for c in range(64):
+        out[c] = -1
+    prev = -1
+    m = legal
+    while m:
+        c = lowest(m)
+        m = drop_lowest(m)
+        if (
+            prev >= 0
+            and g.klass[c] == g.klass[prev]
+            and g.points[c] == g.points[prev]
+            and not (in_play & span(g.eq_lo[prev], g.eq_hi[c]))
+        ):
+            out[c] = out[prev]
+        else:
+            out[c] = value_after(g, tt, st, leader, k, c, value)
+        prev = c
 
 
 @flat_kernel(inline="always")

@@ -12,7 +12,7 @@ from musim.cards import CARD_TEXT, N_CARDS, CardError, card_kind, hand_mask, kin
 from musim.games.mu import rules
 from musim.games.mu.layout import TT_BUCKET, MuSolverSetup, to_canon
 from musim.solver.search import make_state
-from musim.solver.solve import solve, value_after
+from musim.solver.solve import move_values, solve
 from musim.solver.tt import new_generation
 
 
@@ -115,13 +115,16 @@ class MuSolver:
     def solve(self, obj, all_moves=False):
         setup, hands, leader, trick = self.load(obj)
         g, st, n, k = setup.game, self.st, setup.game.n, len(trick)
-        result = {"value": int(solve(g, self.tt, st, leader, k))}
+        value = int(solve(g, self.tt, st, leader, k))
+        result = {"value": value}
         if all_moves:
             seat = (leader + k) % n
             legal = int(rules.legal_moves(np.uint64(hands[seat]), trick[0] if k else -1, setup.klass, setup.class_mask))
+            values = np.full(64, -1, np.int64)
+            move_values(g, self.tt, st, leader, k, value, values)
             moves = {}
             for c in range(N_CARDS):
                 if legal >> c & 1 and CARD_TEXT[c] not in moves:
-                    moves[CARD_TEXT[c]] = int(value_after(g, self.tt, st, leader, k, setup.canon_of[c]))
+                    moves[CARD_TEXT[c]] = int(values[setup.canon_of[c]])
             result["moves"] = moves
         return result
