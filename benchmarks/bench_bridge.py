@@ -24,6 +24,7 @@ from endplay.dds.solve import SolveMode
 from endplay.types import Deal, Denom, Player
 
 from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn
+from musim.solver.stats import S_TRICKS
 from musim.solver.tt import DEFAULT_MB, make_table
 
 DENOMS = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt]
@@ -36,8 +37,8 @@ def musim_solve(obj):
     global SOLVER
     if SOLVER is None:
         SOLVER = BridgeSolver(prefaulted(make_table(TT_MB)))
-    SOLVER.st.stats[1] = 0
-    return SOLVER.solve(obj)["value"], int(SOLVER.st.stats[1])
+    SOLVER.st.stats[S_TRICKS] = 0
+    return SOLVER.solve(obj)["value"], int(SOLVER.st.stats[S_TRICKS])
 
 
 def main():

@@ -32,6 +32,7 @@ from musim.games.mu import solve as mu_solve
 from musim.games.mu.layout import MuSolverSetup
 from musim.games.mu.solve import MuSolver
 from musim.solver.layout import fill_point_masks
+from musim.solver.stats import S_NODES
 from musim.solver.tt import make_table
 
 
@@ -89,11 +90,11 @@ def main():
         solver.solve(positions(game, "1", 1, a.seed)[0])  # load the kernels
         nodes, total, values = 0, 0.0, 0
         for obj in objs:
-            solver.st.stats[0] = 0
+            solver.st.stats[S_NODES] = 0
             t = time.perf_counter()
             values += solver.solve(obj)["value"]
             total += time.perf_counter() - t
-            nodes += int(solver.st.stats[0])
+            nodes += int(solver.st.stats[S_NODES])
         label = "auction contracts" if tricks == "auction" else f"{tricks:>2} tricks"
         print(f"{game:>6} {label} x {count:>3}: {nodes:>12,} nodes, {total:6.2f} s, sum of values {values}", flush=True)
 

@@ -27,6 +27,7 @@ from musim.cards import CARD_TEXT, N_CARDS, mask_cards, type_text
 from musim.games.mu import simulate as sim
 from musim.games.mu.run import simulate_deals
 from musim.games.mu.solve import MuSolver
+from musim.solver.stats import S_NODES
 from musim.solver.tt import DEFAULT_MB, make_table
 
 SOLVER = None
@@ -83,9 +84,9 @@ def solve_one(obj):
     global SOLVER
     if SOLVER is None:
         SOLVER = MuSolver(prefaulted(make_table(TT_MB)))
-    SOLVER.st.stats[0] = 0
+    SOLVER.st.stats[S_NODES] = 0
     value = SOLVER.solve(obj)["value"]
-    return value, int(SOLVER.st.stats[0])
+    return value, int(SOLVER.st.stats[S_NODES])
 
 
 def main():

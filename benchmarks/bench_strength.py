@@ -17,6 +17,7 @@ from musim.analysis import contracts
 from musim.games.mu import simulate as sim
 from musim.games.mu.ddplay import make_ddplay
 from musim.games.mu.policies import DD
+from musim.solver.stats import S_NODES
 
 
 def main():
@@ -39,7 +40,7 @@ def main():
     contracts.strength(n, tiny, DD, np.zeros((1, n), np.int64), ws)  # load the kernels
     best = np.zeros((a.deals, n), np.int64)
     times = []
-    nodes = ws.dd.st.stats[0]
+    nodes = ws.dd.st.stats[S_NODES]
     for i in range(a.deals):
         t = time.perf_counter()
         contracts.strength(n, hands[i : i + 1], DD, best[i : i + 1], ws)
@@ -47,7 +48,7 @@ def main():
     times.sort()
     print(
         f"{n} players, {a.deals} deals: {sum(times):.1f} s in all, median {times[len(times) // 2]:.2f} s, "
-        f"max {times[-1]:.2f} s per deal; {ws.dd.st.stats[0] - nodes:,} nodes; mean level {best.mean():.2f}"
+        f"max {times[-1]:.2f} s per deal; {ws.dd.st.stats[S_NODES] - nodes:,} nodes; mean level {best.mean():.2f}"
     )
 
 

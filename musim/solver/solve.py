@@ -7,6 +7,7 @@ import numpy as np
 
 from musim.jit import flat_kernel
 from musim.solver.search import available, can_reach, set_owners
+from musim.solver.stats import S_GAVE_UP
 from musim.solver.trick import finish_trick, legal_cards
 
 
@@ -26,7 +27,7 @@ def solve_bounds(g, tt, st, leader, k, first):
     need = first if 0 < first <= avail else (avail + 1) // 2
     while lo < hi:
         r, bound = can_reach(g, tt, st, leader, k, need, avail, k)
-        if st.stats[3]:
+        if st.stats[S_GAVE_UP]:
             break
         if r:
             lo = bound
