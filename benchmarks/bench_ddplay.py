@@ -34,6 +34,7 @@ from musim.games.mu.solve import MuSolver
 from musim.solver.moves import gen_moves
 from musim.solver.search import set_owners
 from musim.solver.solve import first_keeping_move, keeps_value, solve
+from musim.solver.stats import S_NODES
 from musim.solver.trick import finish_trick
 from musim.solver.tt import make_table
 
@@ -102,18 +103,18 @@ def measure(solver, positions, rule):
     for obj in positions:
         setup, _, leader, _ = solver.load(obj)
         st = solver.st
-        st.stats[0] = 0
+        st.stats[S_NODES] = 0
         t = time.perf_counter()
         value = solve(setup.game, solver.tt, st, leader, 0)
         t_solve = time.perf_counter() - t
-        solve_nodes = int(st.stats[0])
-        st.stats[0] = 0
+        solve_nodes = int(st.stats[S_NODES])
+        st.stats[S_NODES] = 0
         t = time.perf_counter()
         got, cards = play_out(setup, solver, leader, value, rule)
         t_play = time.perf_counter() - t
         if got != value:
             sys.exit(f"the play took {got} points where the solve found {value}")
-        out.append((t_solve, t_play, solve_nodes, int(st.stats[0]), cards))
+        out.append((t_solve, t_play, solve_nodes, int(st.stats[S_NODES]), cards))
     return out
 
 

@@ -56,6 +56,7 @@ from musim.games.mu.solve import MuSolver
 from musim.solver.layout import fill_point_masks
 from musim.solver.search import NO_DEADLINE
 from musim.solver.solve import solve_bounds
+from musim.solver.stats import S_NODES, S_SEARCHES, S_TRICKS, clear_stats
 from musim.solver.tt import DEFAULT_MB, make_table
 
 DEFAULT_SETS = ",".join(
@@ -122,14 +123,14 @@ def describe(label):
 
 
 def counters(st):
-    return {"nodes": int(st.stats[0]), "tricks": int(st.stats[1]), "searches": int(st.stats[4])}
+    return {"nodes": int(st.stats[S_NODES]), "tricks": int(st.stats[S_TRICKS]), "searches": int(st.stats[S_SEARCHES])}
 
 
 def solve_mu(solver, obj, limit):
     """The row of a Mü position: its value, or its bounds past `limit` nodes."""
     setup, _, leader, trick = solver.load(obj)
     st = solver.st
-    st.stats[:] = 0
+    clear_stats(st)
     st.limit[0] = limit if limit > 0 else NO_DEADLINE
     t = time.perf_counter()
     lo, hi = solve_bounds(setup.game, solver.tt, st, leader, len(trick), 0)
@@ -142,7 +143,7 @@ def solve_bridge(solver, obj):
     """The row of a bridge position (every lead's value, and DDS's time), and the cards on
     which DDS's value differs."""
     st = solver.st
-    st.stats[:] = 0
+    clear_stats(st)
     t = time.perf_counter()
     out = solver.solve(obj, all_moves=True)
     secs = time.perf_counter() - t

@@ -27,6 +27,7 @@ from musim.games.mu import simulate as sim
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, make_ddplay, worker_ddplay
 from musim.games.mu.policies import DD
 from musim.games.mu.run import simulate_deals
+from musim.solver.stats import S_NODES
 
 
 def spread(xs):
@@ -49,12 +50,12 @@ def decided(row):
 def play_table_deal(n, seed, deal, tt_mb, limit, question):
     """(row, nodes, seconds) of one deal of the table under `question` (row None: an eklat)."""
     st = worker_ddplay(tt_mb).st
-    nodes = int(st.stats[0])
+    nodes = int(st.stats[S_NODES])
     t = time.perf_counter()
     ch = simulate_deals(n, seed, "dd", deal, 1, tt_mb, 0, limit, question)
     seconds = time.perf_counter() - t
     row = ch.res[0] if ch.res[0, sim.OUTCOME] == sim.PLAYED else None
-    return row, int(st.stats[0]) - nodes, seconds
+    return row, int(st.stats[S_NODES]) - nodes, seconds
 
 
 def table(a):
@@ -108,7 +109,7 @@ def strength(a):
     contracts.strength(n, tiny, DD, np.zeros((1, n), np.int64), ws)  # load the kernels
     best = np.zeros((a.deals, n), np.int64)
     times = []
-    nodes = ws.dd.st.stats[0]
+    nodes = ws.dd.st.stats[S_NODES]
     for i in range(a.deals):
         t = time.perf_counter()
         contracts.strength(n, hands[i : i + 1], DD, best[i : i + 1], ws)
@@ -116,7 +117,7 @@ def strength(a):
     times.sort()
     print(
         f"{n} players, {a.deals} deals: {sum(times):.1f} s in all, median {times[len(times) // 2]:.2f} s, "
-        f"max {times[-1]:.2f} s per deal; {ws.dd.st.stats[0] - nodes:,} nodes; mean level {best.mean():.2f}"
+        f"max {times[-1]:.2f} s per deal; {ws.dd.st.stats[S_NODES] - nodes:,} nodes; mean level {best.mean():.2f}"
     )
 
 

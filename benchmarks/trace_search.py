@@ -21,6 +21,7 @@ from common import full_tricks, positions, prefaulted
 
 from musim.games.mu.solve import MuSolver
 from musim.solver.search import available, can_reach, set_owners
+from musim.solver.stats import S_NODES
 from musim.solver.tt import DEFAULT_MB, make_table
 
 
@@ -49,11 +50,11 @@ def main():
     start = time.perf_counter()
     while lo < hi:
         need = (lo + hi + 1) // 2
-        st.stats[0] = 0
+        st.stats[S_NODES] = 0
         t = time.perf_counter()
         reached, bound = can_reach(g, solver.tt, st, leader, k, need, avail, k)
         print(
-            f"need {need:2d}: {'yes' if reached else 'no '} (bound {bound:2d}), {st.stats[0]:,} nodes, "
+            f"need {need:2d}: {'yes' if reached else 'no '} (bound {bound:2d}), {st.stats[S_NODES]:,} nodes, "
             f"{time.perf_counter() - t:.1f} s",
             flush=True,
         )

@@ -41,10 +41,11 @@ def read_items(text):
         yield obj
 
 
-def run_batch(text, handle, out):
-    """Apply `handle(obj) -> dict` to each item, writing one JSON line each; True if all succeeded."""
+def run_batch(text, handle, out, after=None):
+    """Apply `handle(obj) -> dict` to each item, writing one JSON line each; True if all succeeded.
+    after(i), if given, is called once item i's line (0-based) is written."""
     ok = True
-    for item in read_items(text):
+    for index, item in enumerate(read_items(text)):
         if isinstance(item, InputError):
             result = {"error": str(item)}
         else:
@@ -56,4 +57,6 @@ def run_batch(text, handle, out):
             ok = False
         out.write(json.dumps(result) + "\n")
         out.flush()
+        if after is not None:
+            after(index)
     return ok

@@ -18,6 +18,7 @@ from musim.games.mu.run import deal_record, simulate_deals
 from musim.games.mu.solve import MuSolver
 from musim.solver.pause import REQUEST, request_pause
 from musim.solver.solve import first_keeping_move
+from musim.solver.stats import S_NODES
 from musim.solver.tt import make_table
 
 
@@ -90,10 +91,10 @@ def _deal_in_thread(before, players, seed, deal, tricks):
 
     def go():
         dd = worker_ddplay(16, tricks)
-        dd.st.stats[0] = 0
+        dd.st.stats[S_NODES] = 0
         before(dd)
         out["chunk"] = simulate_deals(players, seed, "dd", deal, 1, tt_mb=16, dd_tricks=tricks)
-        out["nodes"] = int(dd.st.stats[0])
+        out["nodes"] = int(dd.st.stats[S_NODES])
 
     th = threading.Thread(target=go)
     th.start()
@@ -109,7 +110,7 @@ def test_a_deal_goes_on_from_the_table_its_paused_search_left(tmp_path):
     th.join()
     got = {}
     th, paused = _deal_in_thread(lambda dd: got.update(dd=dd), *deal)
-    while "dd" not in got or got["dd"].st.stats[0] < plain["nodes"] // 2:
+    while "dd" not in got or got["dd"].st.stats[S_NODES] < plain["nodes"] // 2:
         assert th.is_alive(), "the deal finished before it could be paused"
     dd = got["dd"]
     assert request_pause(dd.st.control, th.is_alive)

@@ -18,6 +18,7 @@ from musim.cli import cli
 from musim.games.mu.solve import MuSolver
 from musim.solver.search import NO_DEADLINE, available
 from musim.solver.solve import solve, solve_bounds
+from musim.solver.stats import S_BUDGET_CUTS, S_GAVE_UP, S_NODES
 from musim.solver.tt import make_table
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -160,7 +161,7 @@ def test_values_do_not_depend_on_move_budgets(solver):
         n = 3 + i % 4
         obj, _ = random_position(rng, n, {3: 9, 4: 8, 5: 7, 6: 6}[n], mid_trick=i % 3 == 1)
         assert tight.solve(obj)["value"] == solver.solve(obj)["value"], obj
-    assert tight.st.stats[2] > 10_000  # the test must cut searches short
+    assert tight.st.stats[S_BUDGET_CUTS] > 10_000  # the test must cut searches short
 
 
 def test_golden_positions():
@@ -170,6 +171,40 @@ def test_golden_positions():
     assert res.exit_code == 0, res.output
     got = [json.loads(x) for x in res.output.splitlines()]
     assert got == [json.loads(x) for x in expected]
+
+
+def test_solve_stats_reports_each_position_on_stderr_only():
+    """`musim solve --stats` leaves stdout as it was and writes, per position solved (Mü and
+    bridge), the counters and time, the counters accounting for every node: no move budget
+    acts on positions this small, so each node is settled by exactly one kind."""
+    from musim.games.bridge import random_pbn
+    from musim.solver.stats import COUNT_NAMES, STAT_NAMES
+
+    mu = (GOLDEN / "mu-positions.jsonl").read_text().splitlines()
+    rng = random.Random(3)
+    bridge = [json.dumps({"game": "bridge", "pbn": random_pbn(rng, 5), "trump": t, "leader": "W"}) for t in ("NT", "S")]
+    lines = mu[:6] + ["{not json"] + bridge + mu[6:]
+    bad = 6
+    plain = CliRunner().invoke(cli, ["solve", "--all-moves", "-"], input="\n".join(lines))
+    res = CliRunner().invoke(cli, ["solve", "--all-moves", "--stats", "-"], input="\n".join(lines))
+    assert plain.exit_code == res.exit_code == 1  # the malformed line
+    assert plain.stderr == ""
+    assert res.stdout == plain.stdout
+    records = []
+    for line in res.stderr.splitlines():
+        prefix, _, body = line.partition(" ")
+        assert prefix == "stats", line
+        records.append(json.loads(body))
+    assert [r["item"] for r in records] == [i for i in range(len(lines)) if i != bad]
+    kinds = ("cut_last_trick", "cut_quick", "cut_top_trump", "tt_hits", "cut_first_move", "cut_later_move")
+    for r in records:
+        assert set(r) == {"item", "seconds", *STAT_NAMES, *COUNT_NAMES}
+        assert r["seconds"] > 0 and r["searches"] > 0 and r["budget_cuts"] == r["gave_up"] == 0
+        assert r["tt_probes"] >= r["tt_hits"]
+        assert sum(r[kind] for kind in kinds) + r["all_failed"] == r["nodes"], r
+    for name in STAT_NAMES + COUNT_NAMES:
+        if name not in ("budget_cuts", "gave_up"):
+            assert sum(r[name] for r in records) > 0, name
 
 
 def test_principal_line_reproduces_the_value(solver):
@@ -392,13 +427,13 @@ def test_a_search_past_its_node_limit_gives_up_with_sound_bounds(solver):
         hands = st.hands.copy()
         avail = int(available(setup.game, st.hands, st.line, len(trick)))
         first = rng.randrange(1, avail + 1)
-        st.limit[0] = st.stats[0] + rng.choice([50, 400, 3000])
+        st.limit[0] = st.stats[S_NODES] + rng.choice([50, 400, 3000])
         lo, hi = solve_bounds(setup.game, limited.tt, st, leader, len(trick), first)
         st.limit[0] = NO_DEADLINE
         assert lo <= value <= hi and (st.hands == hands).all(), obj
         if lo < hi:
             gave_up += 1
-            assert st.stats[3] == 1
+            assert st.stats[S_GAVE_UP] == 1
             if (lo, hi) != (0, avail):  # a search finished: the first one asked `first`
                 assert lo >= first or hi < first, obj
         else:

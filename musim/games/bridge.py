@@ -68,11 +68,12 @@ def card_text(suit, rank):
 
 
 class BridgeSolver:
-    """Solves bridge positions at the start of a trick, like DDS's SolveBoard."""
+    """Solves bridge positions at the start of a trick, like DDS's SolveBoard.
+    counting: keep the search's detailed counters (solver/stats.py)."""
 
-    def __init__(self, tt):
+    def __init__(self, tt, counting=False):
         self.tt = tt
-        self.st = make_state()
+        self.st = make_state(counting)
 
     def solve(self, obj, all_moves=False):
         hands = parse_pbn(obj.get("pbn"))

@@ -20,6 +20,7 @@ from musim.bits import drop_lowest, highest, lowest, popcount
 from musim.jit import flat_kernel
 from musim.solver.frame import F_BOUND, F_COUNT, F_DEADLINE, F_IDX, F_MOVE_DEADLINE, F_NEED, F_PHASE, F_SEAT
 from musim.solver.layout import MAX_CLASSES
+from musim.solver.stats import C_SMALL_CARD, S_NODES, tally
 from musim.solver.trick import beats, legal_cards, playable_top, remaining, span, trick_winner_pos
 
 REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents (gen_moves)
@@ -228,6 +229,7 @@ def next_move(g, st, p, ply):
             if (bound < need) if maximiser else (bound >= need):
                 st.scores[ply, i] = bound
                 fr[p, F_BOUND] = max(fr[p, F_BOUND], bound) if maximiser else min(fr[p, F_BOUND], bound)
+                tally(st.counts, C_SMALL_CARD)
                 skip = True
                 break
         if not skip:
@@ -247,7 +249,7 @@ def start_budget(st, d):
     fr[d, F_PHASE] = PLAIN
     if popcount(st.hands[fr[d, F_SEAT]]) >= st.budget[0] and fr[d, F_COUNT] > 1:
         fr[d, F_PHASE] = FIRST
-        fr[d, F_MOVE_DEADLINE] = min(fr[d, F_DEADLINE], st.stats[0] + st.budget[1])
+        fr[d, F_MOVE_DEADLINE] = min(fr[d, F_DEADLINE], st.stats[S_NODES] + st.budget[1])
 
 
 @flat_kernel
@@ -271,7 +273,7 @@ def budget_next(st, p, ply):
     if fr[p, F_PHASE] == OTHERS:  # each move gets its status as it is tried, in order
         if i < count:
             fr[p, F_IDX] = i
-            fr[p, F_MOVE_DEADLINE] = min(fr[p, F_DEADLINE], st.stats[0] + st.budget[2])
+            fr[p, F_MOVE_DEADLINE] = min(fr[p, F_DEADLINE], st.stats[S_NODES] + st.budget[2])
             return True
         fr[p, F_PHASE] = REST
         fr[p, F_MOVE_DEADLINE] = fr[p, F_DEADLINE]

@@ -57,6 +57,25 @@ from musim.solver.moves import (
     start_budget,
 )
 from musim.solver.pause import make_control, pause_point
+from musim.solver.stats import (
+    C_ALL_FAILED,
+    C_FIRST_MOVE,
+    C_LAST_TRICK,
+    C_LATER_MOVE,
+    C_QUICK,
+    C_TOP_TRUMP,
+    C_TRIVIAL,
+    C_TT_HITS,
+    C_TT_PROBES,
+    N_COUNTS,
+    N_STATS,
+    S_BUDGET_CUTS,
+    S_GAVE_UP,
+    S_NODES,
+    S_SEARCHES,
+    S_TRICKS,
+    tally,
+)
 from musim.solver.trick import finish_trick, mask_points, remaining, trick_relevance
 from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, top_mask_of
 
@@ -67,7 +86,7 @@ NO_DEADLINE = 1 << 62
 SearchState = namedtuple(
     "SearchState",
     "hands owner line trick_save moves groups scores status frames words key points rel trel stats budget "
-    "limit control",
+    "counts limit control",
 )
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
@@ -75,14 +94,14 @@ SearchState = namedtuple(
 # fail (next_move); status: whether each tried move of a budgeted frame failed or ran
 # out of budget (budget_next); frames: the explicit search stack, with each frame's keys
 # (words, key, points), the cards whose rank its proof needed so far (rel) and those the
-# trick completed on entering it needed (trel); stats[0] = nodes searched, stats[1] = tricks
-# completed in the search (DDS's node count), stats[2] = moves cut short by their budget,
-# stats[3] = 1 if the last search gave up at limit[0] (a node count: NO_DEADLINE, or a caller's
-# limit on a search that may take hours), stats[4] = null-window searches run (can_reach calls);
-# budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests shrink them); control: pause.py
+# trick completed on entering it needed (trel); stats, counts: the search's counters (stats.py;
+# counts is None unless the state was made to count); limit[0]: the node count at which a
+# search gives up (NO_DEADLINE, or a caller's limit on a search that may take hours); budget:
+# BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests shrink them); control: pause.py
 
 
-def make_state():
+def make_state(counting=False):
+    """Scratch for searches; counting: keep st.counts (stats.py), in a search compiled apart."""
     z = np.zeros
     return SearchState(
         hands=z(MAX_SEATS, np.uint64),
@@ -99,7 +118,8 @@ def make_state():
         groups=z((MAX_PLY + 1, 64), np.uint64),
         scores=z((MAX_PLY + 1, 64), np.int64),
         status=z((MAX_PLY + 1, 64), np.int8),
-        stats=z(5, np.int64),
+        stats=z(N_STATS, np.int64),
+        counts=z(N_COUNTS, np.int64) if counting else None,
         budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
         limit=np.array([NO_DEADLINE]),
         control=make_control(),
@@ -113,7 +133,7 @@ def _store_result(g, tt, st, d, bound, result, best, rel):
     st.points[d])."""
     rem = remaining(g, st)
     rank = rank_of(rem, best) if best >= 0 else -1
-    work = highest(np.uint64(st.stats[0] - st.frames[d, F_NODES]) | np.uint64(1))  # log2 of its nodes
+    work = highest(np.uint64(st.stats[S_NODES] - st.frames[d, F_NODES]) | np.uint64(1))  # log2 of its nodes
     mask, covered, deep = top_mask(g, rem, rel)
     tops = np.uint64(st.frames[d, F_TOPS])
     if result:
@@ -134,7 +154,7 @@ def _play(g, st, d, ply):
     need, avail = fr[d, F_NEED], fr[d, F_AVAIL]
     st.trel[d + 1] = 0
     if k + 1 == n:
-        st.stats[1] += 1
+        st.stats[S_TRICKS] += 1
         start = ply + d + 1 - n
         w, pts = finish_trick(g, st.line, start, leader)
         st.trel[d + 1] = trick_relevance(g, st.line, start, leader, w)
@@ -163,31 +183,31 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
     entered past its deadline (a node count, budget_next) abandons its search: the stack
     unwinds to the frame whose move's budget ran out, storing nothing on the way.  Past
     st.limit[0] the whole search gives up the same way: it returns (False, -1) with the
-    position as it found it and st.stats[3] = 1, and what it stored before holds.
+    position as it found it and st.stats[S_GAVE_UP] = 1, and what it stored before holds.
     """
     n = g.n
     hands, fr = st.hands, st.frames
     fr[0, F_LEADER], fr[0, F_K], fr[0, F_NEED], fr[0, F_AVAIL] = leader, k, need, avail
     st.trel[0] = 0
     fr[0, F_DEADLINE] = st.limit[0]
-    st.stats[3] = 0
-    st.stats[4] += 1
+    st.stats[S_GAVE_UP] = 0
+    st.stats[S_SEARCHES] += 1
     d = 0
     while True:
-        if st.stats[0] > fr[d, F_DEADLINE]:
-            if st.stats[0] > fr[0, F_DEADLINE]:  # past the limit: give up the whole search
+        if st.stats[S_NODES] > fr[d, F_DEADLINE]:
+            if st.stats[S_NODES] > fr[0, F_DEADLINE]:  # past the limit: give up the whole search
                 for p in range(d - 1, -1, -1):
                     hands[fr[p, F_SEAT]] ^= np.uint64(1) << np.uint64(st.moves[ply + p, fr[p, F_IDX]])
-                st.stats[3] = 1
+                st.stats[S_GAVE_UP] = 1
                 return False, -1
             # out of budget: back to the outermost frame whose current move's budget ran out
             q = 0
-            while fr[q + 1, F_DEADLINE] >= st.stats[0]:
+            while fr[q + 1, F_DEADLINE] >= st.stats[S_NODES]:
                 q += 1
             for p in range(d - 1, q - 1, -1):
                 hands[fr[p, F_SEAT]] ^= np.uint64(1) << np.uint64(st.moves[ply + p, fr[p, F_IDX]])
             st.status[ply + q, fr[q, F_IDX]] = RAN_OUT
-            st.stats[2] += 1
+            st.stats[S_BUDGET_CUTS] += 1
             budget_next(st, q, ply + q)  # the move that ran out is still to come
             _play(g, st, q, ply)
             d = q + 1
@@ -198,11 +218,13 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
         rr = np.uint64(0)
         if need <= 0:
             r, rb = True, 0
+            tally(st.counts, C_TRIVIAL)
         elif need > avail:
             r, rb = False, avail
+            tally(st.counts, C_TRIVIAL)
         else:
-            st.stats[0] += 1
-            pause_point(st.control, st.stats[0])
+            st.stats[S_NODES] += 1
+            pause_point(st.control, st.stats[S_NODES])
             resolved = False
             tt_best = -1
             if k == 0 and popcount(hands[leader]) == 1:
@@ -216,10 +238,12 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 rr = trick_relevance(g, st.line, base, leader, w)
                 rb = pts if g.team[w] else 0
                 r, resolved = rb >= need, True
+                tally(st.counts, C_LAST_TRICK)
             elif k == 0:
                 sure, rel = quick_points(g, st, leader, True)
                 resolved, r, rb = sure_decides(g.team[leader], sure, need, avail)
                 if resolved:
+                    tally(st.counts, C_QUICK)
                     rr = rel
                     if g.trump_class >= 0 and rel & ~g.class_mask[g.trump_class]:
                         # if the trump winners alone decide, the proof needs no side class's cards
@@ -236,12 +260,16 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                             sure, rel = sole_trump_points(g, st, holder)
                             resolved, r, rb = sure_decides(g.team[holder], sure, need, avail)
                             rr = rel
+                        if resolved:
+                            tally(st.counts, C_TOP_TRUMP)
             if k == 0 and not resolved:
                 rem, tops = position_keys(g, st, leader, st.words[d], st.key[d], st.points[d])
                 fr[d, F_TOPS] = tops
                 found, bound, idx, hint = probe(tt, st.key[d], tops, st.points[d], st.words[d], need)
+                tally(st.counts, C_TT_PROBES)
                 if found >= 0:
                     r, rb, resolved = found == 1, bound, True
+                    tally(st.counts, C_TT_HITS)
                     rr = top_cards(g, rem, top_mask_of(tt, idx))
                 elif hint >= 0:
                     tt_best = nth_bit(rem, hint)
@@ -250,7 +278,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 if seat >= n:
                     seat -= n
                 fr[d, F_SEAT] = seat
-                fr[d, F_NODES] = st.stats[0]
+                fr[d, F_NODES] = st.stats[S_NODES]
                 fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best)
                 start_budget(st, d)
                 fr[d, F_BOUND] = -NO_BOUND_HI if g.team[seat] else NO_BOUND_HI
@@ -289,9 +317,14 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     _play(g, st, p, ply)
                     d = p + 1
                     break
+                tally(st.counts, C_ALL_FAILED)
                 c = -1
                 rr = st.rel[p]
                 rb = fr[p, F_BOUND]
+            elif i == 0:  # this move settles the node
+                tally(st.counts, C_FIRST_MOVE)
+            else:
+                tally(st.counts, C_LATER_MOVE)
             if fr[p, F_K] == 0:
                 _store_result(g, tt, st, p, rb, r, c, rr)
             d = p

@@ -8,6 +8,7 @@ import numpy as np
 from musim.bits import drop_lowest, lowest
 from musim.jit import flat_kernel
 from musim.solver.search import available, can_reach, set_owners
+from musim.solver.stats import S_GAVE_UP
 from musim.solver.trick import finish_trick, legal_cards, remaining, span
 
 
@@ -35,7 +36,7 @@ def solve_between(g, tt, st, leader, k, lo, hi, first):
     need = first if lo < first <= hi else (lo + hi + 1) // 2
     while lo < hi:
         r, bound = can_reach(g, tt, st, leader, k, need, avail, k)
-        if st.stats[3]:
+        if st.stats[S_GAVE_UP]:
             break
         if r:
             lo = bound

@@ -35,6 +35,7 @@ from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game
 from musim.jit import flat_kernel
 from musim.solver.search import NO_DEADLINE, available, can_reach, make_state, set_owners
 from musim.solver.solve import first_keeping_move, solve_bounds
+from musim.solver.stats import S_GAVE_UP, S_NODES
 from musim.solver.tt import make_table, new_generation
 
 DDPlay = namedtuple("DDPlay", "tt st lay meta")
@@ -185,7 +186,7 @@ def dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_
 def _limit(dd):
     """Start the node limit's count (none if meta[NODE_LIMIT] is 0)."""
     lim = dd.meta[NODE_LIMIT]
-    dd.st.limit[0] = dd.st.stats[0] + lim if lim > 0 else NO_DEADLINE
+    dd.st.limit[0] = dd.st.stats[S_NODES] + lim if lim > 0 else NO_DEADLINE
 
 
 @flat_kernel(inline="always")
@@ -199,7 +200,7 @@ def _ask(n, dd, leader, need):
     _limit(dd)
     r, bound = can_reach(g, dd.tt, dd.st, leader, 0, need, avail, 0)
     dd.st.limit[0] = NO_DEADLINE
-    return r, bound, avail, dd.st.stats[3] != 0
+    return r, bound, avail, dd.st.stats[S_GAVE_UP] != 0
 
 
 @flat_kernel(inline="always")

@@ -93,11 +93,12 @@ def _trump(obj, name, allow_none, nullable=False):
 
 
 class MuSolver:
-    """Solves Mü positions, keeping one transposition table and search state across calls."""
+    """Solves Mü positions, keeping one transposition table and search state across calls.
+    counting: keep the search's detailed counters (solver/stats.py)."""
 
-    def __init__(self, tt):
+    def __init__(self, tt, counting=False):
         self.tt = tt
-        self.st = make_state()
+        self.st = make_state(counting)
 
     def load(self, obj):
         """Parse a position into the search state, with a fresh table generation; returns
