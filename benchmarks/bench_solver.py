@@ -26,7 +26,9 @@ values and DDS's seconds and tricks completed).  --compare OLD.csv solves OLD's 
 position; --compare OLD.csv NEW.csv compares two files.  A value that differs (bounds that
 exclude the other run's value, a lead's value) is listed and the exit status is 1, as it is for
 a disagreement with DDS; per set it prints the node ratio new/old over the positions both runs
-solved (of the sums, and the median of the ratios).  --uniform-points solves the Mü sets with
+solved (of the sums, and the median of the ratios).  --counts solves with the search that counts
+how each node was settled (`musim solve --stats`'s counters; about 20% slower a node), per set
+as shares of its nodes and per position in the CSV.  --uniform-points solves the Mü sets with
 every card worth 1 point: what the search costs when points follow the tricks, as in bridge.
 
 Usage: python benchmarks/bench_solver.py [--sets ...] [--deals N] [--node-limit 1e9] [--csv PATH]
@@ -34,6 +36,7 @@ Usage: python benchmarks/bench_solver.py [--sets ...] [--deals N] [--node-limit 
        python benchmarks/bench_solver.py --compare base.csv --csv new.csv [--per-deal]
        python benchmarks/bench_solver.py --compare base.csv new.csv
        python benchmarks/bench_solver.py --sets 5:9:10,4:10:6 --uniform-points
+       python benchmarks/bench_solver.py --sets 4:10:20,bridge:13:10 --counts
 """
 
 import argparse
@@ -56,7 +59,7 @@ from musim.games.mu.solve import MuSolver
 from musim.solver.layout import fill_point_masks
 from musim.solver.search import NO_DEADLINE
 from musim.solver.solve import solve_bounds
-from musim.solver.stats import S_NODES, S_SEARCHES, S_TRICKS, clear_stats
+from musim.solver.stats import COUNT_NAMES, S_NODES, S_SEARCHES, S_TRICKS, clear_stats, stats_record
 from musim.solver.tt import DEFAULT_MB, make_table
 
 DEFAULT_SETS = ",".join(
@@ -66,6 +69,7 @@ DEFAULT_SETS = ",".join(
 )
 FIELDS = ["set", "seed", "index", "limit", "tt_mb", "value", "lo", "hi", "nodes", "tricks", "searches", "seconds"]
 FIELDS += ["moves", "dds_seconds", "dds_tricks"]  # bridge only
+FIELDS += list(COUNT_NAMES)  # --counts only
 INTS = ["seed", "index", "limit", "tt_mb", "lo", "hi", "nodes", "tricks", "searches", "dds_tricks"]
 UNIFORM = "+uniform"
 
@@ -123,7 +127,15 @@ def describe(label):
 
 
 def counters(st):
-    return {"nodes": int(st.stats[S_NODES]), "tricks": int(st.stats[S_TRICKS]), "searches": int(st.stats[S_SEARCHES])}
+    """The row's counters: nodes, tricks, searches, and with --counts how the nodes were settled."""
+    row = {"nodes": int(st.stats[S_NODES]), "tricks": int(st.stats[S_TRICKS]), "searches": int(st.stats[S_SEARCHES])}
+    return row | {k: v for k, v in stats_record(st).items() if k in COUNT_NAMES}
+
+
+def counts_line(rows):
+    """With --counts: each kind's share of the set's nodes (musim solve --stats names them)."""
+    nodes = max(sum(r["nodes"] for r in rows), 1)
+    return "  counts: " + ", ".join(f"{k} {sum(r[k] for r in rows) / nodes:.1%}" for k in COUNT_NAMES)
 
 
 def solve_mu(solver, obj, limit):
@@ -216,12 +228,13 @@ def dds_line(rows, disagreements):
     )
 
 
-def run(specs, seed, tt_mb, uniform, out, per_deal):
-    """Solve the sets, writing the rows to `out` (a file, or None); returns (rows, disagreements with DDS)."""
+def run(specs, seed, tt_mb, uniform, out, per_deal, counting):
+    """Solve the sets, writing the rows to `out` (a file, or None); returns (rows, disagreements with DDS).
+    counting: the search that keeps its detailed counters (about 20% slower a node)."""
     if uniform:
         mu_solve.MuSolverSetup = UniformPointsSetup
     tt = prefaulted(make_table(tt_mb))
-    mu, bridge = MuSolver(tt), BridgeSolver(tt)
+    mu, bridge = MuSolver(tt, counting), BridgeSolver(tt, counting)
     solve_mu(mu, positions("4", "1", 1, seed)[0], 1000)  # load the kernels untimed
     solve_bridge(bridge, positions("bridge", "1", 1, seed)[0])
     writer = csv.DictWriter(out, FIELDS) if out else None
@@ -249,6 +262,8 @@ def run(specs, seed, tt_mb, uniform, out, per_deal):
                 value = row["value"] if resolved(row) else f"{row['lo']}..{row['hi']}"
                 print(f"  {label} #{i}: value {value}, {row['nodes']:,} nodes, {fmt_secs(row['seconds'])}", flush=True)
         print(summary_line(label, set_rows), flush=True)
+        if counting:
+            print(counts_line(set_rows), flush=True)
         if game == "bridge":
             print(dds_line(set_rows, set_bad), flush=True)
         rows += set_rows
@@ -330,6 +345,7 @@ def main():
         help="OLD.csv: solve its positions again and compare; OLD.csv NEW.csv: compare two files",
     )
     ap.add_argument("--per-deal", action="store_true", help="print a line per position")
+    ap.add_argument("--counts", action="store_true", help="how the nodes were settled (a slower, counting search)")
     a = ap.parse_args()
     if (a.deals is not None and a.deals < 1) or (a.tt_mb is not None and a.tt_mb <= 0):
         ap.error("--deals and --tt-mb must be positive")
@@ -371,7 +387,7 @@ def main():
         except OSError as exc:
             ap.error(f"--csv: {exc}")
     with open(a.csv, "w", newline="") if a.csv else contextlib.nullcontext() as out:
-        rows, bad = run(specs, seed, tt_mb, uniform, out, a.per_deal)
+        rows, bad = run(specs, seed, tt_mb, uniform, out, a.per_deal, a.counts)
     if old is not None:
         bad += compare(old, rows)
     sys.exit(1 if bad else 0)
