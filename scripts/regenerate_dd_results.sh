@@ -9,8 +9,9 @@
 # Each table is sized to regenerate within 2 hours on a 2-core machine. Worker time of its deals,
 # measured in earlier runs that shared the cores (so up to 2x high), about half of it wall time on
 # 2 workers: 3 players 189 s on one core; 4 players 9,400 s (50 deals, pure strength on 4);
-# 5 players 10,100 s (100 deals, pure strength on 5); 6 players 6,600 s (100 deals, pure strength
-# on 20); the hand model about 20 minutes on one core.
+# 5 players 10,100 s (100 deals, pure strength on 5); 6 players, 1,000 deals under --question reach
+# (one null-window search a deal, about 1.8 s) and pure strength on 20 (about 5,200 s): about 7,000 s;
+# the hand model about 20 minutes on one core.
 # --checkpoint keeps every finished deal outside the tree, so a stopped run goes on where it was.
 #   results/balance_dd/     team-target balance tables under double-dummy play, 3 players
 #   results/balance_dd_4p/  the same at 4 players
@@ -32,8 +33,8 @@ table_5p() {
         --tt-mb 2048 --out results/balance_dd_5p --overwrite --checkpoint "$CHECKPOINTS" --no-progress
 }
 table_6p() {
-    musim balance --players 6 --deals 100 --play dd --strength-deals 20 --seed 2026 --workers 2 --tt-mb 512 \
-        --out results/balance_dd_6p --overwrite --checkpoint "$CHECKPOINTS" --no-progress
+    musim balance --players 6 --deals 1000 --play dd --question reach --strength-deals 20 --node-limit 1e9 --seed 2026 \
+        --workers 2 --tt-mb 512 --out results/balance_dd_6p --overwrite --checkpoint "$CHECKPOINTS" --no-progress
 }
 hand_model() {
     python scripts/fit_hand_model.py --play dd --players 3 --deals 600 --workers 1 --out results/hand_model_dd
