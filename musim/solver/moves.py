@@ -91,6 +91,13 @@ def side_takes_later(g, st, seat, k, win_card, led_class, side):
 
 
 @flat_kernel(inline="always")
+def same_run(g, lo, hi, others):
+    """Do the mover's cards lo < hi of one class win and lose alike: equal power, or no card of
+    `others` with a power from lo's to hi's?"""
+    return g.klass[lo] == g.klass[hi] and (g.power[lo] == g.power[hi] or not (others & span(g.eq_lo[lo], g.eq_hi[hi])))
+
+
+@flat_kernel(inline="always")
 def gen_moves(g, st, seat, leader, k, ply, tt_best):
     """Fill st.moves[ply] with one card per group of interchangeable legal cards, best first."""
     n = g.n
@@ -135,12 +142,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     while m:
         c = lowest(m)
         m = drop_lowest(m)
-        if (
-            prev >= 0
-            and g.klass[c] == g.klass[prev]
-            and (keen != 0 or g.points[c] == g.points[prev])
-            and (g.power[c] == g.power[prev] or not (others & span(g.eq_lo[prev], g.eq_hi[c])))
-        ):
+        if prev >= 0 and (keen != 0 or g.points[c] == g.points[prev]) and same_run(g, prev, c, others):
             prev = c
             for i in range(count):  # c is tried as its group's representative
                 if st.moves[ply, i] == rep:

@@ -7,9 +7,10 @@ import numpy as np
 
 from musim.bits import drop_lowest, lowest
 from musim.jit import flat_kernel
+from musim.solver.moves import same_run
 from musim.solver.search import available, can_reach, set_owners
 from musim.solver.stats import S_GAVE_UP
-from musim.solver.trick import finish_trick, legal_cards, remaining, span
+from musim.solver.trick import finish_trick, legal_cards, remaining
 
 
 @flat_kernel(inline="always")
@@ -60,30 +61,41 @@ def copy_line(src, dst, count):
         dst[j] = src[j]
 
 
+@flat_kernel(inline="always")
+def play_card(g, st, leader, k, card):
+    """Play `card` for the seat to move (saving the trick for unplay_card); returns (that seat,
+    the next leader, the cards then in the trick, the team's points from a trick it completed)."""
+    n = g.n
+    seat = leader + k
+    if seat >= n:
+        seat -= n
+    st.hands[seat] ^= np.uint64(1) << np.uint64(card)
+    st.line[k] = card
+    copy_line(st.line, st.trick_save, k + 1)
+    if k + 1 < n:
+        return seat, leader, k + 1, 0
+    w, pts = finish_trick(g, st.line, 0, leader)
+    return seat, w, 0, pts if g.team[w] else 0
+
+
+@flat_kernel(inline="always")
+def unplay_card(st, seat, k, card):
+    """Undo play_card (a search from the new position may have reused the line)."""
+    copy_line(st.trick_save, st.line, k + 1)
+    st.hands[seat] ^= np.uint64(1) << np.uint64(card)
+
+
 @flat_kernel
 def value_after(g, tt, st, leader, k, card, value):
     """Exact value of the position after the seat to move plays `card` (its points included),
     given the position's exact value `value`: no card does better for its mover than `value`,
     so the first search asks whether the card keeps it, and the best cards are done in one."""
-    n = g.n
-    seat = leader + k
-    if seat >= n:
-        seat -= n
-    b = np.uint64(1) << np.uint64(card)
-    st.hands[seat] ^= b
-    st.line[k] = card
-    copy_line(st.line, st.trick_save, k + 1)
-    nl, nk, gained = leader, k + 1, 0
-    if nk == n:
-        nl, pts = finish_trick(g, st.line, 0, leader)
-        gained = pts if g.team[nl] else 0
-        nk = 0
+    seat, nl, nk, gained = play_card(g, st, leader, k, card)
     if g.team[seat]:
         v = solve_between(g, tt, st, nl, nk, 0, value - gained, value - gained)[0]
     else:
         v = solve_between(g, tt, st, nl, nk, value - gained, 1 << 30, value - gained + 1)[0]
-    copy_line(st.trick_save, st.line, k + 1)  # the search may have reused line
-    st.hands[seat] ^= b
+    unplay_card(st, seat, k, card)
     return v + gained
 
 
@@ -109,12 +121,7 @@ def move_values(g, tt, st, leader, k, value, out):
     while m:
         c = lowest(m)
         m = drop_lowest(m)
-        if (
-            prev >= 0
-            and g.klass[c] == g.klass[prev]
-            and g.points[c] == g.points[prev]
-            and not (in_play & span(g.eq_lo[prev], g.eq_hi[c]))
-        ):
+        if prev >= 0 and g.points[c] == g.points[prev] and same_run(g, prev, c, in_play):
             out[c] = out[prev]
         else:
             out[c] = value_after(g, tt, st, leader, k, c, value)
@@ -128,26 +135,13 @@ def keeps_value(g, tt, st, leader, k, card, value):
     One null-window search: a maximiser's card keeps it if the team can still
     reach `value`, a minimiser's if the team cannot reach `value + 1`.
     """
-    n = g.n
-    seat = leader + k
-    if seat >= n:
-        seat -= n
+    seat, nl, nk, gained = play_card(g, st, leader, k, card)
     maximiser = g.team[seat]
-    b = np.uint64(1) << np.uint64(card)
-    st.hands[seat] ^= b
-    st.line[k] = card
-    copy_line(st.line, st.trick_save, k + 1)
-    nl, nk, gained = leader, k + 1, 0
-    if nk == n:
-        nl, pts = finish_trick(g, st.line, 0, leader)
-        gained = pts if g.team[nl] else 0
-        nk = 0
     avail = available(g, st.hands, st.line, nk)
     need = value - gained if maximiser else value + 1 - gained
     set_owners(g, st)
     r, _ = can_reach(g, tt, st, nl, nk, need, avail, nk)
-    copy_line(st.trick_save, st.line, k + 1)  # the search may have reused line
-    st.hands[seat] ^= b
+    unplay_card(st, seat, k, card)
     return r if maximiser else not r
 
 
