@@ -9,7 +9,8 @@
 # Each table is sized to regenerate within 2 hours on a 2-core machine. Worker time of its deals,
 # measured in earlier runs that shared the cores (so up to 2x high), about half of it wall time on
 # 2 workers: 3 players 189 s on one core; 4 players 9,400 s (50 deals, pure strength on 4);
-# 5 players 10,100 s (100 deals, pure strength on 5); 6 players, 1,000 deals under --question reach
+# 5 players, 1,000 deals under --question reach and pure strength on 5: 14,229 s (7,853 s wall beside
+# three other jobs); 6 players, 1,000 deals under --question reach
 # (one null-window search a deal, about 1.8 s) and pure strength on 20 (about 5,200 s): about 7,000 s;
 # the hand model about 20 minutes on one core.
 # --checkpoint keeps every finished deal outside the tree, so a stopped run goes on where it was.
@@ -29,7 +30,7 @@ table_4p() {
         --tt-mb 2048 --out results/balance_dd_4p --overwrite --checkpoint "$CHECKPOINTS" --no-progress
 }
 table_5p() {
-    musim balance --players 5 --deals 100 --play dd --strength-deals 5 --node-limit 1e9 --seed 2026 --workers 2 \
+    musim balance --players 5 --deals 1000 --play dd --question reach --strength-deals 5 --node-limit 1e9 --seed 2026 --workers 2 \
         --tt-mb 2048 --out results/balance_dd_5p --overwrite --checkpoint "$CHECKPOINTS" --no-progress
 }
 table_6p() {
