@@ -166,7 +166,7 @@ def solve(path, all_moves, game, tt_mb, stats):
         if name == "mu":
             from musim.games.mu.solve import MuSolver as Solver
         elif name == "bridge":
-            from musim.games.bridge import BridgeSolver as Solver
+            from musim.games.bridge.solve import BridgeSolver as Solver
         else:
             raise InputError(f"game: unknown game {name!r} (mu or bridge)")
         if name not in solvers:
@@ -401,8 +401,8 @@ def bid(
     if as_json and as_csv:
         raise click.UsageError("give at most one of --json and --csv")
     _check_question(play, question)
-    from musim.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
     from musim.batch import InputError
+    from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
 
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
     if count > MAX_SAMPLES:
@@ -501,9 +501,9 @@ def balance(
     _check_question(play, question)
 
     from musim import __version__
-    from musim.analysis import balance_report
-    from musim.analysis.balance import MAX_BALANCE_DEALS, analyse
     from musim.engine.parquet import OutputError, ensure_writable_dir
+    from musim.games.mu.analysis import balance_report
+    from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, analyse
     from musim.progress import progress_bar
 
     n_deals = parse_count(deals, "--deals")

@@ -1,0 +1,1 @@
+"""Bridge: a solver-only game, to check the double-dummy solver against DDS."""
