@@ -6,7 +6,8 @@ import tempfile
 
 import pandas as pd
 
-from musim.engine.parquet import OutputError, ensure_writable_dir
+from musim.engine.errors import OutputError
+from musim.engine.parquet import ensure_writable_dir
 from musim.games.mu.analysis import plots
 from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT
 
