@@ -11,6 +11,7 @@ import click
 from musim import __version__
 from musim.cli_options import SEEDS, GameCommand, advice, parse_count, warn
 from musim.games import DEFAULT_GAME
+from musim.games.contract import EXACT_PLAY
 from musim.solver.table_size import DEFAULT_MB
 
 GAME_HELP = "Game (see `musim games`); `--game NAME --help` lists its options."
@@ -232,9 +233,7 @@ def run(game, deals, matches, players, play, seed, workers, out, overwrite, prog
         progress=sys.stderr.isatty() if progress is None else progress,
         started=lambda: warn(g.warning(spec) if g.warning else None),
         notify=lambda text: click.echo(text, err=True),
-        advice=advice(
-            g.exact_play and play == "dd", "--matches" if matches else "--deals", [f"--play {g.policies[0]}"]
-        ),
+        advice=advice(play == EXACT_PLAY, "--matches" if matches else "--deals", [f"--play {g.policies[0]}"]),
     )
     try:
         for line in lines:
