@@ -4,6 +4,7 @@ It names no game: `--game` picks one from the registry (musim/games/__init__.py)
 declaration (games/contract.py) gives the command its options; games add their own commands.
 """
 
+import json
 import sys
 
 import click
@@ -57,23 +58,30 @@ def _read_input(path):
         raise click.UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
-def _batch_game(obj, default, what):
-    """The Game named by a batch item's "game" (else `default`) that has `what` (replay, solver)."""
+def _game_with(name, what, command):
+    """The registered Game `name` if it has `what` ("replay", "solver"); InputError naming the
+    games that have it if not."""
     from musim.batch import InputError
-    from musim.games import GAMES, UnknownGame, get_game
+    from musim.games import UnknownGame, all_games, get_game
 
-    name = obj.get("game", default)
     try:
         game = get_game(name) if isinstance(name, str) else None
     except UnknownGame:
         game = None
     if game is None or getattr(game, what) is None:
-        known = ", ".join(n for n in sorted(GAMES) if getattr(get_game(n), what) is not None)
-        raise InputError(f"game: unknown game {name!r} for `musim {_COMMAND_OF[what]}` (known: {known})")
+        known = ", ".join(g.name for g in all_games() if getattr(g, what) is not None)
+        raise InputError(f"unknown game {json.dumps(name)} for `musim {command}` (known: {known})")
     return game
 
 
-_COMMAND_OF = {"replay": "replay", "solver": "solve"}
+def _item_game(obj, default, what, command):
+    """The Game of a batch item, by its "game" (else `default`); its InputError names the item."""
+    from musim.batch import InputError
+
+    try:
+        return _game_with(obj.get("game", default), what, command)
+    except InputError as exc:
+        raise InputError(f"game: {exc}") from None
 
 
 @cli.command()
@@ -82,7 +90,7 @@ def replay(path):
     """Validate game records (JSON or JSON Lines), each of the game it names, and print each result."""
     from musim.batch import run_batch
 
-    ok = run_batch(_read_input(path), lambda obj: _batch_game(obj, None, "replay").replay(obj), sys.stdout)
+    ok = run_batch(_read_input(path), lambda obj: _item_game(obj, None, "replay", "replay").replay(obj), sys.stdout)
     sys.exit(0 if ok else 1)
 
 
@@ -143,7 +151,6 @@ def main():
 )
 def solve(path, all_moves, game, tt_mb, stats):
     """Exact double-dummy values of positions (JSON or JSON Lines)."""
-    import json
     import time
 
     from musim.batch import InputError, run_batch
@@ -152,15 +159,15 @@ def solve(path, all_moves, game, tt_mb, stats):
 
     default = game or DEFAULT_GAME
     try:
-        _batch_game({}, default, "solver")
+        _game_with(default, "solver", "solve")
     except InputError as exc:
-        raise click.BadParameter(str(exc).removeprefix("game: "), param_hint="'--game'") from None
+        raise click.BadParameter(str(exc), param_hint="'--game'") from None
     tt = make_table(tt_mb)
     solvers = {}
     solved = []  # the counters of the position just solved, for report
 
     def handle(obj):
-        g = _batch_game(obj, default, "solver")
+        g = _item_game(obj, default, "solver", "solve")
         if g.name not in solvers:
             solvers[g.name] = g.solver(tt, counting=stats)
         solver = solvers[g.name]
@@ -292,8 +299,6 @@ def _summary_of(path):
 def record(game, seed, index, players, play, tt_mb=DEFAULT_MB, **options):
     """Print the full game record of one deal of a run (pipe it into `musim replay -`); give the
     run's --players, --play and the game's options of a deal (`--game NAME --help` lists them)."""
-    import json
-
     from musim.engine.errors import SpecError
     from musim.engine.spec import RunSpec, checked
 

@@ -134,7 +134,7 @@ def test_run_help_shows_the_games_own_options():
         (["record", "--game", "bridge", "--seed", 1, "--deal", 0], "bridge has no game records"),
         (["run", "--deals", 1, "--goal", 0], "--goal"),
         (["record", "--seed", 1, "--deal", 0, "--goal", 300], "No such option '--goal'"),  # matches only
-        (["solve", "--game", "chess", "-"], "unknown game 'chess'"),
+        (["solve", "--game", "chess", "-"], 'unknown game "chess" for `musim solve` (known: bridge, mu)'),
     ],
 )
 def test_a_command_checks_its_game_in_one_line(args, message):
@@ -184,7 +184,7 @@ def test_replay_and_solve_dispatch_by_the_games_name():
     res = invoke("replay", "-", input='{"game": "bridge"}\n{"players": 4}\n')
     lines = [json.loads(x)["error"] for x in res.output.splitlines()]
     assert res.exit_code == 1 and all(x.startswith("game: unknown game") for x in lines)
-    assert "known: mu" in lines[0] and "None" in lines[1]
+    assert 'unknown game "bridge" for `musim replay` (known: mu)' in lines[0] and "game null" in lines[1]
     pbn = {"pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"}
     res = invoke("solve", "--game", "bridge", "-", input=json.dumps(pbn))
     assert res.exit_code == 0 and json.loads(res.output) == {"value": 1}

@@ -7,12 +7,14 @@ import click
 
 from musim.cli_options import SEEDS, advice, option_decorator, parse_count, tt_mb_option, warn
 from musim.engine.errors import SpecError
+from musim.games import mu
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
 
 FASTER = ["--play heuristic", "--dd-tricks N"]  # what shortens exact play, for the long-run estimate
 
 
 def commands():
+    """GAME.commands: what Mü adds to `musim`."""
     return bid, balance
 
 
@@ -27,16 +29,13 @@ PLAY = click.option(
 
 def dd_tricks_option(help):
     """`--dd-tricks N`, the run's option (GAME.options), with this command's help."""
-    from musim.games.mu import GAME
-
-    return option_decorator(GAME.option("dd_tricks"), help)
+    return option_decorator(mu.GAME.option("dd_tricks"), help)
 
 
 def check_dd_tricks(play, dd_tricks):
-    from musim.games.mu import check_dd_tricks
-
+    """The run's rule (mu.check_dd_tricks) as a usage error."""
     try:
-        check_dd_tricks(play, dd_tricks)
+        mu.check_dd_tricks(play, dd_tricks)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
 
