@@ -317,7 +317,7 @@ def games():
 
     Per game: its name and title, seats, `musim run --play` policies (the default first), exact
     play (`--play dd`), exact values of positions (`musim solve`), game records (`musim record`
-    and `replay`) and matches (`--matches`).  A game without policies (bridge) is there for
+    and `replay`) and matches (`--matches`).  A game without policies is there for
     `musim solve` alone.
     """
     from musim.games import all_games
