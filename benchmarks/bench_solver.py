@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from common import full_tricks, positions, prefaulted
 from dds_reference import dds_solve
 
-from musim.games.bridge import BridgeSolver
+from musim.games.bridge.solve import BridgeSolver
 from musim.games.mu import solve as mu_solve
 from musim.games.mu.layout import MuSolverSetup
 from musim.games.mu.solve import MuSolver

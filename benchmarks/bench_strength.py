@@ -22,8 +22,8 @@ import time
 
 import numpy as np
 
-from musim.analysis import contracts
 from musim.games.mu import simulate as sim
+from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, make_ddplay, worker_ddplay
 from musim.games.mu.policies import DD
 from musim.games.mu.run import simulate_deals

@@ -4,7 +4,7 @@ import itertools
 import random
 
 from musim.cards import CARD_TEXT, N_CARDS, mask_cards, type_text
-from musim.games.bridge import SEATS, STRAINS, random_pbn
+from musim.games.bridge.solve import SEATS, STRAINS, random_pbn
 from musim.games.mu import simulate as sim
 from musim.games.mu.run import simulate_deals
 

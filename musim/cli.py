@@ -1,69 +1,47 @@
-"""The `musim` command line: a thin click layer over the library."""
+"""The `musim` command line: a thin click layer over the library.
 
+It names no game: `--game` picks one from the registry (musim/games/__init__.py), whose
+declaration (games/contract.py) gives the command its options; games add their own commands.
+"""
+
+import json
 import sys
 
 import click
 
 from musim import __version__
-from musim.games.mu.rules import GOAL
-from musim.rng import MAX_SEED
+from musim.cli_options import SEEDS, GameCommand, advice, parse_count, warn
+from musim.games import DEFAULT_GAME
+from musim.games.contract import EXACT_PLAY
 from musim.solver.table_size import DEFAULT_MB
 
-SEEDS = click.IntRange(0, MAX_SEED)
-
-dd_table_option = click.option(
-    "--tt-mb",
-    type=click.IntRange(1, 65536),
-    default=DEFAULT_MB,
-    show_default=True,
-    help="With --play dd: transposition-table MB per worker.",
-)
+GAME_HELP = "Game (see `musim games`); `--game NAME --help` lists its options."
 
 
-def dd_tricks_option(help="With --play dd: play only the last N tricks double-dummy (0 = all)."):
-    """`--dd-tricks N` of every command that plays deals (check it with _check_dd_tricks)."""
-    return click.option("--dd-tricks", type=click.IntRange(0, 15), default=0, show_default=True, help=help)
+class MusimGroup(click.Group):
+    """The `musim` group: its own commands, and those the games contribute (Game.commands),
+    loaded only when asked for."""
+
+    def _game_commands(self):
+        from musim.games import all_games
+        from musim.games.contract import GameError
+
+        found = {}
+        for game in all_games():
+            for command in game.commands() if game.commands else ():
+                if command.name in self.commands or command.name in found:
+                    raise GameError(f"game {game.name!r}: command {command.name!r} is taken")
+                found[command.name] = command
+        return found
+
+    def list_commands(self, ctx):
+        return sorted([*super().list_commands(ctx), *self._game_commands()])
+
+    def get_command(self, ctx, name):
+        return super().get_command(ctx, name) or self._game_commands().get(name)
 
 
-def play_option(choices=("random", "heuristic", "dd"), help="The run's --play."):
-    """`--play` of every command that plays deals: the fast heuristic unless exact play is asked for."""
-    return click.option("--play", type=click.Choice(choices), default="heuristic", show_default=True, help=help)
-
-
-def _check_dd_tricks(play, dd_tricks):
-    if dd_tricks and play != "dd":
-        raise click.UsageError("--dd-tricks applies only with --play dd")
-
-
-def question_option(what):
-    """`--question` of the commands whose statistics may ask double-dummy play less than the value."""
-    return click.option(
-        "--question",
-        type=click.Choice(["value", "reach"]),
-        default="value",
-        show_default=True,
-        help=f"With --play dd: solve each play's team points (value), or only ask whether the team "
-        f"reaches the target (reach: null-window searches at the targets alone, several times cheaper; {what} "
-        "are then left out).",
-    )
-
-
-def _check_question(play, question):
-    if question == "reach" and play != "dd":
-        raise click.UsageError("--question reach applies only with --play dd")
-
-
-def _advice(play, count_option, tricks_option=True):
-    """What follows the long-run estimate (musim.progress): how far off it may be, and the faster options."""
-    faster = [f"fewer {count_option}"]
-    caveat = ""
-    if play == "dd":
-        caveat = " Exact double-dummy deals take from milliseconds to hours each, so it may take far longer."
-        faster = ["--play heuristic"] + (["--dd-tricks N"] if tricks_option else []) + faster
-    return f"{caveat} Faster: {', '.join(faster)}."
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=MusimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="musim")
 def cli():
     """Monte Carlo simulator and double-dummy solver for the Mü & More card games."""
@@ -80,14 +58,39 @@ def _read_input(path):
         raise click.UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
+def _game_with(name, what, command):
+    """The registered Game `name` if it has `what` ("replay", "solver"); InputError naming the
+    games that have it if not."""
+    from musim.batch import InputError
+    from musim.games import UnknownGame, all_games, get_game
+
+    try:
+        game = get_game(name) if isinstance(name, str) else None
+    except UnknownGame:
+        game = None
+    if game is None or getattr(game, what) is None:
+        known = ", ".join(g.name for g in all_games() if getattr(g, what) is not None)
+        raise InputError(f"unknown game {json.dumps(name)} for `musim {command}` (known: {known})")
+    return game
+
+
+def _item_game(obj, default, what, command):
+    """The Game of a batch item, by its "game" (else `default`); its InputError names the item."""
+    from musim.batch import InputError
+
+    try:
+        return _game_with(obj.get("game", default), what, command)
+    except InputError as exc:
+        raise InputError(f"game: {exc}") from None
+
+
 @cli.command()
 @click.argument("path", metavar="FILE|-")
 def replay(path):
-    """Validate Mü game records (JSON or JSON Lines) and print each result."""
+    """Validate game records (JSON or JSON Lines), each of the game it names, and print each result."""
     from musim.batch import run_batch
-    from musim.games.mu.record import replay as replay_record
 
-    ok = run_batch(_read_input(path), replay_record, sys.stdout)
+    ok = run_batch(_read_input(path), lambda obj: _item_game(obj, None, "replay", "replay").replay(obj), sys.stdout)
     sys.exit(0 if ok else 1)
 
 
@@ -128,10 +131,8 @@ def main():
 @click.option("--all-moves", is_flag=True, help="Also give the value after each legal card.")
 @click.option(
     "--game",
-    type=click.Choice(["mu", "bridge"]),
-    default="mu",
-    show_default=True,
-    help="Game of objects that do not name one.",
+    default=None,
+    help="Game of objects that do not name one: a game with a solver (see `musim games`); default: the default game.",
 )
 @click.option(
     "--tt-mb",
@@ -150,28 +151,26 @@ def main():
 )
 def solve(path, all_moves, game, tt_mb, stats):
     """Exact double-dummy values of positions (JSON or JSON Lines)."""
-    import json
     import time
 
     from musim.batch import InputError, run_batch
     from musim.solver.stats import clear_stats, stats_record
     from musim.solver.tt import make_table
 
+    default = game or DEFAULT_GAME
+    try:
+        _game_with(default, "solver", "solve")
+    except InputError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--game'") from None
     tt = make_table(tt_mb)
     solvers = {}
     solved = []  # the counters of the position just solved, for report
 
     def handle(obj):
-        name = obj.get("game", game)
-        if name == "mu":
-            from musim.games.mu.solve import MuSolver as Solver
-        elif name == "bridge":
-            from musim.games.bridge import BridgeSolver as Solver
-        else:
-            raise InputError(f"game: unknown game {name!r} (mu or bridge)")
-        if name not in solvers:
-            solvers[name] = Solver(tt, counting=stats)
-        solver = solvers[name]
+        g = _item_game(obj, default, "solver", "solve")
+        if g.name not in solvers:
+            solvers[g.name] = g.solver(tt, counting=stats)
+        solver = solvers[g.name]
         if not stats:
             return solver.solve(obj, all_moves=all_moves)
         clear_stats(solver.st)
@@ -188,39 +187,16 @@ def solve(path, all_moves, game, tt_mb, stats):
     sys.exit(0 if ok else 1)
 
 
-def parse_count(text, name, minimum=1):
-    """A whole number >= minimum given plainly or in scientific notation ('1e6', '2.5e5')."""
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        value = Decimal(text.strip().replace("_", ""))
-    except InvalidOperation:
-        raise click.BadParameter(f"{text!r} is not a number", param_hint=name) from None
-    if not value.is_finite() or value != value.to_integral_value():
-        raise click.BadParameter(f"{text!r} is not a whole number", param_hint=name)
-    if value < minimum:
-        raise click.BadParameter(f"{text!r} must be at least {minimum}", param_hint=name)
-    if value > 10**12:
-        raise click.BadParameter(f"{text!r} is more than 10^12", param_hint=name)
-    return int(value)
-
-
-@cli.command()
-@click.option("--game", default="mu", show_default=True, help="Game to simulate (see `musim games`).")
+@cli.command(
+    cls=GameCommand,
+    requires=lambda game: game.policies,
+    refusal="has no play policies: it cannot be run (see `musim games`)",
+)
+@click.option("--game", default=DEFAULT_GAME, show_default=True, help=GAME_HELP)
 @click.option("--deals", metavar="N", help="Number of deals (1e6 and 2.5e5 are fine).")
 @click.option("--matches", metavar="N", help="Play N whole matches instead, one row per match.")
-@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@play_option(
-    help="random/heuristic: every decision by that policy; "
-    "dd: heuristic auction, exact double-dummy card play (seconds to hours a deal with 4+ players)."
-)
-@dd_tricks_option()
-@dd_table_option
 @click.option("--seed", type=SEEDS, help="Root seed (default: drawn and recorded).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
-@click.option(
-    "--goal", type=click.IntRange(1, 100_000), default=GOAL, show_default=True, help="Match goal, with --matches."
-)
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),
@@ -228,26 +204,23 @@ def parse_count(text, name, minimum=1):
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing output file.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, goal, out, overwrite, progress):
+def run(game, deals, matches, players, play, seed, workers, out, overwrite, progress, tt_mb=DEFAULT_MB, **options):
     """Simulate deals (or matches) of a game and print a summary.
 
     Every row is kept: one Parquet row per deal (match) goes to --out, by default to
-    runs/<game>-<players>p-<play>[-matches]-seed<seed>.parquet under the current
-    directory, named on stderr at the start.  `musim summary FILE` prints the summary again.
+    runs/<game>-<players>p-<play>[-matches][-<option><value>...]-seed<seed>.parquet under the
+    current directory (naming the game's options not at their defaults), named on stderr at the
+    start.  `musim summary FILE` prints the summary again.  The game's own options are listed by
+    `musim run --game NAME --help`.
     """
-    from musim.engine.parquet import OutputError
-    from musim.engine.run import RunSpec, execute
+    from musim.engine.errors import EngineError
+    from musim.engine.run import execute
+    from musim.engine.spec import RunSpec
+    from musim.games import get_game
 
     if (deals is None) == (matches is None):
         raise click.UsageError("give exactly one of --deals N or --matches N")
-    _check_dd_tricks(play, dd_tricks)
     count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")
-    from musim.games import get_game
-
-    try:
-        get_game(game)
-    except KeyError as exc:
-        raise click.BadParameter(exc.args[0], param_hint="--game") from None
     spec = RunSpec(
         game=game,
         mode="deals" if deals is not None else "matches",
@@ -256,23 +229,23 @@ def run(game, deals, matches, players, play, dd_tricks, tt_mb, seed, workers, go
         play=play,
         seed=seed,
         workers=workers,
-        goal=goal,
         tt_mb=tt_mb,
-        dd_tricks=dd_tricks,
+        options=options,
         out=out,
         overwrite=overwrite,
     )
+    g = get_game(game)
     lines = execute(
         spec,
         progress=sys.stderr.isatty() if progress is None else progress,
-        started=lambda: _warn_if_slow(play, [players], dd_tricks, tricks_option=True),
+        started=lambda: warn(g.warning(spec) if g.warning else None),
         notify=lambda text: click.echo(text, err=True),
-        advice=_advice(play, "--matches" if matches else "--deals"),
+        advice=advice(play == EXACT_PLAY, "--matches" if matches else "--deals", [f"--play {g.policies[0]}"]),
     )
     try:
         for line in lines:
             click.echo(line)
-    except OutputError as exc:
+    except EngineError as exc:
         raise click.UsageError(str(exc)) from None
 
 
@@ -295,7 +268,7 @@ def _summary_of(path):
     import pyarrow as pa
 
     from musim.engine.parquet import read_metadata
-    from musim.games import get_game
+    from musim.games import UnknownGame, get_game
 
     try:
         meta = read_metadata(path)
@@ -308,273 +281,64 @@ def _summary_of(path):
     if not isinstance(meta, dict) or meta.get("command") != "run":
         raise click.UsageError(f"{path} was not written by `musim run`")
     try:
-        return get_game(meta["params"]["game"]).make_summary(meta["params"])
-    except KeyError as exc:
-        raise click.UsageError(f"{path}: {exc.args[0]}") from None
+        game = get_game(meta["params"]["game"])
+    except UnknownGame as exc:
+        raise click.UsageError(f"{path}: {exc}") from None
+    return game.make_summary(meta["params"])
 
 
-@cli.command()
-@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@play_option()
-@dd_tricks_option()
+@cli.command(
+    cls=GameCommand,
+    requires=lambda game: game.record,
+    refusal="has no game records (see `musim games`)",
+    per_deal_only=True,
+)
+@click.option("--game", default=DEFAULT_GAME, show_default=True, help=GAME_HELP)
 @click.option("--seed", type=SEEDS, required=True, help="The run's root seed.")
 @click.option("--deal", "index", type=SEEDS, required=True, help="The row's `deal` index.")
-def record(players, play, dd_tricks, seed, index):
-    """Print the full Mü game record of one deal of a run (pipe it into `musim replay -`)."""
-    import json
+def record(game, seed, index, players, play, tt_mb=DEFAULT_MB, **options):
+    """Print the full game record of one deal of a run (pipe it into `musim replay -`); give the
+    run's --players, --play and the game's options of a deal (`--game NAME --help` lists them)."""
+    from musim.engine.errors import SpecError
+    from musim.engine.spec import RunSpec, checked
 
-    _check_dd_tricks(play, dd_tricks)
-    _warn_if_slow(play, [players], dd_tricks, tricks_option=True)
-
-    from musim.games.mu.run import deal_record
-
-    click.echo(json.dumps(deal_record(players, seed, index, play, dd_tricks=dd_tricks)))
-
-
-def _warn_if_slow(play, players, dd_tricks=0, tricks_option=False):
-    """Double-dummy play of whole 4-6 player deals, asked for with --play dd, is exact but slow;
-    with --dd-tricks N, so is a deal of N tricks or fewer."""
-    from musim.games.mu.rules import hand_size
-
-    if play == "dd" and any(n >= 4 and (not dd_tricks or dd_tricks >= hand_size(n)) for n in players):
-        hint = "; --dd-tricks N plays only the last N tricks double-dummy" if tricks_option else ""
-        click.echo(
-            "musim: warning: exact double-dummy play (--play dd) takes seconds to hours for "
-            f"each 4-6 player deal; expect a long wait (the default --play heuristic is fast{hint})",
-            err=True,
-        )
-
-
-def _player_list(text):
+    spec = RunSpec(game, "deals", index + 1, players, play, seed, tt_mb=tt_mb, options=options)
     try:
-        values = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise click.BadParameter(
-            f"{text!r} is not a comma-separated list of player counts", param_hint="--players"
-        ) from None
-    bad = [v for v in values if not 3 <= v <= 6]
-    if not values or bad:
-        raise click.BadParameter(f"{text!r}: player counts must be 3..6", param_hint="--players")
-    return sorted(set(values))
-
-
-@cli.command()
-@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True)
-@click.option("--hand", required=True, help='The hand, e.g. "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5".')
-@click.option(
-    "--samples",
-    metavar="N",
-    help="Deals of the unseen cards (default 1068: a +-3 point 95% interval on a success rate).",
-)
-@play_option(("heuristic", "dd"), "Card play (dd: exact double-dummy, seconds to hours a deal with 4+ players).")
-@click.option(
-    "--vice",
-    type=click.Choice(["strongest", "none", "auction"]),
-    default="strongest",
-    show_default=True,
-    help="Bids above 1: the strongest other hand is vice naming its best type; "
-    "no vice; or the vice and laid cards of a heuristic auction (uses --seat and --dealer).",
-)
-@click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat.")
-@click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auction model).")
-@click.option(
-    "--partner",
-    type=click.Choice(["public", "hindsight"]),
-    default="public",
-    show_default=True,
-    help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).",
-)
-@question_option("scores, team points and the best bid")
-@click.option("--seed", type=SEEDS, default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
-@dd_table_option
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def bid(
-    players, hand, samples, play, vice, seat, dealer, partner, question, seed, workers, tt_mb, as_json, as_csv, progress
-):
-    """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
-    import json
-    import os
-
-    if as_json and as_csv:
-        raise click.UsageError("give at most one of --json and --csv")
-    _check_question(play, question)
-    from musim.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
-    from musim.batch import InputError
-
-    count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
-    if count > MAX_SAMPLES:
-        raise click.BadParameter(
-            f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)", param_hint="--samples"
-        )
-    from musim.progress import progress_bar
-
-    show = sys.stderr.isatty() if progress is None else progress
-    try:
-        with progress_bar(count, "sample", show, advice=_advice(play, "--samples", False), leave=False) as bar:
-            rows = bid_strength(
-                players,
-                hand,
-                count,
-                seed,
-                play,
-                vice,
-                partner == "hindsight",
-                workers or os.cpu_count() or 1,
-                tt_mb,
-                seat,
-                dealer,
-                bar.update,
-                lambda: _warn_if_slow(play, [players]),
-                question,
-            )
-    except InputError as exc:
+        g = checked(spec)
+    except SpecError as exc:
         raise click.UsageError(str(exc)) from None
-    if as_json:  # an undefined rate (no sample allowed that trump) is null, not NaN
-        click.echo(json.dumps([{k: None if v != v else v for k, v in r.items()} for r in rows]))
-    elif as_csv:
-        import pandas as pd
-
-        click.echo(pd.DataFrame(rows).to_csv(index=False, float_format="%.4f"), nl=False)
-    else:
-        click.echo(format_table(rows, players, count))
-
-
-@cli.command()
-@click.option("--players", default="3,4,5,6", show_default=True, help="Comma-separated player counts.")
-@click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
-@play_option(("heuristic", "dd"), "Card play (dd: exact double-dummy, seconds to hours a deal with 4+ players).")
-@dd_tricks_option(
-    "With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
-    "(0 = all), as `musim run --dd-tricks` does."
-)
-@question_option("team points, scores and proposed targets")
-@click.option("--seed", type=SEEDS, default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
-@dd_table_option
-@click.option(
-    "--strength-deals",
-    metavar="N",
-    help="Deals the pure-strength view replays (default: all; "
-    "0 skips it; it solves every seat, trump and partner of a deal).",
-)
-@click.option(
-    "--node-limit",
-    metavar="N",
-    help="With --play dd: a deal whose solve takes more than N nodes "
-    "(about 3 million a second) is left unresolved, and the tables say how many (default: none).",
-)
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
-@click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
-@click.option(
-    "--checkpoint",
-    type=click.Path(file_okay=False),
-    help="Keep every finished deal in this directory "
-    "and take those it already holds: a stopped run continues where it was.",
-)
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def balance(
-    players,
-    deals,
-    play,
-    dd_tricks,
-    question,
-    seed,
-    workers,
-    tt_mb,
-    strength_deals,
-    node_limit,
-    out,
-    overwrite,
-    checkpoint,
-    progress,
-):
-    """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
-    import os
-    import platform
-    import time
-
-    counts = _player_list(players)
-    _check_dd_tricks(play, dd_tricks)
-    _check_question(play, question)
-
-    from musim import __version__
-    from musim.analysis import balance_report
-    from musim.analysis.balance import MAX_BALANCE_DEALS, analyse
-    from musim.engine.parquet import OutputError, ensure_writable_dir
-    from musim.progress import progress_bar
-
-    n_deals = parse_count(deals, "--deals")
-    if n_deals > MAX_BALANCE_DEALS:
-        raise click.BadParameter(
-            f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept in memory)",
-            param_hint="--deals",
-        )
-    n_strength = n_deals
-    if strength_deals is not None:
-        n_strength = min(parse_count(strength_deals, "--strength-deals", minimum=0), n_deals)
-    limit = 0
-    if node_limit is not None:
-        if play != "dd" or dd_tricks:
-            raise click.UsageError("--node-limit applies only with --play dd and no --dd-tricks")
-        limit = parse_count(node_limit, "--node-limit")
-    try:
-        out = balance_report.check_out_dir(out, overwrite)
-        if checkpoint is not None:
-            ensure_writable_dir(checkpoint, checkpoint, "--checkpoint")
-    except OutputError as exc:
-        raise click.UsageError(str(exc)) from None
-    _warn_if_slow(play, counts, dd_tricks)
-    workers = workers or os.cpu_count() or 1
-    show = sys.stderr.isatty() if progress is None else progress
-    started = time.perf_counter()
-    results = []
-    advice = _advice(play, "--deals or --strength-deals 0")
-    with progress_bar((n_deals + n_strength) * len(counts), "deal", show, advice=advice) as bar:
-        for n in counts:
-            results.append(
-                analyse(
-                    n,
-                    n_deals,
-                    seed,
-                    play,
-                    workers,
-                    tt_mb,
-                    bar.update,
-                    n_strength,
-                    dd_tricks,
-                    checkpoint,
-                    limit,
-                    question,
-                )
-            )
-    seconds = time.perf_counter() - started
-    params = {
-        "command": "musim " + " ".join(sys.argv[1:]),
-        "seed": seed,
-        "deals": n_deals,
-        "play": play,
-        "dd_tricks": dd_tricks,
-        "question": question,
-        "strength_deals": n_strength,
-        "checkpoint": checkpoint,
-        "node_limit": limit,
-        "version": __version__,
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers",
-    }
-    balance_report.write(out, results, params, seconds)
-    for r in results:
-        f = r.facts
-        click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, {balance_report.proposal_text(f)}")
-    click.echo(f"wrote {len(balance_report.FILES)} files to {out} in {seconds:.0f} s")
+    warn(g.warning(spec) if g.warning else None)
+    click.echo(json.dumps(g.record(spec, index)))
 
 
 @cli.command()
 def games():
-    """List the games musim can run."""
-    from musim.games import GAMES
+    """List the games and what each offers.
 
-    for name in sorted(GAMES):
-        click.echo(name)
+    Per game: its name and title, seats, `musim run --play` policies (the default first), exact
+    play (`--play dd`), exact values of positions (`musim solve`), game records (`musim record`
+    and `replay`) and matches (`--matches`).  A game without policies is there for
+    `musim solve` alone.
+    """
+    from musim.games import all_games
+
+    yes = {True: "yes", False: "no"}
+    rows = [("game", "title", "players", "policies", "exact play", "solve", "records", "matches")]
+    for g in all_games():
+        low, high = g.players
+        seats = str(low) if low == high else f"{low}-{high}"
+        rows.append(
+            (
+                g.name,
+                g.title,
+                seats,
+                ",".join(g.policies) or "-",
+                yes[g.exact_play],
+                yes[g.solver is not None],
+                yes[g.replay is not None],
+                yes[g.matches],
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())

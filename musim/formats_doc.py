@@ -10,8 +10,9 @@ import pyarrow as pa
 
 from musim.cards import COLOURS, NUMBER_POINTS, SLOT_NUMBERS, mask_cards
 from musim.engine.parquet import DESCRIPTION_KEY, METADATA_FIELDS, METADATA_KEY
-from musim.engine.run import RunSpec
-from musim.games.mu.columns import DD_COLUMNS, DD_DEAL_SCHEMA, MATCH_SCHEMA
+from musim.engine.spec import RunSpec
+from musim.games.mu import GAME
+from musim.games.mu.columns import DD_COLUMNS, MATCH_SCHEMA, deal_schema
 
 INTRO = """\
 # Run output formats
@@ -53,7 +54,7 @@ def formats_markdown():
         [
             INTRO,
             "## Deal rows (`musim run --deals N`)\n",
-            _column_table(DD_DEAL_SCHEMA, {c.name for c in DD_COLUMNS}),
+            _column_table(deal_schema(None, True), {c.name for c in DD_COLUMNS}),
             "## Match rows (`musim run --matches N`)\n",
             _column_table(MATCH_SCHEMA, set()),
             _metadata_section(),
@@ -86,7 +87,8 @@ def _metadata_section():
     ]
     rows += [f"| `{key}` | {text} |" for key, text in METADATA_FIELDS.items()]
     names = ", ".join(f"`{f.name}`" for f in dataclasses.fields(RunSpec))
-    rows.append(f"\n`params` holds {names}.\n")
+    options = ", ".join(f"`{o.name}` (`{o.flag}`)" for o in GAME.options)
+    rows.append(f"\n`params` holds {names}; `options` holds the game's own options, for Mü {options}.\n")
     return "\n".join(rows)
 
 

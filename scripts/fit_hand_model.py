@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from musim.analysis.handfit import fit, table_source
+from musim.games.mu.analysis.handfit import fit, table_source
 from musim.games.mu.hand_model import FEATURE_NAMES, KINDS
 
 ROOT = Path(__file__).resolve().parent.parent

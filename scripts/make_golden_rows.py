@@ -56,7 +56,7 @@ def main():
         pq.write_table(rows(args), GOLDEN / f"{name}.parquet", compression="zstd")
     manifest = {
         "game": GAME,
-        "result_version": get_game(GAME).RESULT_VERSION,
+        "result_version": get_game(GAME).result_version,
         "common": list(COMMON),
         "cases": {name: list(args) for name, args in CASES.items()},
     }

@@ -7,7 +7,7 @@ try:
 except ImportError as e:  # fail, never skip: the bridge tests are part of the suite
     raise ImportError(f"the bridge tests need endplay (DDS), in the dev extra: pip install -e '.[dev]' ({e})") from e
 
-from musim.games.bridge import SUITS
+from musim.games.bridge.solve import SUITS
 
 DENOMS = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "NT": Denom.nt}
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}

@@ -10,12 +10,12 @@ import pytest
 import reference as ref
 from click.testing import CliRunner
 
-from musim.analysis import contracts
-from musim.analysis.balance import analyse
-from musim.analysis.bid import bid_strength, format_table, parse_hand
 from musim.cards import CARD_TEXT, TYPE_MASK, type_text
 from musim.cli import cli
 from musim.games.mu import simulate as sim
+from musim.games.mu.analysis import contracts
+from musim.games.mu.analysis.balance import analyse
+from musim.games.mu.analysis.bid import bid_strength, format_table, parse_hand
 from musim.games.mu.hand_model import N_FEATURES, hand_features
 from musim.games.mu.policies import HEURISTIC
 from musim.games.mu.rules import hand_size
@@ -221,7 +221,7 @@ def test_strength_deals_limits_the_pure_strength_view_to_the_first_deals():
 
 
 def test_never_bid_levels_are_listed_as_runs():
-    from musim.analysis.balance_report import _ranges
+    from musim.games.mu.analysis.balance_report import _ranges
 
     assert _ranges([1, 5, 6, 7, 8, 9, 10]) == "1, 5..10" and _ranges([7, 8]) == "7..8" and _ranges([2]) == "2"
 
@@ -288,7 +288,7 @@ def test_balance_of_too_few_deals_to_fit_reports_no_proposal(tmp_path):
 def test_hand_model_data_under_double_dummy_play_are_the_same_contracts():
     """--play dd fits the model to the same rows (deals, trumps, features) as heuristic play,
     each with its exact value: points of a 3-player deal, 0..36."""
-    from musim.analysis.handfit import samples
+    from musim.games.mu.analysis.handfit import samples
 
     x_h, k_h, y_h = samples(3, 2, 5)
     x_d, k_d, y_d = samples(3, 2, 5, play="dd", tt_mb=8)
@@ -421,7 +421,7 @@ def test_balance_checkpoint_supplies_finished_deals_and_nothing_else(tmp_path, m
     """A run that kept its deals in a checkpoint is rebuilt from it alone, to the same tables;
     other parameters find nothing there (so they simulate), and a partly kept run simulates
     only the chunks it lacks."""
-    from musim.analysis import balance
+    from musim.games.mu.analysis import balance
 
     ck = str(tmp_path / "ck")
     first = analyse(3, 300, 4, strength_deals=40, checkpoint=ck)
@@ -456,8 +456,8 @@ def test_balance_checkpoint_is_keyed_by_what_decides_its_rows_alone(tmp_path):
     directories of a run; each row-deciding parameter has its own, and key.json says which."""
     import json
 
-    from musim.analysis.balance import checkpoint_key
     from musim.engine.key import key_hash
+    from musim.games.mu.analysis.balance import checkpoint_key
 
     ck = tmp_path / "ck"
     analyse(3, 40, 4, strength_deals=10, checkpoint=str(ck))

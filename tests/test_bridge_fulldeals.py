@@ -7,7 +7,7 @@ import random
 import pytest
 from dds_reference import SolveMode, dds
 
-from musim.games.bridge import SEATS, STRAINS, BridgeSolver, random_pbn
+from musim.games.bridge.solve import SEATS, STRAINS, BridgeSolver, random_pbn
 from musim.solver.tt import make_table
 
 

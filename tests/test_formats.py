@@ -14,7 +14,7 @@ from musim.cli import cli
 from musim.engine.parquet import DESCRIPTION_KEY, METADATA_FIELDS, read_metadata
 from musim.formats_doc import formats_markdown
 from musim.games.mu import RESULT_VERSION
-from musim.games.mu.columns import DD_COLUMNS, DD_DEAL_SCHEMA, DEAL_SCHEMA, MATCH_SCHEMA
+from musim.games.mu.columns import DD_COLUMNS, MATCH_SCHEMA, deal_schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
 DD_NAMES = [c.name for c in DD_COLUMNS]
@@ -42,14 +42,15 @@ def test_docs_formats_md_is_generated_from_the_descriptions():
     assert DOC.read_text() == formats_markdown(), "docs/formats.md is stale: run python scripts/make_formats_doc.py"
 
 
-@pytest.mark.parametrize("schema", [DEAL_SCHEMA, DD_DEAL_SCHEMA, MATCH_SCHEMA])
+@pytest.mark.parametrize("schema", [deal_schema(5, False), deal_schema(3, True), deal_schema(None, True), MATCH_SCHEMA])
 def test_every_column_has_a_description(schema):
     for field in schema:
         assert field.metadata[DESCRIPTION_KEY].decode().strip(), field.name
 
 
 def test_files_carry_the_descriptions_and_dd_columns_only_with_dd_play(runs):
-    for name, expected in [("random5", DEAL_SCHEMA), ("dd3", DD_DEAL_SCHEMA), ("matches3", MATCH_SCHEMA)]:
+    expected_schemas = [("random5", deal_schema(5, False)), ("dd3", deal_schema(3, True)), ("matches3", MATCH_SCHEMA)]
+    for name, expected in expected_schemas:
         schema = pq.read_schema(runs[name])
         assert schema.names == expected.names
         for field in schema:
@@ -79,7 +80,7 @@ def test_metadata_holds_the_documented_keys_and_versions(runs):
 def test_read_run_gives_nullable_dtypes_and_readable_hands(runs, name, players):
     df = musim.read_run(runs[name])
     raw = pq.read_table(runs[name]).to_pandas()
-    assert len(df) == 200 and list(df.columns) == DEAL_SCHEMA.names
+    assert len(df) == 200 and list(df.columns) == deal_schema(players, False).names
     for column in ["players", "dealer", "chief", "vice", "partner", "bid", "shortfall", "provoker"]:
         assert df[column].dtype == "Int8", column
     for column in ["target", "team_points", "bonus", "auction_turns"]:

@@ -5,6 +5,8 @@ RESULT_VERSION; the same command now must write the same values (column types as
 `*_ms` wall-clock columns left out), or the version must have moved on.
 """
 
+import dataclasses
+import importlib
 import importlib.util
 import json
 import math
@@ -13,7 +15,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from musim.games import get_game
+from musim.games import GAMES, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("make_golden_rows", ROOT / "scripts" / "make_golden_rows.py")
@@ -52,7 +54,7 @@ def differences(golden, now):
 
 def _check_manifest():
     """Fails, saying to regenerate, if the golden runs are not those of this version and script."""
-    version = get_game(MANIFEST["game"]).RESULT_VERSION
+    version = get_game(MANIFEST["game"]).result_version
     assert MANIFEST["result_version"] == version, (
         f"the golden rows were made under {MANIFEST['game']} result version {MANIFEST['result_version']} "
         f"and the code is at {version}: {REGENERATE}"
@@ -87,7 +89,8 @@ def test_a_changed_value_or_column_is_reported():
 
 
 def test_another_result_version_asks_for_new_golden_rows(monkeypatch):
-    game = get_game(MANIFEST["game"])
-    monkeypatch.setattr(game, "RESULT_VERSION", MANIFEST["result_version"] + 1)
+    module = importlib.import_module(GAMES[MANIFEST["game"]])
+    bumped = dataclasses.replace(module.GAME, result_version=MANIFEST["result_version"] + 1)
+    monkeypatch.setattr(module, "GAME", bumped)
     with pytest.raises(AssertionError, match=r"made under mu result version .* regenerate them with"):
         _check_manifest()

@@ -1,5 +1,6 @@
 """The result key (musim/engine/key.py): what it holds, and that a source edit leaves it alone."""
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -40,7 +41,7 @@ def test_the_hash_changes_with_every_param_the_result_version_and_a_dependency_v
     for name, other in [("players", 5), ("seed", 8), ("play", "heuristic"), ("dd_tricks", 3), ("job", "x")]:
         assert key_hash(result_key("mu", {**PARAMS, name: other})) != base, name
     assert key_hash(result_key("mu", {**PARAMS, "node_limit": 10})) != base
-    monkeypatch.setattr(mu, "RESULT_VERSION", mu.RESULT_VERSION + 1)
+    monkeypatch.setattr(mu, "GAME", dataclasses.replace(mu.GAME, result_version=mu.RESULT_VERSION + 1))
     assert key_hash(result_key("mu", PARAMS)) != base
     monkeypatch.undo()
     for dep in ("numba", "numpy", "python"):

@@ -59,6 +59,10 @@ def test_run_writes_the_contract_columns(tmp_path):
     assert played["chief_trump"].notna().all()
     assert df.loc[df["outcome"] == "eklat", "chief"].isna().all()
     assert (df["scores"].map(len) == 5).all() and (df["hands"].map(len) == 5).all()
+    assert [c for c in table.column_names if c.startswith("score_")] == [f"score_{i}" for i in range(5)]
+    for i in range(5):  # every game's per-seat score columns, the same as Mü's scores list
+        assert table.schema.field(f"score_{i}").type == "int16"
+        assert (df[f"score_{i}"] == df["scores"].map(lambda s, i=i: s[i])).all()
     meta = read_metadata(out)
     assert meta["seed"] == 7 and meta["params"]["players"] == 5 and meta["policy"] == "random"
     assert "eklat rate" in res.output and "by bid level" in res.output and "seat advantage" in res.output
@@ -224,10 +228,10 @@ def test_record_prints_the_deals_game_record_and_checks_its_options():
 )
 def test_the_slow_play_warning_comes_when_some_deal_is_wholly_double_dummy(players, dd_tricks, warned, capsys):
     """Only 4+ player deals of which every trick (hand_size: 15, 12, 10 at 4-6) is double-dummy are slow."""
-    from musim.cli import _warn_if_slow
+    from musim.games.mu.cli import warn_if_slow
 
-    _warn_if_slow("dd", players, dd_tricks)
-    _warn_if_slow("heuristic", players, dd_tricks)
+    warn_if_slow("dd", players, dd_tricks)
+    warn_if_slow("heuristic", players, dd_tricks)
     assert capsys.readouterr().err.count("warning") == warned
 
 

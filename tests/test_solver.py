@@ -177,7 +177,7 @@ def test_solve_stats_reports_each_position_on_stderr_only():
     """`musim solve --stats` leaves stdout as it was and writes, per position solved (Mü and
     bridge), the counters and time, the counters accounting for every node: no move budget
     acts on positions this small, so each node is settled by exactly one kind."""
-    from musim.games.bridge import random_pbn
+    from musim.games.bridge.solve import random_pbn
     from musim.solver.stats import COUNT_NAMES, STAT_NAMES
 
     mu = (GOLDEN / "mu-positions.jsonl").read_text().splitlines()

@@ -1,1 +1,1 @@
-"""Analyses built on the Mü kernels: bid strength, balance tables, the hand-model fit."""
+"""Generic statistics helpers for analyses: intervals, sample sizes."""

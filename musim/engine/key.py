@@ -32,7 +32,7 @@ def result_key(game, params):
 
     return {
         "game": game,
-        "result_version": get_game(game).RESULT_VERSION,
+        "result_version": get_game(game).result_version,
         "params": dict(sorted(params.items())),
         "versions": dependency_versions(),
     }

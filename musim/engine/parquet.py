@@ -13,6 +13,8 @@ from contextlib import contextmanager
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from musim.engine.errors import OutputError
+
 METADATA_KEY = b"musim"
 DESCRIPTION_KEY = b"description"
 ROW_GROUP_ROWS = 1 << 15  # batches are gathered into row groups of at least this many rows
@@ -34,15 +36,17 @@ METADATA_FIELDS = {
 }
 
 Column = namedtuple("Column", "name type description")  # one column of a run's output
+SEAT = "<i>"  # in a Column's name: one column per seat i = 0..players-1 (score_<i>: score_0, score_1...)
 
 
-def schema_of(columns):
-    """Arrow schema of Columns, each field carrying its description in its metadata."""
-    return pa.schema([pa.field(c.name, c.type, metadata={DESCRIPTION_KEY: c.description}) for c in columns])
-
-
-class OutputError(Exception):
-    """The output path cannot be used (exists, or not writable)."""
+def schema_of(columns, players=None):
+    """Arrow schema of Columns, each field carrying its description in its metadata; a column
+    named with SEAT becomes one column per seat (kept as one template without `players`)."""
+    fields = []
+    for c in columns:
+        names = [c.name.replace(SEAT, str(i)) for i in range(players)] if SEAT in c.name and players else [c.name]
+        fields += [pa.field(name, c.type, metadata={DESCRIPTION_KEY: c.description}) for name in names]
+    return pa.schema(fields)
 
 
 def check_output(path, overwrite):

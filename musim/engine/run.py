@@ -1,8 +1,8 @@
 """A run from its specification to a finished Parquet file and a summary.
 
-Game-agnostic: the game module supplies, per mode, a chunk size, a kernel
-wrapper `simulate(spec, start, count)` and a `to_batch(chunk)` converter with its
-schema (job(spec)), and a summary accumulator fed those batches (make_summary(params)).
+Game-agnostic: the game (games/contract.py) supplies, per mode, a chunk size, a kernel
+wrapper `simulate(start, count)` and a `to_batch(chunk)` converter with its schema
+(job(spec)), and a summary accumulator fed those batches (make_summary(params)).
 """
 
 import dataclasses
@@ -15,29 +15,12 @@ import numba
 import numpy as np
 
 from musim import __version__
+from musim.engine.errors import OutputError
 from musim.engine.local import chunk_starts, run_ordered
-from musim.engine.parquet import OutputError, atomic_parquet, check_output
-from musim.solver.table_size import DEFAULT_MB
+from musim.engine.parquet import atomic_parquet, check_output
+from musim.engine.spec import checked
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
-
-
-@dataclasses.dataclass
-class RunSpec:
-    """Everything that determines a run's rows (and how it is executed)."""
-
-    game: str
-    mode: str  # "deals" or "matches"
-    count: int
-    players: int
-    play: str
-    seed: int | None = None
-    workers: int | None = None
-    goal: int = 200
-    tt_mb: int = DEFAULT_MB
-    dd_tricks: int = 0
-    out: str | None = None
-    overwrite: bool = False
 
 
 @dataclasses.dataclass
@@ -51,16 +34,14 @@ class Job:
     dictionary_columns: tuple = ()  # low-cardinality columns worth dictionary-encoding
 
 
-def metadata(spec, chunk_size):
+def metadata(spec, game, chunk_size):
     """Provenance stored in the Parquet schema: enough to reproduce the file exactly."""
     import pyarrow
-
-    from musim.games import get_game
 
     params = dataclasses.asdict(spec)
     return {
         "musim_version": __version__,
-        "result_version": get_game(spec.game).RESULT_VERSION,
+        "result_version": game.result_version,
         "command": "run",
         "params": params,
         "seed": spec.seed,
@@ -74,28 +55,29 @@ def metadata(spec, chunk_size):
     }
 
 
-def default_out(spec):
-    """The file a run without --out writes: runs/<game>-<players>p-<play>[-matches]-seed<seed>.parquet."""
-    play = f"dd{spec.dd_tricks}" if spec.dd_tricks else spec.play
+def default_out(spec, game):
+    """The file a run without --out writes: runs/<game>-<players>p-<play>[-matches][-<option><value>...]
+    -seed<seed>.parquet, naming each game option not at its default (`-dd-tricks4`)."""
     kind = "-matches" if spec.mode == "matches" else ""
-    return os.path.join(DEFAULT_DIR, f"{spec.game}-{spec.players}p-{play}{kind}-seed{spec.seed}.parquet")
+    changed = "".join(f"-{o.flag[2:]}{spec.options[o.name]}" for o in game.options if spec.options[o.name] != o.default)
+    return os.path.join(DEFAULT_DIR, f"{spec.game}-{spec.players}p-{spec.play}{kind}{changed}-seed{spec.seed}.parquet")
 
 
 def execute(spec, progress=False, started=lambda: None, notify=lambda text: None, advice=""):
     """Run `spec` into its Parquet file (default_out(spec) without spec.out); yields the summary
-    lines at the end.  OutputError for an unusable output path; started() is called once the spec
+    lines at the end.  SpecError (engine/errors.py) for parameters that do not fit the game,
+    OutputError for an unusable output path; started() is called once the spec
     is found valid, before any deal runs; notify(text) gets the notice naming a default output;
     `advice` follows the long-run estimate (musim.progress)."""
-    from musim.games import get_game
     from musim.progress import progress_bar
 
-    game = get_game(spec.game)
+    game = checked(spec)
     if spec.seed is None:
         spec.seed = secrets.randbits(63)
     if spec.workers is None:
         spec.workers = os.cpu_count() or 1
     if not spec.out:
-        spec.out = default_out(spec)
+        spec.out = default_out(spec, game)
         notify(f"musim: writing the rows to {spec.out} (--out names another file)")
     if not spec.out.lower().endswith(".parquet"):
         raise OutputError(f"--out {spec.out}: the output is Parquet; give a file name ending in .parquet")
@@ -107,7 +89,9 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     bar = progress_bar(spec.count, spec.mode[:-1], progress, advice=advice, leave=False)
     results = run_ordered(job.simulate, chunk_starts(spec.count, job.chunk_size), spec.workers, done=bar.update)
     try:
-        with atomic_parquet(spec.out, job.schema, metadata(spec, job.chunk_size), job.dictionary_columns) as write:
+        with atomic_parquet(
+            spec.out, job.schema, metadata(spec, game, job.chunk_size), job.dictionary_columns
+        ) as write:
             for chunk in results:
                 batch = job.to_batch(chunk)
                 write(batch)

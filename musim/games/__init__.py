@@ -1,12 +1,32 @@
-"""Registry of the games musim can run: name -> module exposing the game's entry points."""
+"""The registry of games: name -> the package whose GAME (games/contract.py) describes it.
+
+Registering a game is its folder plus one line here.  Packages are imported when a game is
+first asked for, so that a command touches only the games it uses.
+"""
 
 import importlib
 
-GAMES = {"mu": "musim.games.mu"}
+GAMES = {
+    "mu": "musim.games.mu",
+    "bridge": "musim.games.bridge",
+}
+DEFAULT_GAME = "mu"  # what `--game` means when not given
+
+
+class UnknownGame(LookupError):
+    """No game of that name is registered; the message names the known ones."""
 
 
 def get_game(name):
-    """The module of game `name`; KeyError with the known names if unknown."""
+    """The Game registered as `name`; UnknownGame if none is."""
     if name not in GAMES:
-        raise KeyError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
-    return importlib.import_module(GAMES[name])
+        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
+    game = importlib.import_module(GAMES[name]).GAME
+    if game.name != name:
+        raise UnknownGame(f"{GAMES[name]}.GAME is named {game.name!r}, registered as {name!r}")
+    return game
+
+
+def all_games():
+    """Every registered Game, by name."""
+    return [get_game(name) for name in sorted(GAMES)]

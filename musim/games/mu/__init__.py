@@ -1,45 +1,43 @@
-"""Mü (RULES.md §2): rules kernels, game records, policies and deal simulation."""
+"""Mü (RULES.md §2): rules kernels, game records, policies, deal simulation and its analyses."""
 
-from functools import partial
+from musim.engine.errors import SpecError
+from musim.games.contract import EXACT_PLAY, Game, Option, lazy
+from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (tests/golden keeps
 # rows made under this version and fails when they change without a bump).
-RESULT_VERSION = 2  # 2: double-dummy play keeps the value with the lowest-index card (1: the solver's order)
+# 2: double-dummy play keeps the value with the lowest-index card (1: the solver's order)
+# 3: deal rows carry score_<i> per seat, as every game's do; options move under params["options"]
+RESULT_VERSION = 3
 
 
-def make_summary(params):
-    """The end-of-run summary accumulator of a run with these parameters (its RunSpec fields)."""
-    from musim.games.mu.summary import for_run
+def check_dd_tricks(play, dd_tricks):
+    """Playing the last tricks double-dummy means nothing but under exact play."""
+    if dd_tricks and play != EXACT_PLAY:
+        raise SpecError("--dd-tricks applies only with --play dd")
 
-    return for_run(params)
 
-
-def job(spec):
-    """The engine's Job for a `musim run --game mu` spec (deals or matches)."""
-    from musim.engine.run import Job
-    from musim.games.mu import run as mu_run
-    from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
-
-    if spec.mode == "matches":
-        return Job(
-            mu_run.CHUNK_MATCHES,
-            partial(
-                mu_run.simulate_match_chunk,
-                spec.players,
-                spec.seed,
-                spec.play,
-                spec.goal,
-                tt_mb=spec.tt_mb,
-                dd_tricks=spec.dd_tricks,
-            ),
-            mu_run.match_batch,
-            MATCH_SCHEMA,
-        )
-    chunk = mu_run.CHUNK_DD_DEALS if spec.play == "dd" else mu_run.CHUNK_DEALS
-    return Job(
-        chunk,
-        partial(mu_run.simulate_deals, spec.players, spec.seed, spec.play, tt_mb=spec.tt_mb, dd_tricks=spec.dd_tricks),
-        mu_run.deal_batch,
-        deal_schema(spec.play == "dd"),
-        mu_run.DICTIONARY_COLUMNS,
-    )
+GAME = Game(
+    name="mu",
+    title="Mü",
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    default_players=4,
+    deck="mu-and-more",
+    result_version=RESULT_VERSION,
+    policies=("heuristic", "random", EXACT_PLAY),
+    play_help="random/heuristic: every decision by that policy; "
+    "dd: heuristic auction, exact double-dummy card play (seconds to hours a deal with 4+ players).",
+    options=(
+        Option("goal", int, GOAL, "Match goal, with --matches.", range=(1, 100_000), per_deal=False),
+        Option("dd_tricks", int, 0, "With --play dd: play only the last N tricks double-dummy (0 = all).", (0, 15)),
+    ),
+    job=lazy("musim.games.mu.run", "job"),
+    make_summary=lazy("musim.games.mu.summary", "for_run"),
+    check=lambda spec: check_dd_tricks(spec.play, spec.options["dd_tricks"]),
+    warning=lazy("musim.games.mu.cli", "run_warning"),
+    record=lazy("musim.games.mu.run", "record"),
+    replay=lazy("musim.games.mu.record", "replay"),
+    solver=lazy("musim.games.mu.solve", "MuSolver"),
+    matches=True,
+    commands=lazy("musim.games.mu.cli", "commands"),
+)

@@ -4,10 +4,12 @@ The Arrow schemas (a description in each field's metadata) are built from these 
 docs/formats.md from the schemas (scripts/make_formats_doc.py).
 """
 
+from functools import lru_cache
+
 import pyarrow as pa
 
 from musim.cards import COLOURS
-from musim.engine.parquet import Column, schema_of
+from musim.engine.parquet import SEAT, Column, schema_of
 from musim.games.mu.simulate import MATCH_DEAL_CAP
 
 _SEAT = "a seat number (0..players-1)"
@@ -53,6 +55,12 @@ DEAL_COLUMNS = (
         pa.list_(pa.int16()),
         f"The deal's score of each seat: card points plus bonus or penalty, or the eklat score; {_PER_SEAT}.",
     ),
+    Column(
+        f"score_{SEAT}",
+        pa.int16(),
+        "The deal's score of seat i (one column per seat, i = 0..players-1), the same as scores[i]: "
+        "every game's deal rows carry these columns.",
+    ),
     Column("card_points", pa.list_(pa.int16()), f"Card points won in tricks, {_PER_SEAT}; all 0 for an eklat."),
     Column(
         "hands",
@@ -93,11 +101,11 @@ MATCH_COLUMNS = (
     ),
 )
 
-DEAL_SCHEMA = schema_of(DEAL_COLUMNS)
-DD_DEAL_SCHEMA = schema_of(DEAL_COLUMNS + DD_COLUMNS)
 MATCH_SCHEMA = schema_of(MATCH_COLUMNS)
 
 
-def deal_schema(dd):
-    """Schema of deal rows: with the double-dummy columns if the cards were played double-dummy."""
-    return DD_DEAL_SCHEMA if dd else DEAL_SCHEMA
+@lru_cache
+def deal_schema(players, dd):
+    """Schema of deal rows at `players` seats (None: score_<i> kept as one template column, as
+    docs/formats.md lists it): with the double-dummy columns if the cards were played double-dummy."""
+    return schema_of(DEAL_COLUMNS + DD_COLUMNS if dd else DEAL_COLUMNS, players)

@@ -6,12 +6,14 @@ sums them for the end-of-run summary.
 """
 
 import time
+from functools import partial
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.cards import CARD_TEXT, mask_cards, type_text
+from musim.engine.run import Job
 from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
@@ -118,7 +120,7 @@ _RESULT_COLUMNS = {
 
 def deal_batch(ch):
     """Arrow record batch of a chunk of deals (docs/formats.md), with the double-dummy columns if so played."""
-    schema = deal_schema(ch.dd)
+    schema = deal_schema(ch.players, ch.dd)
     typ = {f.name: f.type for f in schema}
     r, n = ch.res, ch.players
     eklat = r[:, sim.OUTCOME] == sim.EKLAT
@@ -131,6 +133,7 @@ def deal_batch(ch):
         "vice_trump": pc.take(_TYPE_TEXTS, _nullable(r[:, sim.VICE_TRUMP] + 1, pa.int64(), r[:, sim.VICE_TRUMP] < 0)),
         "success": _nullable(r[:, sim.SUCCESS] == 1, typ["success"], eklat),
         "scores": _list_column(ch.scores, n, typ["scores"]),
+        **{f"score_{i}": pa.array(ch.scores[:, i], type=typ[f"score_{i}"]) for i in range(n)},
         "card_points": _list_column(ch.card_points, n, typ["card_points"]),
         "hands": _list_column(ch.hands, n, typ["hands"]),
         "laid": _list_column(ch.laid, n, typ["laid"]),
@@ -229,3 +232,31 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
         record["partner"] = int(r[sim.PARTNER]) if r[sim.PARTNER] >= 0 else None
         record["play"] = [CARD_TEXT[c] for c in ws.play_log[: ch.hands[0, 0].item().bit_count() * players]]
     return record
+
+
+def job(spec):
+    """The engine's Job for a `musim run --game mu` spec (deals or matches)."""
+    dd_tricks = spec.options["dd_tricks"]
+    if spec.mode == "matches":
+        simulate = partial(
+            simulate_match_chunk,
+            spec.players,
+            spec.seed,
+            spec.play,
+            spec.options["goal"],
+            tt_mb=spec.tt_mb,
+            dd_tricks=dd_tricks,
+        )
+        return Job(CHUNK_MATCHES, simulate, match_batch, MATCH_SCHEMA)
+    return Job(
+        CHUNK_DD_DEALS if spec.play == "dd" else CHUNK_DEALS,
+        partial(simulate_deals, spec.players, spec.seed, spec.play, tt_mb=spec.tt_mb, dd_tricks=dd_tricks),
+        deal_batch,
+        deal_schema(spec.players, spec.play == "dd"),
+        DICTIONARY_COLUMNS,
+    )
+
+
+def record(spec, index):
+    """The game record of deal `index` of the run `spec` (`musim record`)."""
+    return deal_record(spec.players, spec.seed, index, spec.play, spec.tt_mb, spec.options["dd_tricks"])

@@ -30,9 +30,10 @@ def play_text(play, dd_tricks=0):
 
 def header(params, items):
     """First line: game, players, play mode, seed and size of the run."""
-    what = "matches to {goal} points".format(**params) if params["mode"] == "matches" else "deals"
+    options = params.get("options", params)  # files of result version 2 kept the options beside the others
+    what = f"matches to {options['goal']} points" if params["mode"] == "matches" else "deals"
     return (
-        f"{params['game']}, {params['players']} players, {play_text(params['play'], params.get('dd_tricks', 0))}, "
+        f"{params['game']}, {params['players']} players, {play_text(params['play'], options.get('dd_tricks', 0))}, "
         f"seed {params['seed']}: {items:,} {what}"
     )
 

@@ -6,9 +6,10 @@ import tempfile
 
 import pandas as pd
 
-from musim.analysis import plots
-from musim.analysis.balance import MIN_DEALS_FOR_FIT
-from musim.engine.parquet import OutputError, ensure_writable_dir
+from musim.engine.errors import OutputError
+from musim.engine.parquet import ensure_writable_dir
+from musim.games.mu.analysis import plots
+from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT
 
 FILES = (
     "balance.csv",

@@ -17,12 +17,12 @@ team points, which need the points, are left empty.
 
 import numpy as np
 
-from musim.analysis import contracts
 from musim.analysis.stats import mean_interval, samples_for_margin, wilson
 from musim.batch import InputError
 from musim.cards import COLOURS, N_CARDS, CardError, card_kind, deck_for, hand_mask, type_text
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
+from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace

@@ -39,13 +39,13 @@ from collections import namedtuple
 import numpy as np
 import pandas as pd
 
-from musim.analysis import contracts
 from musim.analysis.stats import mean_interval, wilson
 from musim.engine.checkpoint import Checkpoint
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
+from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import KEEP_TABLE, QUESTIONS, UNRESOLVED, load_table, save_table, worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
 from musim.solver.pause import request_pause

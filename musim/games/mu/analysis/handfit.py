@@ -10,8 +10,8 @@ gets coefficient 0.
 
 import numpy as np
 
-from musim.analysis import contracts
 from musim.engine.local import chunk_starts, run_ordered
+from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.hand_model import FEATURE_NAMES, KINDS, N_FEATURES
 from musim.games.mu.run import PLAY_POLICIES

@@ -1,0 +1,312 @@
+"""Mü's own commands, `musim bid` and `musim balance` (GAME.commands), and the warning before
+a slow Mü run."""
+
+import sys
+
+import click
+
+from musim.cli_options import SEEDS, advice, option_decorator, parse_count, tt_mb_option, warn
+from musim.engine.errors import SpecError
+from musim.games import mu
+from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
+
+FASTER = ["--play heuristic", "--dd-tricks N"]  # what shortens exact play, for the long-run estimate
+
+
+def commands():
+    """GAME.commands: what Mü adds to `musim`."""
+    return bid, balance
+
+
+PLAY = click.option(
+    "--play",
+    type=click.Choice(["heuristic", "dd"]),
+    default="heuristic",
+    show_default=True,
+    help="Card play (dd: exact double-dummy, seconds to hours a deal with 4+ players).",
+)
+
+
+def dd_tricks_option(help):
+    """`--dd-tricks N`, the run's option (GAME.options), with this command's help."""
+    return option_decorator(mu.GAME.option("dd_tricks"), help)
+
+
+def check_dd_tricks(play, dd_tricks):
+    """The run's rule (mu.check_dd_tricks) as a usage error."""
+    try:
+        mu.check_dd_tricks(play, dd_tricks)
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def question_option(what):
+    """`--question` of the commands whose statistics may ask double-dummy play less than the value."""
+    return click.option(
+        "--question",
+        type=click.Choice(["value", "reach"]),
+        default="value",
+        show_default=True,
+        help=f"With --play dd: solve each play's team points (value), or only ask whether the team "
+        f"reaches the target (reach: null-window searches at the targets alone, several times cheaper; {what} "
+        "are then left out).",
+    )
+
+
+def check_question(play, question):
+    if question == "reach" and play != "dd":
+        raise click.UsageError("--question reach applies only with --play dd")
+
+
+def slow_text(play, players, dd_tricks=0, tricks_option=False):
+    """Double-dummy play of whole 4-6 player deals, asked for with --play dd, is exact but slow;
+    with --dd-tricks N, so is a deal of N tricks or fewer.  The warning's text, or None."""
+    from musim.games.mu.rules import hand_size
+
+    if play == "dd" and any(n >= 4 and (not dd_tricks or dd_tricks >= hand_size(n)) for n in players):
+        hint = "; --dd-tricks N plays only the last N tricks double-dummy" if tricks_option else ""
+        return (
+            "exact double-dummy play (--play dd) takes seconds to hours for "
+            f"each 4-6 player deal; expect a long wait (the default --play heuristic is fast{hint})"
+        )
+    return None
+
+
+def warn_if_slow(play, players, dd_tricks=0, tricks_option=False):
+    warn(slow_text(play, players, dd_tricks, tricks_option))
+
+
+def run_warning(spec):
+    """GAME.warning: said before `musim run` or `musim record` of a slow spec."""
+    return slow_text(spec.play, [spec.players], spec.options["dd_tricks"], tricks_option=True)
+
+
+def player_list(text):
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r} is not a comma-separated list of player counts", param_hint="--players"
+        ) from None
+    bad = [v for v in values if not MIN_PLAYERS <= v <= MAX_PLAYERS]
+    if not values or bad:
+        raise click.BadParameter(
+            f"{text!r}: player counts must be {MIN_PLAYERS}..{MAX_PLAYERS}", param_hint="--players"
+        )
+    return sorted(set(values))
+
+
+@click.command()
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=4, show_default=True)
+@click.option("--hand", required=True, help='The hand, e.g. "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5".')
+@click.option(
+    "--samples",
+    metavar="N",
+    help="Deals of the unseen cards (default 1068: a +-3 point 95% interval on a success rate).",
+)
+@PLAY
+@click.option(
+    "--vice",
+    type=click.Choice(["strongest", "none", "auction"]),
+    default="strongest",
+    show_default=True,
+    help="Bids above 1: the strongest other hand is vice naming its best type; "
+    "no vice; or the vice and laid cards of a heuristic auction (uses --seat and --dealer).",
+)
+@click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat.")
+@click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auction model).")
+@click.option(
+    "--partner",
+    type=click.Choice(["public", "hindsight"]),
+    default="public",
+    show_default=True,
+    help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).",
+)
+@question_option("scores, team points and the best bid")
+@click.option("--seed", type=SEEDS, default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
+@tt_mb_option()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def bid(
+    players, hand, samples, play, vice, seat, dealer, partner, question, seed, workers, tt_mb, as_json, as_csv, progress
+):
+    """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
+    import json
+    import os
+
+    if as_json and as_csv:
+        raise click.UsageError("give at most one of --json and --csv")
+    check_question(play, question)
+    from musim.batch import InputError
+    from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
+
+    count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
+    if count > MAX_SAMPLES:
+        raise click.BadParameter(
+            f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)", param_hint="--samples"
+        )
+    from musim.progress import progress_bar
+
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        with progress_bar(
+            count, "sample", show, advice=advice(play == "dd", "--samples", FASTER[:1]), leave=False
+        ) as bar:
+            rows = bid_strength(
+                players,
+                hand,
+                count,
+                seed,
+                play,
+                vice,
+                partner == "hindsight",
+                workers or os.cpu_count() or 1,
+                tt_mb,
+                seat,
+                dealer,
+                bar.update,
+                lambda: warn_if_slow(play, [players]),
+                question,
+            )
+    except InputError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:  # an undefined rate (no sample allowed that trump) is null, not NaN
+        click.echo(json.dumps([{k: None if v != v else v for k, v in r.items()} for r in rows]))
+    elif as_csv:
+        import pandas as pd
+
+        click.echo(pd.DataFrame(rows).to_csv(index=False, float_format="%.4f"), nl=False)
+    else:
+        click.echo(format_table(rows, players, count))
+
+
+@click.command()
+@click.option("--players", default="3,4,5,6", show_default=True, help="Comma-separated player counts.")
+@click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
+@PLAY
+@dd_tricks_option(
+    "With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
+    "(0 = all), as `musim run --dd-tricks` does."
+)
+@question_option("team points, scores and proposed targets")
+@click.option("--seed", type=SEEDS, default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
+@tt_mb_option()
+@click.option(
+    "--strength-deals",
+    metavar="N",
+    help="Deals the pure-strength view replays (default: all; "
+    "0 skips it; it solves every seat, trump and partner of a deal).",
+)
+@click.option(
+    "--node-limit",
+    metavar="N",
+    help="With --play dd: a deal whose solve takes more than N nodes "
+    "(about 3 million a second) is left unresolved, and the tables say how many (default: none).",
+)
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Directory for the results.")
+@click.option("--overwrite", is_flag=True, help="Replace earlier results in --out.")
+@click.option(
+    "--checkpoint",
+    type=click.Path(file_okay=False),
+    help="Keep every finished deal in this directory "
+    "and take those it already holds: a stopped run continues where it was.",
+)
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def balance(
+    players,
+    deals,
+    play,
+    dd_tricks,
+    question,
+    seed,
+    workers,
+    tt_mb,
+    strength_deals,
+    node_limit,
+    out,
+    overwrite,
+    checkpoint,
+    progress,
+):
+    """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
+    import os
+    import platform
+    import time
+
+    counts = player_list(players)
+    check_dd_tricks(play, dd_tricks)
+    check_question(play, question)
+
+    from musim import __version__
+    from musim.engine.errors import EngineError
+    from musim.engine.parquet import ensure_writable_dir
+    from musim.games.mu.analysis import balance_report
+    from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, analyse
+    from musim.progress import progress_bar
+
+    n_deals = parse_count(deals, "--deals")
+    if n_deals > MAX_BALANCE_DEALS:
+        raise click.BadParameter(
+            f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept in memory)",
+            param_hint="--deals",
+        )
+    n_strength = n_deals
+    if strength_deals is not None:
+        n_strength = min(parse_count(strength_deals, "--strength-deals", minimum=0), n_deals)
+    limit = 0
+    if node_limit is not None:
+        if play != "dd" or dd_tricks:
+            raise click.UsageError("--node-limit applies only with --play dd and no --dd-tricks")
+        limit = parse_count(node_limit, "--node-limit")
+    try:
+        out = balance_report.check_out_dir(out, overwrite)
+        if checkpoint is not None:
+            ensure_writable_dir(checkpoint, checkpoint, "--checkpoint")
+    except EngineError as exc:
+        raise click.UsageError(str(exc)) from None
+    warn_if_slow(play, counts, dd_tricks)
+    workers = workers or os.cpu_count() or 1
+    show = sys.stderr.isatty() if progress is None else progress
+    started = time.perf_counter()
+    results = []
+    hint = advice(play == "dd", "--deals or --strength-deals 0", FASTER)
+    with progress_bar((n_deals + n_strength) * len(counts), "deal", show, advice=hint) as bar:
+        for n in counts:
+            results.append(
+                analyse(
+                    n,
+                    n_deals,
+                    seed,
+                    play,
+                    workers,
+                    tt_mb,
+                    bar.update,
+                    n_strength,
+                    dd_tricks,
+                    checkpoint,
+                    limit,
+                    question,
+                )
+            )
+    seconds = time.perf_counter() - started
+    params = {
+        "command": "musim " + " ".join(sys.argv[1:]),
+        "seed": seed,
+        "deals": n_deals,
+        "play": play,
+        "dd_tricks": dd_tricks,
+        "question": question,
+        "strength_deals": n_strength,
+        "checkpoint": checkpoint,
+        "node_limit": limit,
+        "version": __version__,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers",
+    }
+    balance_report.write(out, results, params, seconds)
+    for r in results:
+        f = r.facts
+        click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, {balance_report.proposal_text(f)}")
+    click.echo(f"wrote {len(balance_report.FILES)} files to {out} in {seconds:.0f} s")
