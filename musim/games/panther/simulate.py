@@ -1,0 +1,139 @@
+"""Whole deals of The Last Panther as numba kernels: deal, simultaneous pass, play, score.
+
+Deal k of a run draws from the stream keyed by (seed, k) (musim.rng), so its row
+never depends on how a run is split.  `simulate_deals` is the Python entry point:
+it returns one array per column, one row per deal.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from musim.bits import bit, lowest
+from musim.games.panther import policies
+from musim.games.panther.rules import (
+    LAST_TRICK,
+    MAX_PLAYERS,
+    after_pass,
+    beats,
+    deck,
+    hand_size,
+    legal,
+    pass_count,
+    points,
+)
+from musim.jit import flat_kernel
+from musim.rng import randint, stream_state
+
+Workspace = namedtuple("Workspace", "cards held trick log rng")
+
+
+def make_workspace():
+    """Scratch arrays for one thread's deals."""
+    z = np.zeros
+    return Workspace(
+        cards=z(64, np.int64),
+        held=z(MAX_PLAYERS, np.uint64),
+        trick=z(MAX_PLAYERS, np.int64),
+        log=z(64, np.int64),
+        rng=z(1, np.uint64),
+    )
+
+
+@flat_kernel
+def deal_cards(n, mask, cards, state, hands):
+    """Share the cards of `mask` out into n equal hands after a Fisher-Yates shuffle.
+
+    The shuffle starts from the sorted deck each time, so a deal depends on its stream alone."""
+    m = 0
+    rest = mask
+    while rest:
+        cards[m] = lowest(rest)
+        rest &= rest - np.uint64(1)
+        m += 1
+    for i in range(m - 1, 0, -1):
+        j = randint(state, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    h = m // n
+    for s in range(n):
+        hands[s] = 0
+        for i in range(s * h, (s + 1) * h):
+            hands[s] |= bit(cards[i])
+
+
+@flat_kernel
+def play_tricks(n, leader, policy, state, scores, tricks, ws):
+    """Play out the hands in ws.held from `leader`; fills scores and tricks, returns the last trick's winner."""
+    held, trick, log = ws.held, ws.trick, ws.log
+    for s in range(n):
+        scores[s] = 0
+        tricks[s] = 0
+    pos = 0
+    for _ in range(hand_size(n)):
+        winner_pos, seat = 0, leader
+        won = np.uint64(0)
+        for k in range(n):
+            ok = legal(held[seat], trick[0] if k > 0 else -1)
+            card = policies.choose_card(policy, ok, held[seat], trick, k, k == n - 1, winner_pos, state)
+            held[seat] ^= bit(card)
+            trick[k] = card
+            won |= bit(card)
+            if k > 0 and beats(card, trick[winner_pos]):
+                winner_pos = k
+            log[pos] = card
+            pos += 1
+            seat = seat + 1 if seat + 1 < n else 0
+        leader = (leader + winner_pos) % n
+        scores[leader] += points(won)
+        tricks[leader] += 1
+    scores[leader] += LAST_TRICK
+    return leader
+
+
+@flat_kernel
+def play_deal(n, dealer, policy, state, hands, passed, scores, tricks, ws):
+    """Deal, pass and play one deal; returns the seat that took the last trick."""
+    deal_cards(n, deck(n), ws.cards, state, hands)
+    k = pass_count(n)
+    for s in range(n):
+        passed[s] = policies.choose_pass(policy, hands[s], k, state)
+    after_pass(n, hands, passed, ws.held)
+    return play_tricks(n, (dealer + 1) % n, policy, state, scores, tricks, ws)
+
+
+@flat_kernel(nogil=True)
+def simulate_chunk(n, seed, start, policy, dealers, hands, passed, scores, tricks, last, ws):
+    """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
+    state = ws.rng
+    for i in range(dealers.shape[0]):
+        state[0] = stream_state(seed, start + i)
+        dealers[i] = randint(state, n)
+        last[i] = play_deal(n, dealers[i], policy, state, hands[i], passed[i], scores[i], tricks[i], ws)
+
+
+def simulate_deals(players, seed, policy, start, count, ws=None):
+    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal:
+    dealer, hands and passed (uint64 masks per seat), scores and tricks (per seat), last_trick."""
+    ws = make_workspace() if ws is None else ws
+    out = {
+        "dealer": np.zeros(count, np.int64),
+        "hands": np.zeros((count, players), np.uint64),
+        "passed": np.zeros((count, players), np.uint64),
+        "scores": np.zeros((count, players), np.int64),
+        "tricks": np.zeros((count, players), np.int64),
+        "last_trick": np.zeros(count, np.int64),
+    }
+    simulate_chunk(
+        players,
+        seed,
+        start,
+        policies.NAMES[policy],
+        out["dealer"],
+        out["hands"],
+        out["passed"],
+        out["scores"],
+        out["tricks"],
+        out["last_trick"],
+        ws,
+    )
+    return out
