@@ -125,3 +125,27 @@ def estimate_bonus(tricks, face_up, hidden):
     if tricks == max(face_up, hidden):
         return 20 if face_up > hidden else 10
     return 0
+
+
+def wimmueln_scores(record):
+    """(trump, tricks won, scores) of a valid Wimmüln record, played out card by card."""
+    n, dealer = record["players"], record["dealer"]
+    a, b = (MU.parse([t]).bit_length() - 1 for t in record["revealed"])
+    trump = wimmueln_trump(a, b)
+    colour_of = [colour(c) for c in range(60)]
+    number_of = [number(c) for c in range(60)]
+    play = [MU.parse([t]).bit_length() - 1 for t in record["play"]]  # kinds: copies are equal
+    won = [0] * n
+    pts = [0] * n
+    leader = dealer
+    for k in range(len(play) // n):
+        trick = play[k * n : (k + 1) * n]
+        w = (leader + winner(trick, colour_of, number_of, trump, False)) % n
+        won[w] += 1
+        pts[w] += sum(triangles(c) for c in trick)
+        leader = w
+    scores = []
+    for s in range(n):
+        up, down = (number(MU.parse([t]).bit_length() - 1) for t in record["estimates"][s])
+        scores.append(pts[s] + estimate_bonus(won[s], up, down))
+    return trump, won, scores

@@ -9,7 +9,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, lowest
+from musim.bits import bit
+from musim.deal import deal_cards
 from musim.games.panther import policies
 from musim.games.panther.rules import (
     LAST_TRICK,
@@ -38,27 +39,6 @@ def make_workspace():
         log=z(64, np.int64),
         rng=z(1, np.uint64),
     )
-
-
-@flat_kernel
-def deal_cards(n, mask, cards, state, hands):
-    """Share the cards of `mask` out into n equal hands after a Fisher-Yates shuffle.
-
-    The shuffle starts from the sorted deck each time, so a deal depends on its stream alone."""
-    m = 0
-    rest = mask
-    while rest:
-        cards[m] = lowest(rest)
-        rest &= rest - np.uint64(1)
-        m += 1
-    for i in range(m - 1, 0, -1):
-        j = randint(state, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    h = m // n
-    for s in range(n):
-        hands[s] = 0
-        for i in range(s * h, (s + 1) * h):
-            hands[s] |= bit(cards[i])
 
 
 @flat_kernel

@@ -1,0 +1,155 @@
+"""Whole deals of Wimmüln as numba kernels: deal, reveal, lead, estimates, play, score.
+
+Deal k of a run draws from the stream keyed by (seed, k) (musim.rng).  The shuffled
+deck is dealt in blocks, seat s taking cards s*h .. s*h+h-1 of it, so "the last two
+cards dealt to the dealer" are the last two of the dealer's block.  `simulate_deals`
+is the Python entry point: one array per column, one row per deal.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from musim.bits import bit
+from musim.cards import DECK_3P
+from musim.deal import deal_cards
+from musim.deck import MU
+from musim.games.wimmueln import policies
+from musim.games.wimmueln.rules import (
+    CARD_RANK,
+    MAX_PLAYERS,
+    beats,
+    estimate_bonus,
+    first_lead,
+    hand_size,
+    legal,
+    points,
+    tricks_per_deal,
+    trump_of,
+)
+from musim.jit import flat_kernel
+from musim.rng import randint, stream_state
+
+Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength")
+DECKS = np.array([DECK_3P if n == 3 else MU.full for n in range(MAX_PLAYERS + 1)], np.uint64)
+
+
+def make_workspace():
+    """Scratch arrays for one thread's deals."""
+    z = np.zeros
+    return Workspace(
+        cards=z(64, np.int64),
+        held=z(MAX_PLAYERS, np.uint64),
+        trick=z(MAX_PLAYERS, np.int64),
+        log=z(64, np.int64),
+        rng=z(1, np.uint64),
+        kind_card=z(20, np.int64),
+        kind_rank=z(20, np.int64),
+        kind_strength=z(20, np.int64),
+    )
+
+
+@flat_kernel
+def play_tricks(n, dealer, lead, trump, policy, state, estimates, won, card_points, ws):
+    """Play every trick, the dealer having led `lead` to the first; fills won and card_points."""
+    held, trick, log = ws.held, ws.trick, ws.log
+    count = tricks_per_deal(n)
+    for s in range(n):
+        won[s] = 0
+        card_points[s] = 0
+    leader, pos = dealer, 0
+    for t in range(count):
+        winner_pos, seat = 0, leader
+        taken = np.uint64(0)
+        for k in range(n):
+            if t == 0 and k == 0:
+                card = lead
+            else:
+                ok = legal(held[seat], trick[0] if k > 0 else -1, trump)
+                up, down = CARD_RANK[estimates[seat, 0]], CARD_RANK[estimates[seat, 1]]
+                card = policies.choose_card(
+                    policy, ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
+                )
+                held[seat] ^= bit(card)
+            trick[k] = card
+            taken |= bit(card)
+            if k > 0 and beats(card, trick[winner_pos], trump):
+                winner_pos = k
+            log[pos] = card
+            pos += 1
+            seat = seat + 1 if seat + 1 < n else 0
+        leader = (leader + winner_pos) % n
+        won[leader] += 1
+        card_points[leader] += points(taken)
+
+
+@flat_kernel
+def play_deal(n, dealer, policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws):
+    """Deal and play one deal; returns the trump colour (-1: none)."""
+    deal_cards(n, DECKS[n], ws.cards, state, hands)
+    h = hand_size(n)
+    a, b = ws.cards[dealer * h + h - 2], ws.cards[dealer * h + h - 1]
+    revealed[0], revealed[1] = a, b
+    trump = trump_of(a, b)
+    for s in range(n):
+        ws.held[s] = hands[s]
+    lead = first_lead(a, b) if trump >= 0 else policies.choose_lead(policy, hands[dealer], state)
+    ws.held[dealer] ^= bit(lead)
+    for s in range(n):
+        extra = policies.strength(lead, trump) if s == dealer else 0
+        up, down = policies.choose_estimates(
+            policy, ws.held[s], trump, extra, tricks_per_deal(n), state, ws.kind_card, ws.kind_rank, ws.kind_strength
+        )
+        estimates[s, 0], estimates[s, 1] = up, down
+        ws.held[s] ^= bit(up) | bit(down)
+    play_tricks(n, dealer, lead, trump, policy, state, estimates, won, card_points, ws)
+    for s in range(n):
+        bonus[s] = estimate_bonus(won[s], CARD_RANK[estimates[s, 0]], CARD_RANK[estimates[s, 1]])
+        scores[s] = card_points[s] + bonus[s]
+    return trump
+
+
+@flat_kernel(nogil=True)
+def simulate_chunk(
+    n, seed, start, policy, dealers, trumps, hands, revealed, estimates, won, card_points, bonus, scores, ws
+):
+    """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
+    state = ws.rng
+    for i in range(dealers.shape[0]):
+        state[0] = stream_state(seed, start + i)
+        dealers[i] = randint(state, n)
+        trumps[i] = play_deal(
+            n,
+            dealers[i],
+            policy,
+            state,
+            hands[i],
+            revealed[i],
+            estimates[i],
+            won[i],
+            card_points[i],
+            bonus[i],
+            scores[i],
+            ws,
+        )
+
+
+def simulate_deals(players, seed, policy, start, count, ws=None):
+    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal: dealer, trump
+    (-1: none), hands (uint64 per seat), revealed (the dealer's two cards), estimates (per seat
+    the face-up then the hidden card index), tricks, card_points, bonus and scores (per seat)."""
+    ws = make_workspace() if ws is None else ws
+    z = np.zeros
+    out = {
+        "dealer": z(count, np.int64),
+        "trump": z(count, np.int64),
+        "hands": z((count, players), np.uint64),
+        "revealed": z((count, 2), np.int64),
+        "estimates": z((count, players, 2), np.int64),
+        "tricks": z((count, players), np.int64),
+        "card_points": z((count, players), np.int64),
+        "bonus": z((count, players), np.int64),
+        "scores": z((count, players), np.int64),
+    }
+    simulate_chunk(players, seed, start, policies.NAMES[policy], *out.values(), ws)
+    return out
