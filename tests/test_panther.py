@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from musim.batch import InputError
 from musim.deck import MU
+from musim.duplicate import duplicate_advantage
 from musim.games.panther import rules
 from musim.games.panther.record import record, replay
 from musim.games.panther.simulate import simulate_deals
@@ -212,3 +213,13 @@ def _later_card_of(res, seat, k, other_than):
         if trick["cards"][j][0] != other_than:
             return trick["cards"][j]
     return None
+
+
+def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
+    mixed = simulate_deals(4, 8, ["heuristic", "random", "random", "random"], 0, 200)
+    plain = simulate_deals(4, 8, "random", 0, 200)
+    assert np.array_equal(mixed["hands"], plain["hands"]) and np.array_equal(mixed["dealer"], plain["dealer"])
+    mean, half = duplicate_advantage(simulate_deals, 4, 8, 2000)
+    assert mean - half > 0, (mean, half)
+    with pytest.raises(ValueError, match="policy"):
+        simulate_deals(4, 8, ["heuristic"], 0, 1)

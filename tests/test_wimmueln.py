@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from musim.batch import InputError
 from musim.deck import MU
+from musim.duplicate import duplicate_advantage
 from musim.games.wimmueln import rules
 from musim.games.wimmueln.record import record, replay
 from musim.games.wimmueln.simulate import simulate_deals
@@ -230,3 +231,12 @@ def test_a_failure_to_follow(records_by_trump):
                 )
                 return
     pytest.fail("no trick found to break")
+
+
+def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
+    mixed = simulate_deals(4, 8, ["random", "heuristic", "random", "random"], 0, 200)
+    plain = simulate_deals(4, 8, "random", 0, 200)
+    for key in ("hands", "dealer", "revealed", "trump"):
+        assert np.array_equal(mixed[key], plain[key]), key
+    mean, half = duplicate_advantage(simulate_deals, 4, 8, 2000)
+    assert mean - half > 0, (mean, half)

@@ -11,6 +11,7 @@ import numpy as np
 
 from musim.bits import bit
 from musim.deal import deal_cards
+from musim.duplicate import seat_policies
 from musim.games.panther import policies
 from musim.games.panther.rules import (
     LAST_TRICK,
@@ -42,7 +43,7 @@ def make_workspace():
 
 
 @flat_kernel
-def play_tricks(n, leader, policy, state, scores, tricks, ws):
+def play_tricks(n, leader, seat_policy, state, scores, tricks, ws):
     """Play out the hands in ws.held from `leader`; fills scores and tricks, returns the last trick's winner."""
     held, trick, log = ws.held, ws.trick, ws.log
     for s in range(n):
@@ -54,7 +55,7 @@ def play_tricks(n, leader, policy, state, scores, tricks, ws):
         won = np.uint64(0)
         for k in range(n):
             ok = legal(held[seat], trick[0] if k > 0 else -1)
-            card = policies.choose_card(policy, ok, held[seat], trick, k, k == n - 1, winner_pos, state)
+            card = policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
             held[seat] ^= bit(card)
             trick[k] = card
             won |= bit(card)
@@ -71,28 +72,29 @@ def play_tricks(n, leader, policy, state, scores, tricks, ws):
 
 
 @flat_kernel
-def play_deal(n, dealer, policy, state, hands, passed, scores, tricks, ws):
+def play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws):
     """Deal, pass and play one deal; returns the seat that took the last trick."""
     deal_cards(n, deck(n), ws.cards, state, hands)
     k = pass_count(n)
     for s in range(n):
-        passed[s] = policies.choose_pass(policy, hands[s], k, state)
+        passed[s] = policies.choose_pass(seat_policy[s], hands[s], k, state)
     after_pass(n, hands, passed, ws.held)
-    return play_tricks(n, (dealer + 1) % n, policy, state, scores, tricks, ws)
+    return play_tricks(n, (dealer + 1) % n, seat_policy, state, scores, tricks, ws)
 
 
 @flat_kernel(nogil=True)
-def simulate_chunk(n, seed, start, policy, dealers, hands, passed, scores, tricks, last, ws):
+def simulate_chunk(n, seed, start, seat_policy, dealers, hands, passed, scores, tricks, last, ws):
     """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
     state = ws.rng
     for i in range(dealers.shape[0]):
         state[0] = stream_state(seed, start + i)
         dealers[i] = randint(state, n)
-        last[i] = play_deal(n, dealers[i], policy, state, hands[i], passed[i], scores[i], tricks[i], ws)
+        last[i] = play_deal(n, dealers[i], seat_policy, state, hands[i], passed[i], scores[i], tricks[i], ws)
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None):
-    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal:
+    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
+    name or one name per seat (musim.duplicate.seat_policies).  Columns:
     dealer, hands and passed (uint64 masks per seat), scores and tricks (per seat), last_trick."""
     ws = make_workspace() if ws is None else ws
     out = {
@@ -107,7 +109,7 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
         players,
         seed,
         start,
-        policies.NAMES[policy],
+        seat_policies(players, policy, policies.NAMES),
         out["dealer"],
         out["hands"],
         out["passed"],

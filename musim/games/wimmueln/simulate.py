@@ -14,6 +14,7 @@ from musim.bits import bit
 from musim.cards import DECK_3P
 from musim.deal import deal_cards
 from musim.deck import MU
+from musim.duplicate import seat_policies
 from musim.games.wimmueln import policies
 from musim.games.wimmueln.rules import (
     CARD_RANK,
@@ -50,7 +51,7 @@ def make_workspace():
 
 
 @flat_kernel
-def play_tricks(n, dealer, lead, trump, policy, state, estimates, won, card_points, ws):
+def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws):
     """Play every trick, the dealer having led `lead` to the first; fills won and card_points."""
     held, trick, log = ws.held, ws.trick, ws.log
     count = tricks_per_deal(n)
@@ -68,7 +69,7 @@ def play_tricks(n, dealer, lead, trump, policy, state, estimates, won, card_poin
                 ok = legal(held[seat], trick[0] if k > 0 else -1, trump)
                 up, down = CARD_RANK[estimates[seat, 0]], CARD_RANK[estimates[seat, 1]]
                 card = policies.choose_card(
-                    policy, ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
+                    seat_policy[seat], ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
                 )
                 held[seat] ^= bit(card)
             trick[k] = card
@@ -84,7 +85,7 @@ def play_tricks(n, dealer, lead, trump, policy, state, estimates, won, card_poin
 
 
 @flat_kernel
-def play_deal(n, dealer, policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws):
+def play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws):
     """Deal and play one deal; returns the trump colour (-1: none)."""
     deal_cards(n, DECKS[n], ws.cards, state, hands)
     h = hand_size(n)
@@ -93,16 +94,24 @@ def play_deal(n, dealer, policy, state, hands, revealed, estimates, won, card_po
     trump = trump_of(a, b)
     for s in range(n):
         ws.held[s] = hands[s]
-    lead = first_lead(a, b) if trump >= 0 else policies.choose_lead(policy, hands[dealer], state)
+    lead = first_lead(a, b) if trump >= 0 else policies.choose_lead(seat_policy[dealer], hands[dealer], state)
     ws.held[dealer] ^= bit(lead)
     for s in range(n):
         extra = policies.strength(lead, trump) if s == dealer else 0
         up, down = policies.choose_estimates(
-            policy, ws.held[s], trump, extra, tricks_per_deal(n), state, ws.kind_card, ws.kind_rank, ws.kind_strength
+            seat_policy[s],
+            ws.held[s],
+            trump,
+            extra,
+            tricks_per_deal(n),
+            state,
+            ws.kind_card,
+            ws.kind_rank,
+            ws.kind_strength,
         )
         estimates[s, 0], estimates[s, 1] = up, down
         ws.held[s] ^= bit(up) | bit(down)
-    play_tricks(n, dealer, lead, trump, policy, state, estimates, won, card_points, ws)
+    play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws)
     for s in range(n):
         bonus[s] = estimate_bonus(won[s], CARD_RANK[estimates[s, 0]], CARD_RANK[estimates[s, 1]])
         scores[s] = card_points[s] + bonus[s]
@@ -111,7 +120,7 @@ def play_deal(n, dealer, policy, state, hands, revealed, estimates, won, card_po
 
 @flat_kernel(nogil=True)
 def simulate_chunk(
-    n, seed, start, policy, dealers, trumps, hands, revealed, estimates, won, card_points, bonus, scores, ws
+    n, seed, start, seat_policy, dealers, trumps, hands, revealed, estimates, won, card_points, bonus, scores, ws
 ):
     """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
     state = ws.rng
@@ -121,7 +130,7 @@ def simulate_chunk(
         trumps[i] = play_deal(
             n,
             dealers[i],
-            policy,
+            seat_policy,
             state,
             hands[i],
             revealed[i],
@@ -135,7 +144,8 @@ def simulate_chunk(
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None):
-    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal: dealer, trump
+    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
+    name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer, trump
     (-1: none), hands (uint64 per seat), revealed (the dealer's two cards), estimates (per seat
     the face-up then the hidden card index), tricks, card_points, bonus and scores (per seat)."""
     ws = make_workspace() if ws is None else ws
@@ -151,5 +161,5 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
         "bonus": z((count, players), np.int64),
         "scores": z((count, players), np.int64),
     }
-    simulate_chunk(players, seed, start, policies.NAMES[policy], *out.values(), ws)
+    simulate_chunk(players, seed, start, seat_policies(players, policy, policies.NAMES), *out.values(), ws)
     return out
