@@ -123,7 +123,7 @@ def test_simulated_records_replay_to_the_same_row(n, policy):
         assert res["tricks"][0]["leader"] == (rec["dealer"] + 1) % n
 
 
-def test_the_heuristic_passes_black_sevens_then_high_reds_then_high_cards():
+def test_the_heuristic_keeps_a_guard_and_passes_black_sevens_then_high_reds_then_high_cards():
     def danger(c):
         text = MU.text(c)
         return (2 if text == "K7" else 1 if text[0] == "R" else 0, ref.number(c), c)
@@ -132,8 +132,17 @@ def test_the_heuristic_passes_black_sevens_then_high_reds_then_high_cards():
         out = simulate_deals(n, 3, "heuristic", 0, 200)
         for hand, passed in zip(out["hands"], out["passed"]):
             for h, p in zip(hand, passed):
-                want = sorted(ref.cards_of(h), key=danger)[-int(rules.pass_count(n)) :]
+                cards = ref.cards_of(h)
+                safe = [c for c in cards if danger(c)[0] == 0]
+                guard = max(safe, key=lambda c: (ref.number(c), c)) if safe else None
+                want = sorted((c for c in cards if c != guard), key=danger)[-int(rules.pass_count(n)) :]
                 assert ref.cards_of(p) == sorted(want)
+
+
+def test_the_heuristic_takes_the_last_trick_more_often_than_its_share():
+    for n in (3, 4, 6, 8):
+        out = simulate_deals(n, 3, ["heuristic"] + ["random"] * (n - 1), 0, 3000)
+        assert (out["last_trick"] == 0).mean() > 1 / n, n
 
 
 # ---------------------------------------------------------------- illegal records

@@ -240,3 +240,18 @@ def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
         assert np.array_equal(mixed[key], plain[key]), key
     mean, half = duplicate_advantage(simulate_deals, 4, 8, 2000)
     assert mean - half > 0, (mean, half)
+
+
+def test_a_three_player_record_may_use_any_three_colours():
+    """RULES.md §2 (Wimmüln's deck is Mü's): R Y G renamed B K G replays with the same scores."""
+    rename = str.maketrans("RY", "BK")
+    for i in range(20):
+        rec = record(3, 4, "heuristic", i)
+        moved = copy.deepcopy(rec)
+        for key in ("hands", "estimates"):
+            moved[key] = [[t.translate(rename) for t in cards] for cards in rec[key]]
+        moved["revealed"] = [t.translate(rename) for t in rec["revealed"]]
+        moved["play"] = [t.translate(rename) for t in rec["play"]]
+        want, got = replay(rec), replay(moved)
+        assert got["scores"] == want["scores"] and got["tricks_won"] == want["tricks_won"]
+        assert got["trump"] == (None if want["trump"] is None else want["trump"].translate(rename))

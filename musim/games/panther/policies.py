@@ -2,18 +2,19 @@
 
 random     passes a uniform set of cards of its hand; plays a uniform legal card.
 heuristic  a careful player using only its own hand and the current trick:
-  * pass: the most dangerous cards: black 7s, then red cards from the highest
+  * guard: its highest card that is neither red nor a black 7 is kept for the last
+    trick (+50): never passed, and played only when no other card is legal;
+  * pass: the most dangerous other cards: black 7s, then red cards from the highest
     down, then the highest other cards (high cards win tricks that collect reds);
   * lead: the lowest card that is neither red nor a black 7 (a black 7 only when
-    nothing else is left); so with two cards left the higher one is kept for the
-    last trick;
-  * follow: with two cards left, the lower legal card (keep the higher for the last
-    trick); otherwise dodge: a black 7 if it stays under the trick's winner, else
-    the highest card that stays under it; when every legal card would win, the
-    highest non-black-7 card if last to play (the trick is won anyway: shed a high
-    card), else the lowest non-black-7 card (hoping to be overtaken);
+    nothing else is left);
+  * follow: with two cards left, the lower legal card; otherwise dodge: a black 7 if
+    it stays under the trick's winner, else the highest card that stays under it;
+    when every legal card would win, the highest non-black-7 card if last to play (the
+    trick is won anyway: shed a high card), else the lowest non-black-7 card (hoping to
+    be overtaken);
   * cannot follow: discard a black 7, then the highest red card, then the highest
-    card, except with two cards left the lower one (keep the higher for the last trick).
+    card, except with two cards left the lower one.
 """
 
 import numpy as np
@@ -53,12 +54,20 @@ def most_dangerous(mask):
     return best
 
 
+@flat_kernel(inline="always")
+def guard(hand):
+    """The card kept for the last trick: the highest card neither red nor a black 7 (empty mask if none)."""
+    safe = hand & ~RED_MASK & ~BLACK_SEVENS
+    return bit(highest_ranked(safe, CARD_RANK)) if safe else np.uint64(0)
+
+
 @flat_kernel
 def choose_pass(policy, hand, k, state):
     """The k cards a seat passes to its left."""
     chosen = np.uint64(0)
+    keep = guard(hand) if policy == HEURISTIC else np.uint64(0)
     for _ in range(k):
-        avail = hand & ~chosen
+        avail = hand & ~chosen & ~keep
         c = random_bit(state, avail) if policy == RANDOM else most_dangerous(avail)
         chosen |= bit(c)
     return chosen
@@ -67,6 +76,11 @@ def choose_pass(policy, hand, k, state):
 @flat_kernel
 def heuristic_card(legal, hand, trick, k, last, winner_pos):
     """The heuristic's card (see the module docstring); trick[0..k-1] played so far."""
+    if popcount(legal) == 1:
+        return lowest(legal)
+    keep = guard(hand)
+    if legal & ~keep:
+        legal &= ~keep
     if popcount(legal) == 1:
         return lowest(legal)
     two_left = popcount(hand) == 2

@@ -8,7 +8,10 @@ Each seat sets two cards aside as estimates; hitting one with its trick count ea
 the estimate bonus.
 """
 
+import numpy as np
+
 from musim import tricks
+from musim.cards import DECK_3P
 from musim.deck import MU
 from musim.games.mu.rules import hand_size
 from musim.jit import flat_kernel
@@ -21,6 +24,8 @@ CARD_COLOUR = MU.card_colour
 CARD_RANK = MU.card_rank
 CARD_POINTS = MU.card_points
 COLOUR_MASK = MU.colour_masks
+# Cards dealt, by player count: Mü's deck, with 3 players its default three colours R Y G
+DECKS = np.array([DECK_3P if n == 3 else MU.full for n in range(MAX_PLAYERS + 1)], np.uint64)
 
 
 @flat_kernel(inline="always")

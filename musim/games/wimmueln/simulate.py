@@ -11,13 +11,12 @@ from collections import namedtuple
 import numpy as np
 
 from musim.bits import bit
-from musim.cards import DECK_3P
 from musim.deal import deal_cards
-from musim.deck import MU
 from musim.duplicate import seat_policies
 from musim.games.wimmueln import policies
 from musim.games.wimmueln.rules import (
     CARD_RANK,
+    DECKS,
     MAX_PLAYERS,
     beats,
     estimate_bonus,
@@ -32,7 +31,6 @@ from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
 Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength")
-DECKS = np.array([DECK_3P if n == 3 else MU.full for n in range(MAX_PLAYERS + 1)], np.uint64)
 
 
 def make_workspace():
