@@ -232,3 +232,33 @@ def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
     assert mean - half > 0, (mean, half)
     with pytest.raises(ValueError, match="policy"):
         simulate_deals(4, 8, ["heuristic"], 0, 1)
+
+
+# ---------------------------------------------------------------- matches
+
+
+@pytest.mark.parametrize("n", [3, 5, 8])
+def test_matches_end_at_minus_200_and_replay_deal_by_deal(n):
+    """The match rule from the outside: deals of stream (~seed, m), dealer moving left, until a total <= -200."""
+    from musim.games.panther import simulate
+    from musim.rng import randint, stream_state
+
+    out = simulate.simulate_matches(n, 12, "heuristic", 3, 30)
+    assert (out["totals"].sum(axis=1) == out["deals"] * rules.deck_total(n)).all()
+    assert not out["capped"].any()
+    ws = simulate.make_workspace()
+    policy = np.ones(n, np.int64)
+    hands, passed, scores, tricks = (np.zeros(n, t) for t in (np.uint64, np.uint64, np.int64, np.int64))
+    for i in range(30):
+        state = ws.rng
+        state[0] = stream_state(~np.uint64(12), 3 + i)
+        dealer = randint(state, n)
+        totals = np.zeros(n, np.int64)
+        for played in range(1, out["deals"][i] + 1):
+            assert totals.min() > -200, (i, played)
+            simulate.play_deal(n, dealer, policy, state, hands, passed, scores, tricks, ws)
+            totals += scores
+            dealer = (dealer + 1) % n
+        assert totals.min() <= -200 and totals.tolist() == out["totals"][i].tolist()
+    again = simulate.simulate_matches(n, 12, "heuristic", 13, 20)
+    assert np.array_equal(again["totals"], out["totals"][10:])

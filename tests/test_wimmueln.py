@@ -255,3 +255,36 @@ def test_a_three_player_record_may_use_any_three_colours():
         want, got = replay(rec), replay(moved)
         assert got["scores"] == want["scores"] and got["tricks_won"] == want["tricks_won"]
         assert got["trump"] == (None if want["trump"] is None else want["trump"].translate(rename))
+
+
+# ---------------------------------------------------------------- matches
+
+
+@pytest.mark.parametrize("n", [3, 4, 6])
+def test_matches_end_at_200_and_replay_deal_by_deal(n):
+    """The match rule from the outside: deals of stream (~seed, m), dealer moving left, until a total >= 200."""
+    from musim.games.wimmueln import simulate
+    from musim.rng import randint, stream_state
+
+    out = simulate.simulate_matches(n, 12, "heuristic", 3, 20)
+    assert not out["capped"].any()
+    ws = simulate.make_workspace()
+    policy = np.ones(n, np.int64)
+    z = np.zeros
+    hands, revealed, estimates = z(n, np.uint64), z(2, np.int64), z((n, 2), np.int64)
+    won, card_points, bonus, scores = (z(n, np.int64) for _ in range(4))
+    for i in range(20):
+        state = ws.rng
+        state[0] = stream_state(~np.uint64(12), 3 + i)
+        dealer = randint(state, n)
+        totals = z(n, np.int64)
+        for _ in range(out["deals"][i]):
+            assert totals.max() < 200
+            simulate.play_deal(
+                n, dealer, policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws
+            )
+            totals += scores
+            dealer = (dealer + 1) % n
+        assert totals.max() >= 200 and totals.tolist() == out["totals"][i].tolist()
+    again = simulate.simulate_matches(n, 12, "heuristic", 13, 10)
+    assert np.array_equal(again["totals"], out["totals"][10:])

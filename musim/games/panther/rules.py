@@ -16,6 +16,7 @@ from musim.jit import flat_kernel
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 LAST_TRICK = 50
+MATCH_END = -200  # a match ends once some total is at or below this
 
 RED, YELLOW, BLACK = MU.colours.index("R"), MU.colours.index("Y"), MU.colours.index("K")
 CARD_COLOUR = MU.card_colour
@@ -94,3 +95,9 @@ def points(mask):
 def deck_total(n):
     """What the scores of one deal add up to with n players: every card's points plus the last trick."""
     return points(DECKS[n]) + LAST_TRICK
+
+
+@flat_kernel(inline="always")
+def match_over(total):
+    """Does a player's running total end the match (at -200 or lower)?"""
+    return total <= MATCH_END

@@ -19,6 +19,7 @@ from musim.jit import flat_kernel
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 ESTIMATES = 2  # cards each seat sets aside
+GOAL = 200  # a match ends after the deal in which some total reaches this
 
 CARD_COLOUR = MU.card_colour
 CARD_RANK = MU.card_rank
@@ -84,3 +85,9 @@ def estimate_bonus(won, face_up, hidden):
     if won == face_up + hidden - low:
         return 20 if face_up != low else 10
     return 0
+
+
+@flat_kernel(inline="always")
+def match_over(total):
+    """Does a player's running total end the match (200 or more)?"""
+    return total >= GOAL

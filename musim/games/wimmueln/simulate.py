@@ -23,6 +23,7 @@ from musim.games.wimmueln.rules import (
     first_lead,
     hand_size,
     legal,
+    match_over,
     points,
     tricks_per_deal,
     trump_of,
@@ -31,6 +32,7 @@ from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
 Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength")
+MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
 
 
 def make_workspace():
@@ -161,3 +163,54 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
     }
     simulate_chunk(players, seed, start, seat_policies(players, policy, policies.NAMES), *out.values(), ws)
     return out
+
+
+@flat_kernel(nogil=True)
+def simulate_match_chunk(
+    n, seed, start, seat_policy, deals, totals, hands, revealed, estimates, won, card_points, bonus, scores, ws
+):
+    """Play matches start .. start+len(deals)-1 (RULES.md §3: to 200).
+
+    Match m draws from stream (~seed, m), a key space apart from single deals; its first
+    dealer is drawn, then the dealer moves one seat left each deal."""
+    state = ws.rng
+    for i in range(deals.shape[0]):
+        state[0] = stream_state(~np.uint64(seed), start + i)
+        dealer = randint(state, n)
+        for s in range(n):
+            totals[i, s] = 0
+        played, over = 0, False
+        while not over and played < MATCH_DEAL_CAP:
+            play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws)
+            played += 1
+            for s in range(n):
+                totals[i, s] += scores[s]
+                over |= match_over(totals[i, s])
+            dealer = dealer + 1 if dealer + 1 < n else 0
+        deals[i] = played
+
+
+def simulate_matches(players, seed, policy, start, count, ws=None):
+    """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per
+    seat), capped (no end within MATCH_DEAL_CAP deals)."""
+    ws = make_workspace() if ws is None else ws
+    deals = np.zeros(count, np.int64)
+    totals = np.zeros((count, players), np.int64)
+    z = np.zeros
+    simulate_match_chunk(
+        players,
+        seed,
+        start,
+        seat_policies(players, policy, policies.NAMES),
+        deals,
+        totals,
+        z(players, np.uint64),
+        z(2, np.int64),
+        z((players, 2), np.int64),
+        z(players, np.int64),
+        z(players, np.int64),
+        z(players, np.int64),
+        z(players, np.int64),
+        ws,
+    )
+    return {"deals": deals, "totals": totals, "capped": deals >= MATCH_DEAL_CAP}
