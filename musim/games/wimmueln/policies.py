@@ -60,12 +60,18 @@ def weight(k, expect):
     return w if w > 0 else 0
 
 
-@flat_kernel(inline="always")
-def total_weight(expect, tricks):
-    total = 0
-    for k in range(max(0, (expect - SPREAD) // UNIT), min(tricks, (expect + SPREAD) // UNIT) + 1):
-        total += weight(k, expect)
-    return total
+def _total_weights():
+    """TOTAL_WEIGHT[tricks, expect + LOWEST]: the sum of weight(k, expect) over k = 0..tricks."""
+    tricks = np.arange(14)[:, None]
+    expect = np.arange(-LOWEST, HIGHEST + 1)[None, :]
+    k = np.arange(14)[None, None, :]
+    w = np.maximum(0, SPREAD - np.abs(UNIT * k - expect[..., None]))
+    return np.where(k <= tricks[..., None], w, 0).sum(axis=2).astype(np.int64)
+
+
+LOWEST = 2 * UNIT  # expect >= -2 UNITs (two cards set aside, each at most a UNIT)
+HIGHEST = 16 * UNIT  # expect <= 16 UNITs (15 cards and a led card)
+TOTAL_WEIGHT = _total_weights()
 
 
 @flat_kernel(inline="always")
@@ -103,9 +109,9 @@ def choose_estimates(policy, hand, trump, extra, tricks, state, kind_card, kind_
     if best_down < 0:
         best_down = kind_card[1]
     best, best_total = 0, 1  # the best expected bonus so far: best / best_total
-    near = 0  # kinds whose number can be within SPREAD of any expect (each card's strength is at most UNIT)
+    near = 0  # kinds that can pay: within SPREAD of base - own strength - a partner's (0..UNIT)
     for i in range(m):
-        if base - 2 * UNIT - SPREAD < UNIT * kind_rank[i] < base + SPREAD:
+        if base - kind_strength[i] - UNIT - SPREAD < UNIT * kind_rank[i] < base - kind_strength[i] + SPREAD:
             near |= 1 << i
     for i in range(m):
         for j in range(m):
@@ -123,7 +129,7 @@ def choose_estimates(policy, hand, trump, extra, tricks, state, kind_card, kind_
             if wu == 0 and wd == 0:
                 continue
             value = wu * estimate_bonus(up_n, up_n, down_n) + wd * estimate_bonus(down_n, up_n, down_n)
-            total = total_weight(expect, tricks)
+            total = TOTAL_WEIGHT[tricks, expect + LOWEST]
             if value * best_total > best * total:
                 best_up, best_down, best, best_total = kind_card[i], down, value, total
     return best_up, best_down
