@@ -1,0 +1,1 @@
+"""The Last Panther (RULES.md §4): rules kernels, policies, deal simulation, records."""

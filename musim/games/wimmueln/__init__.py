@@ -1,0 +1,1 @@
+"""Wimmüln (RULES.md §3): rules kernels, policies, deal simulation, records."""

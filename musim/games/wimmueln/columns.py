@@ -1,0 +1,69 @@
+"""The columns of Wimmüln's run output, each defined once: name, Arrow type, description."""
+
+import numpy as np
+import pyarrow as pa
+
+from musim import seat_columns
+from musim.deck import MU
+from musim.engine.parquet import Column
+from musim.games.wimmueln.simulate import MATCH_DEAL_CAP
+from musim.seat_columns import PER_SEAT, SEAT, batch, list_array, per_seat, per_seat_arrays
+
+_TEXT = pa.array([MU.text(i) for i in range(MU.n_cards)])
+
+
+def deal_columns(players):
+    """Columns of a deal row with this many players."""
+    return (
+        Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
+        Column("players", pa.int8(), "Number of players (3..6)."),
+        Column("dealer", pa.int8(), f"The dealer, {SEAT}; it leads the first trick."),
+        Column("trump", pa.string(), "The trump colour letter; null when the revealed cards share a number or colour."),
+        Column("revealed", pa.list_(pa.string()), "The dealer's two revealed cards, as dealt."),
+        *per_seat("score", pa.int16(), "The deal's points (card points plus estimate bonus)", players),
+        *per_seat("tricks", pa.int8(), "Tricks won", players),
+        Column("card_points", pa.list_(pa.int16()), f"Card points (triangles) won in tricks, {PER_SEAT}."),
+        Column("bonus", pa.list_(pa.int16()), f"Estimate bonus (0, 5, 10, 20 or 25), {PER_SEAT}."),
+        Column("estimate_up", pa.list_(pa.string()), f"The face-up estimate card, {PER_SEAT}."),
+        Column("estimate_hidden", pa.list_(pa.string()), f"The hidden estimate card, {PER_SEAT}."),
+        Column("hands", pa.list_(pa.uint64()), f"The cards dealt to each seat as card masks, {PER_SEAT}."),
+    )
+
+
+def _texts(cards):
+    """Arrow list<string> of the card texts of a 2-D array of card indices."""
+    return pa.ListArray.from_arrays(
+        pa.array(np.arange(0, cards.size + 1, cards.shape[1], dtype=np.int32)),
+        _TEXT.take(pa.array(np.ascontiguousarray(cards).reshape(-1))),
+    )
+
+
+def deal_batch(out, start, players):
+    """Arrow record batch of deals start.. from simulate.simulate_deals output."""
+    count = out["dealer"].shape[0]
+    trump = out["trump"]
+    values = {
+        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
+        "players": pa.array(np.full(count, players), type=pa.int8()),
+        "dealer": pa.array(out["dealer"], type=pa.int8()),
+        "trump": pa.array([None if t < 0 else MU.colours[t] for t in trump], type=pa.string()),
+        "revealed": _texts(out["revealed"]),
+        **per_seat_arrays("score", out["scores"], pa.int16()),
+        **per_seat_arrays("tricks", out["tricks"], pa.int8()),
+        "card_points": list_array(out["card_points"], pa.list_(pa.int16())),
+        "bonus": list_array(out["bonus"], pa.list_(pa.int16())),
+        "estimate_up": _texts(out["estimates"][:, :, 0]),
+        "estimate_hidden": _texts(out["estimates"][:, :, 1]),
+        "hands": list_array(out["hands"], pa.list_(pa.uint64())),
+    }
+    return batch(values, deal_columns(players))
+
+
+def match_columns(players):
+    """Columns of a match row with this many players."""
+    return seat_columns.match_columns(players, "it ends after the deal in which some total reaches 200", MATCH_DEAL_CAP)
+
+
+def match_batch(out, start, players):
+    """Arrow record batch of matches start.. from simulate.simulate_matches output."""
+    return seat_columns.match_batch(out, start, players, match_columns(players))
