@@ -136,7 +136,7 @@ def test_values_do_not_depend_on_table_size(solver, monkeypatch):
     crowded = 0
     for i in range(40):
         n = 3 + i % 4
-        obj, _ = random_position(rng, n, {3: 10, 4: 9, 5: 8, 6: 7}[n], mid_trick=i % 3 == 1)
+        obj, _ = random_position(rng, n, {3: 10, 4: 10, 5: 8, 6: 7}[n], mid_trick=i % 3 == 1)
         assert tiny.solve(obj)["value"] == solver.solve(obj)["value"], obj
         fill = tiny.tt.fill[: tiny.tt.meta[1]]
         full = (fill >> np.uint64(16) == tiny.tt.meta[0]) & (fill & np.uint64(0xFFFF) == 8)
@@ -349,6 +349,69 @@ def test_points_shift_matches_cheapest_to_cheapest_matching(seed):
         for budget in (0, 1, 3, 100):
             assert _shift(tt, entry, st2.points[0], True, budget) == min(loss, budget + 1)
             assert _shift(tt, entry, st2.points[0], False, budget) == min(gain, budget + 1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_points_shift_with_other_top_points_is_the_least_matching_cost(seed):
+    """Where an entry's top cards (the top `t` of each class) have other points in a position it
+    covers, the bounds move by the least the points may shift: the top cards matched rank to
+    rank, each seat's other cards of a class cheapest to cheapest (`_point_shift`)."""
+    from musim.games.mu.layout import MuSolverSetup
+    from musim.solver.keys import position_keys
+    from musim.solver.search import make_state
+    from musim.solver.tt import _point_shift, _top_differ, new_generation, store
+
+    rng = random.Random(seed)
+    tt, st, st2 = make_table(1), make_state(), make_state()
+    checked = 0
+    for _ in range(300):
+        n = rng.randrange(3, 7)
+        tricks = rng.randrange(1, 60 // n + 1)
+        setup = MuSolverSetup(n, rng.randrange(-1, 15), -1, {0})
+        g = setup.game
+        deck = [setup.canon_of[c] for c in rng.sample(range(N_CARDS), n * tricks)]
+        owner = {c: i // tricks for i, c in enumerate(deck)}
+        # the same cards per seat and class, other cards of each class: the top t of each keep
+        # their seats by rank, the rest are dealt again among the class's seats
+        moved, mask, at, loss, gain = {}, 0, 0, 0, 0
+        pts = [min(int(p), 2) for p in g.points]
+        for k in range(6):
+            old = sorted(c for c in deck if g.klass[c] == k)
+            if not old:
+                continue
+            new = sorted(rng.sample([c for c in range(64) if g.klass[c] == k], len(old)))
+            t = rng.randrange(len(old) + 1)
+            low_seats = [owner[c] for c in old[: len(old) - t]]
+            rng.shuffle(low_seats)
+            for c, s in zip(new, low_seats + [owner[c] for c in old[len(old) - t :]]):
+                moved[c] = s
+            mask |= ((1 << t) - 1) << (at + len(old) - t)
+            at += len(old)
+            pairs = [(pts[x], pts[y]) for x, y in zip(old[len(old) - t :], new[len(old) - t :])]
+            for s in range(n):
+                a = sorted(pts[c] for c in old[: len(old) - t] if owner[c] == s)
+                b = sorted(pts[c] for c, o in zip(new[: len(old) - t], low_seats) if o == s)
+                pairs += list(zip(a, b))
+            loss += sum(max(0, x - y) for x, y in pairs)
+            gain += sum(max(0, y - x) for x, y in pairs)
+        for state, deal in ((st, owner), (st2, moved)):
+            state.hands[:] = 0
+            for c, s in deal.items():
+                state.hands[s] |= np.uint64(1) << np.uint64(c)
+        _, tops = position_keys(g, st, 0, st.words[0], st.key[0], st.points[0])
+        position_keys(g, st2, 0, st2.words[0], st2.key[0], st2.points[0])
+        assert list(st.key[0]) == list(st2.key[0])
+        new_generation(tt, 16)
+        tt.stamp[:] = 0
+        store(tt, st.key[0], tops, 0, 0, st.points[0], st.words[0], np.uint64(mask), 0, 0, -1, 0)
+        entry = int(np.flatnonzero(tt.stamp)[0])
+        x = _top_differ(tt, entry, st2.words[0])
+        for budget in (0, 1, 3, 1000):
+            for way, exact in ((True, loss), (False, gain)):
+                shift = _point_shift(tt, entry, st2.points[0], st2.words[0], st2.segs, x, way, budget)
+                assert shift == exact if exact <= budget else shift > budget
+        checked += loss > 0 and gain > 0
+    assert checked > 100
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -9,9 +9,9 @@ import numpy as np
 
 from musim.bits import compress, drop_lowest, highest, lowest, nth_bit, popcount
 from musim.jit import flat_kernel
-from musim.solver.layout import MAX_CLASSES
+from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.trick import from_power_of, remaining, span
-from musim.solver.tt import KEY_WORDS, POINTS_WORDS, top_owners
+from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_STARTS, top_owners
 
 
 @flat_kernel(inline="always")
@@ -24,7 +24,9 @@ def position_keys(g, st, leader, words, key, points):
     same power as the one before it.  key: the leader and the number of cards each seat
     holds per class, as that many 1 bits and a 0 (at most 60 cards + 8 classes x 6 seats
     + 3 bits: 2 words).  points: the number of cards each seat holds per class and points,
-    packed alike (at most 6 classes x (60 cards + 18 zeros): 3 words).
+    packed alike (at most 6 classes x (60 cards + 18 zeros): 3 words).  st.segs: where each
+    class and seat's run of points starts (k * MAX_SEATS + s), and from SEG_STARTS on where each
+    class starts among the remaining cards, then their number (for tt._point_shift).
     """
     rem = remaining(g, st)
     for w in range(KEY_WORDS):
@@ -51,10 +53,13 @@ def position_keys(g, st, leader, words, key, points):
     # of cards in key and its counts of cards worth 0, 1 and 2 points in points
     pos = 0
     ppos = 0
+    at = 0
     tops = np.uint64(0)
     for k in range(MAX_CLASSES):
+        st.segs[SEG_STARTS + k] = at
         if g.class_mask[k]:
             cm = rem & g.class_mask[k]
+            at += popcount(cm)
             if cm:
                 first = highest(cm)
                 rest = cm ^ (np.uint64(1) << np.uint64(first))
@@ -68,7 +73,9 @@ def position_keys(g, st, leader, words, key, points):
                     c1 = popcount(h & g.point_mask[1])
                     seg = ones(c0) | (ones(c1) << np.uint64(c0 + 1)) | (ones(cnt - c0 - c1) << np.uint64(c0 + c1 + 2))
                     put_bits(points, ppos, seg, cnt + 3)
+                st.segs[k * MAX_SEATS + s] = ppos
                 ppos += cnt + 3
+    st.segs[SEG_STARTS + MAX_CLASSES] = at
     key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
     return rem, tops
 

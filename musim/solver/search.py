@@ -77,7 +77,7 @@ from musim.solver.stats import (
     tally,
 )
 from musim.solver.trick import finish_trick, mask_points, remaining, trick_relevance
-from musim.solver.tt import KEY_WORDS, POINTS_WORDS, TOP_WORDS, probe, store, top_mask_of
+from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_FIELDS, TOP_WORDS, probe, store, top_mask_of
 
 MAX_PLY = 64
 NO_BOUND_HI = 32000
@@ -85,7 +85,7 @@ NO_DEADLINE = 1 << 62
 
 SearchState = namedtuple(
     "SearchState",
-    "hands owner line trick_save moves groups scores status frames words key points rel trel stats budget "
+    "hands owner line trick_save moves groups scores status frames words key points segs rel trel stats budget "
     "counts limit control",
 )
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
@@ -93,11 +93,12 @@ SearchState = namedtuple(
 # cards each stands for, and their order scores, replaced by their bounds once they
 # fail (next_move); status: whether each tried move of a budgeted frame failed or ran
 # out of budget (budget_next); frames: the explicit search stack, with each frame's keys
-# (words, key, points), the cards whose rank its proof needed so far (rel) and those the
-# trick completed on entering it needed (trel); stats, counts: the search's counters (stats.py;
-# counts is None unless the state was made to count); limit[0]: the node count at which a
-# search gives up (NO_DEADLINE, or a caller's limit on a search that may take hours); budget:
-# BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests shrink them); control: pause.py
+# (words, key, points; segs, of the last keys made: keys.position_keys), the cards whose rank
+# its proof needed so far (rel) and those the trick completed on entering it needed (trel);
+# stats, counts: the search's counters (stats.py; counts is None unless the state was made to
+# count); limit[0]: the node count at which a search gives up (NO_DEADLINE, or a caller's limit
+# on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests
+# shrink them); control: pause.py
 
 
 def make_state(counting=False):
@@ -112,6 +113,7 @@ def make_state(counting=False):
         words=z((MAX_PLY + 2, TOP_WORDS), np.uint64),
         key=z((MAX_PLY + 2, KEY_WORDS), np.uint64),
         points=z((MAX_PLY + 2, POINTS_WORDS), np.uint64),
+        segs=z(SEG_FIELDS, np.int64),
         rel=z(MAX_PLY + 2, np.uint64),
         trel=z(MAX_PLY + 2, np.uint64),
         moves=z((MAX_PLY + 1, 64), np.int64),
@@ -265,7 +267,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
             if k == 0 and not resolved:
                 rem, tops = position_keys(g, st, leader, st.words[d], st.key[d], st.points[d])
                 fr[d, F_TOPS] = tops
-                found, bound, idx, hint = probe(tt, st.key[d], tops, st.points[d], st.words[d], need)
+                found, bound, idx, hint = probe(tt, st.key[d], tops, st.points[d], st.words[d], st.segs, need)
                 tally(st.counts, C_TT_PROBES)
                 if found >= 0:
                     r, rb, resolved = found == 1, bound, True

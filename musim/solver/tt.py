@@ -6,8 +6,8 @@ partition search; DDS's "winning ranks"), in two parts:
 - the primary key: the leader and how many cards each seat holds of each class
   (keys.position_keys packs it into 2 words);
 - the top part: for each class, the top few remaining cards (a mask over the
-  remaining cards in class and power order) with their owners, points and
-  equal-power links.
+  remaining cards in class and power order) with their owners and equal-power
+  links (and points, which a position it holds may have others of: `_point_shift`).
 
 A proof found in one position holds in every position with the same primary key
 and the same top part, where the top part reaches down to the lowest card whose
@@ -19,8 +19,10 @@ low cards lose (or gain) when each seat's cards of a class are matched cheapest 
 cheapest.  So an entry also keeps the stored position's points profile (per class
 and seat, the count of cards worth 0, 1 and 2 points: 3 words), and a probe lowers
 its lower bound by that loss and raises its upper bound by that gain (`_shift`);
-for positions with the same profile the bounds hold as stored.  Keys are compared in
-full, so a hit is never a hash collision.
+for positions with the same profile the bounds hold as stored.  The top cards, matched
+rank to rank, win the same tricks whatever their points, so their points may differ
+too, at the cost of a dearer shift (`_point_shift`).  Keys are compared in full, so a
+hit is never a hash collision.
 
 Each entry holds a lower and an upper bound on the points the maximising team still
 takes and the last best move (as a position in that order).  The entries of one primary
@@ -44,9 +46,9 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from musim.bits import drop_lowest, lowest
+from musim.bits import drop_lowest, lowest, popcount
 from musim.jit import flat_kernel
-from musim.solver.layout import MAX_CLASSES
+from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.table_size import DEFAULT_MB
 
 KEY_WORDS = 2
@@ -68,6 +70,9 @@ TransTable = namedtuple("TransTable", "stamp line key points work fill meta flag
 # flags: scratch for a bucket's scan, one byte per entry (see _candidates)
 LINE_WORDS = 8
 MASK, BOUNDS = 0, TOP_WORDS + 1  # line columns; the top words are 1..TOP_WORDS
+SEG_STARTS = MAX_CLASSES * MAX_SEATS  # a probe's segs: points runs' offsets, then class starts
+SEG_FIELDS = SEG_STARTS + MAX_CLASSES + 1  # (keys.position_keys)
+TOP_POINTS = 3  # the first of the top words' point planes, 3 (1 point) and 4 (2 or more): keys.position_keys
 LOW16 = np.uint64(0xFFFF)  # the stamp's hash
 COVERED = np.uint64(sum(1 << (16 + 6 * k) for k in range(MAX_CLASSES)))  # the stamp's class flags
 
@@ -235,17 +240,93 @@ def _stamp(h, tops, covered, deep):
 
 
 @flat_kernel(inline="always")
-def _covers(tt, i, key, full):
+def _covers(tt, i, key, full, exact):
     """Does entry i, whose stamp matched (_candidates), hold positions with this primary key and
-    full top words?"""
+    full top words (exact: with the same points on top; else any, for _point_shift)?"""
     m = tt.line[i, MASK]
     for w in range(TOP_WORDS):
-        if full[w] & m != tt.line[i, 1 + w]:
+        if (exact or w < TOP_POINTS or w >= TOP_POINTS + 2) and full[w] & m != tt.line[i, 1 + w]:
             return False
     for w in range(KEY_WORDS):
         if tt.key[i, w] != key[w]:
             return False
     return True
+
+
+@flat_kernel(inline="always")
+def _bits_at(words, p):
+    """The 64 bits of the bit string `words` from bit p on."""
+    w, r = p >> 6, p & 63
+    v = words[w] >> np.uint64(r)
+    if r and w + 1 < words.shape[0]:
+        v |= words[w + 1] << np.uint64(64 - r)
+    return v
+
+
+@flat_kernel(inline="always")
+def _run_counts(words, p):
+    """(c0, c0 + c1) of the points profile segment at bit p: its cards worth 0, and worth 0 or 1."""
+    v = _bits_at(words, p)
+    c0 = lowest(~v)
+    return c0, c0 + lowest(~(v >> np.uint64(c0 + 1)))
+
+
+@flat_kernel(inline="always")
+def _top_differ(tt, i, full):
+    """The positions of entry i's top cards whose points differ from those of `full`."""
+    m = tt.line[i, MASK]
+    one = (full[TOP_POINTS] & m) ^ tt.line[i, 1 + TOP_POINTS]
+    return one | ((full[TOP_POINTS + 1] & m) ^ tt.line[i, 2 + TOP_POINTS])
+
+
+@flat_kernel
+def _point_shift(tt, i, points, full, segs, x, loss, budget):
+    """_shift for a position entry i holds whose top cards at positions x (_top_differ) have
+    other points: the points the team may lose (loss) or gain (not loss), or more than
+    `budget` once it exceeds it.
+
+    The top cards' ranks, owners and ties agree, but their points may differ: the same play
+    wins the same tricks, the top cards matched rank to rank and each seat's other cards of a
+    class cheapest to cheapest (_shift, on the profiles, which count the top cards as well).
+    Where top points differ, the profiles' matching is taken with the position's top cards
+    given their stored points (adding the same cards to both sides of a cheapest-to-cheapest
+    matching changes nothing, so that is the other cards' matching), plus what the top cards
+    themselves lose (gain).  segs: keys.position_keys's segment offsets and class starts."""
+    m = tt.line[i, MASK]
+    o1, o2 = tt.line[i, 1 + TOP_POINTS], tt.line[i, 2 + TOP_POINTS]
+    n1, n2 = full[TOP_POINTS] & m, full[TOP_POINTS + 1] & m
+    # the top cards given the stored points take at most their differences off the profiles' cost
+    most = budget + popcount(o1 ^ n1) + 2 * popcount((o2 ^ n2) & ~(o1 ^ n1))
+    total = _shift(tt, i, points, loss, most)
+    if total > most:
+        return budget + 1
+    if not loss:
+        o1, o2, n1, n2 = n1, n2, o1, o2
+    while x:  # the top cards of one seat and class at a time
+        j = lowest(x)
+        k = 0
+        while k + 1 < MAX_CLASSES and segs[SEG_STARTS + k + 1] <= j:
+            k += 1
+        same = (np.uint64(1) << np.uint64(segs[SEG_STARTS + k + 1])) - (np.uint64(1) << np.uint64(segs[SEG_STARTS + k]))
+        s = 0
+        for b in range(3):
+            if (full[b] >> np.uint64(j)) & np.uint64(1):
+                s |= 1 << b
+                same &= full[b]
+            else:
+                same &= ~full[b]
+        group = x & same
+        x &= ~group
+        a0, a1 = _run_counts(tt.points[i], segs[k * MAX_SEATS + s])
+        b0, b1 = _run_counts(points, segs[k * MAX_SEATS + s])
+        if not loss:
+            a0, a1, b0, b1 = b0, b1, a0, a1
+        # b's counts with its top cards at a's points (o: the side that loses, n: that gains)
+        c0 = b0 + popcount(group & ~(o1 | o2)) - popcount(group & ~(n1 | n2))
+        c1 = b1 + popcount(group & ~o2) - popcount(group & ~n2)
+        total += max(c0 - a0, 0) + max(c1 - a1, 0) - max(b0 - a0, 0) - max(b1 - a1, 0)
+        total += popcount(group & o2 & ~n2) + popcount(group & (o1 | o2) & ~(n1 | n2))
+    return total
 
 
 @flat_kernel
@@ -299,7 +380,7 @@ def _second(tt, key, points):
 
 
 @flat_kernel
-def _probe_bucket(tt, b, h, key, tops, points, full, need, hint):
+def _probe_bucket(tt, b, h, key, tops, points, full, segs, need, hint):
     """probe's answer from bucket b alone (hint: the best-move hint found so far)."""
     base = b * tt.meta[2]
     used = _used(tt, b)
@@ -309,14 +390,21 @@ def _probe_bucket(tt, b, h, key, tops, points, full, need, hint):
             _prefetch_row(tt.line, base + j)
     for j in range(used):
         i = base + j
-        if tt.flags[j] and _covers(tt, i, key, full):
+        if tt.flags[j] and _covers(tt, i, key, full, False):
             lb, ub = lower(tt, i), upper(tt, i)
+            x = _top_differ(tt, i, full)
             if lb >= need:
-                lb -= _shift(tt, i, points, True, lb - need)
+                if x:
+                    lb -= _point_shift(tt, i, points, full, segs, x, True, lb - need)
+                else:
+                    lb -= _shift(tt, i, points, True, lb - need)
                 if lb >= need:
                     return 1, lb, i, hint
             elif ub < need:
-                ub += _shift(tt, i, points, False, need - 1 - ub)
+                if x:
+                    ub += _point_shift(tt, i, points, full, segs, x, False, need - 1 - ub)
+                else:
+                    ub += _shift(tt, i, points, False, need - 1 - ub)
                 if ub < need:
                     return 0, ub, i, hint
             if best_move(tt, i) >= 0:
@@ -325,17 +413,17 @@ def _probe_bucket(tt, b, h, key, tops, points, full, need, hint):
 
 
 @flat_kernel(inline="always")
-def probe(tt, key, tops, points, full, need):
+def probe(tt, key, tops, points, full, segs, need):
     """(1 if an entry holding the position proves the team takes `need`, 0 if one proves it
     cannot, else -1; that bound; the entry; the best-move hint of an entry holding it, or -1).
     tops: the owners of each class's top two cards (top_owners).  Entries of the key's own
     bucket may hold it with other points, those of the second bucket (`_second`) with these."""
     b, h = _place(tt, key)
-    found, bound, i, hint = _probe_bucket(tt, b, h, key, tops, points, full, need, -1)
+    found, bound, i, hint = _probe_bucket(tt, b, h, key, tops, points, full, segs, need, -1)
     if found < 0 and _used(tt, b) == tt.meta[2]:  # only a full bucket passes entries on
         b2 = _second(tt, key, points)
         if b2 != b:
-            found, bound, i, hint = _probe_bucket(tt, b2, h, key, tops, points, full, need, hint)
+            found, bound, i, hint = _probe_bucket(tt, b2, h, key, tops, points, full, segs, need, hint)
     return found, bound, i, hint
 
 
@@ -347,7 +435,7 @@ def _merge(tt, b, stamp, key, points, full, mask, lb, ub, best, work):
     _candidates(tt, base, used, stamp, True)
     for j in range(used):
         i = base + j
-        if tt.flags[j] and tt.line[i, MASK] == mask and _covers(tt, i, key, full) and _same_points(tt, i, points):
+        if tt.flags[j] and tt.line[i, MASK] == mask and _covers(tt, i, key, full, True) and _same_points(tt, i, points):
             old = best_move(tt, i)
             tt.line[i, BOUNDS] = _pack(max(lower(tt, i), lb), min(upper(tt, i), ub), best if best >= 0 else old)
             tt.work[i] = max(tt.work[i], work)
