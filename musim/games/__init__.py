@@ -9,6 +9,8 @@ import importlib
 GAMES = {
     "mu": "musim.games.mu",
     "bridge": "musim.games.bridge",
+    "panther": "musim.games.panther",
+    "wimmueln": "musim.games.wimmueln",
 }
 DEFAULT_GAME = "mu"  # what `--game` means when not given
 

@@ -1,1 +1,22 @@
 """Wimmüln (RULES.md §3): rules kernels, policies, deal simulation, records."""
+
+from musim.games.contract import Game, lazy
+
+# Bump whenever a rule, policy or kernel change alters any row a run writes.
+RESULT_VERSION = 1
+
+GAME = Game(
+    name="wimmueln",
+    title="Wimmüln",
+    players=(3, 6),
+    default_players=4,
+    deck="mu-and-more",
+    result_version=RESULT_VERSION,
+    policies=("heuristic", "random"),
+    play_help="random/heuristic: every decision by that policy (docs/players.md).",
+    job=lazy("musim.games.wimmueln.run", "job"),
+    make_summary=lazy("musim.games.seat_run", "for_run"),
+    record=lazy("musim.games.wimmueln.run", "record"),
+    replay=lazy("musim.games.wimmueln.record", "replay"),
+    matches=True,
+)

@@ -1,0 +1,113 @@
+"""Runs of the games scored per seat (`score_<i>` columns): their engine Job and summary.
+
+Panther and Wimmüln (and any game whose kernels return a dict of per-deal arrays) register
+these: a chunk is the kernel's arrays with their first index, turned into an Arrow batch by
+the game's own columns module.
+"""
+
+import dataclasses
+from functools import partial
+
+import numpy as np
+
+from musim.engine.run import Job
+from musim.games.summary_lines import INTERVAL_NOTE, MatchSummary, mean_text, numpy_column, seat_names
+
+CHUNK_DEALS = 4096
+CHUNK_MATCHES = 64
+
+
+@dataclasses.dataclass
+class Chunk:
+    """A kernel's arrays for items start..start+count-1."""
+
+    start: int
+    count: int
+    out: dict
+
+
+def _simulate(kernel, players, seed, play, start, count):
+    return Chunk(start, count, kernel(players, seed, play, start, count))
+
+
+def job(spec, simulate, columns):
+    """The Job of a deals or matches spec; `simulate`: the game's simulate module (simulate_deals,
+    simulate_matches), `columns`: its columns module (deal_columns/deal_batch, match_columns/match_batch)."""
+    from musim.engine.parquet import schema_of
+
+    n = spec.players
+    if spec.mode == "matches":
+        kernel, size, cols, to_batch = (
+            simulate.simulate_matches,
+            CHUNK_MATCHES,
+            columns.match_columns,
+            columns.match_batch,
+        )
+    else:
+        kernel, size, cols, to_batch = simulate.simulate_deals, CHUNK_DEALS, columns.deal_columns, columns.deal_batch
+    return Job(
+        size,
+        partial(_simulate, kernel, n, spec.seed, spec.play),
+        lambda chunk: to_batch(chunk.out, chunk.start, n),
+        schema_of(cols(n)),
+    )
+
+
+def header(params, items):
+    """First line: game, players, play mode, seed and size of the run."""
+    what = "matches" if params["mode"] == "matches" else "deals"
+    return (
+        f"{params['game']}, {params['players']} players, {params['play']} play, seed {params['seed']}: {items:,} {what}"
+    )
+
+
+class DealSummary:
+    """Each seat position's mean score and advantage, and the spread of a deal's scores."""
+
+    def __init__(self, params):
+        self.params = params
+        n = self.players = params["players"]
+        self.COLUMNS = ("dealer", *(f"score_{i}" for i in range(n)))  # what add() reads
+        self.deals = 0
+        self.total = np.zeros(n, np.int64)
+        self.total_sq = np.zeros(n, np.int64)
+        self.edge = np.zeros(n, np.int64)  # n * score - the deal's total, by position from the dealer
+        self.edge_sq = np.zeros(n, np.int64)
+        self.low, self.high = None, None
+
+    def add(self, batch):
+        n = self.players
+        scores = np.stack([numpy_column(batch, f"score_{i}").astype(np.int64) for i in range(n)], axis=1)
+        seats = (numpy_column(batch, "dealer").astype(np.int64)[:, None] + np.arange(n)) % n
+        by_position = np.take_along_axis(scores, seats, axis=1)
+        edge = n * by_position - by_position.sum(axis=1, keepdims=True)
+        self.deals += batch.num_rows
+        self.total += by_position.sum(axis=0)
+        self.total_sq += (by_position * by_position).sum(axis=0)
+        self.edge += edge.sum(axis=0)
+        self.edge_sq += (edge * edge).sum(axis=0)
+        if batch.num_rows:
+            low, high = int(scores.min()), int(scores.max())
+            self.low = low if self.low is None else min(self.low, low)
+            self.high = high if self.high is None else max(self.high, high)
+
+    def lines(self):
+        out = [header(self.params, self.deals)]
+        if not self.deals:
+            return out
+        n, d = self.players, self.deals
+        out.append(f"a seat's deal score: from {self.low} to {self.high}")
+        out.append(
+            f"by seat position: mean score per deal, and its advantage over the mean of the seats {INTERVAL_NOTE}:"
+        )
+        for name, t, tq, e, eq in zip(seat_names(n), self.total, self.total_sq, self.edge, self.edge_sq):
+            advantage = mean_text(d, int(e) / n, int(eq) / (n * n), signed=True)
+            out.append(f"  {name:<9} {mean_text(d, int(t), int(tq))}  advantage {advantage}")
+        return out
+
+
+def for_run(params):
+    """The summary accumulator of a run with these parameters."""
+    if params["mode"] == "matches":
+        return MatchSummary(params, header)
+    return DealSummary(params)

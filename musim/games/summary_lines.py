@@ -1,0 +1,80 @@
+"""Lines of the end-of-run summaries every game shares: rates and means with their 95%
+intervals, seat names by position, and the summary of match rows (deals, winner).
+
+Rates carry a 95% Wilson interval, means a 95% normal-approximation interval from the
+sample variance; all totals are integers, so the lines do not depend on the batching.
+"""
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from musim.analysis.stats import mean_interval_from_sums, wilson
+
+INTERVAL_NOTE = "[95% interval]"
+
+
+def column(batch, name):
+    """A column as an Arrow array, dictionary columns decoded."""
+    col = batch.column(name)
+    return col.dictionary_decode() if pa.types.is_dictionary(col.type) else col
+
+
+def numpy_column(batch, name):
+    """A numeric or boolean column without nulls as a numpy array."""
+    return column(batch, name).to_numpy(zero_copy_only=False)
+
+
+def list_column(batch, name, width):
+    """A list column whose lists all have `width` items, as a (rows, width) int64 array."""
+    return pc.list_flatten(batch.column(name)).to_numpy().astype(np.int64).reshape(-1, width)
+
+
+def rate_text(k, n):
+    lo, hi = wilson(k, n)
+    return f"{k / n:.2%} [{lo:.2%}, {hi:.2%}]"
+
+
+def mean_text(n, total, total_sq, signed=False):
+    m, lo, hi = mean_interval_from_sums(n, total, total_sq)
+    f = "+.2f" if signed else ".2f"
+    return f"{m:{f}} [{lo:{f}}, {hi:{f}}]" if n > 1 else f"{m:{f}} [n/a]"
+
+
+def seat_names(players):
+    """Seats by position after the dealer, in play order (the auction goes left, to seat + 1)."""
+    return ["dealer"] + [f"dealer+{k}" for k in range(1, players)]
+
+
+class MatchSummary:
+    """Deals per match and the outright win rate by seat."""
+
+    COLUMNS = ("deals", "winner")
+
+    def __init__(self, params, header):
+        self.params, self.header = params, header  # header(params, matches): the first line
+        self.players = params["players"]
+        self.matches = self.deals = self.deals_sq = self.shared = 0
+        self.wins = np.zeros(self.players, np.int64)
+
+    def add(self, batch):
+        deals = numpy_column(batch, "deals").astype(np.int64)
+        winner = column(batch, "winner")
+        self.matches += batch.num_rows
+        self.deals += int(deals.sum())
+        self.deals_sq += int((deals * deals).sum())
+        self.shared += winner.null_count
+        won = pc.drop_null(winner).to_numpy().astype(np.int64)
+        self.wins += np.bincount(won, minlength=self.players)
+
+    def lines(self):
+        out = [self.header(self.params, self.matches)]
+        if not self.matches:
+            return out
+        m = self.matches
+        out.append(f"deals per match: {mean_text(m, self.deals, self.deals_sq)} {INTERVAL_NOTE}")
+        out.append(f"top score shared (no outright winner): {rate_text(self.shared, m)}")
+        out.append(f"outright win rate by seat (seat numbers of the rows; the first dealer is drawn) {INTERVAL_NOTE}:")
+        for seat, w in enumerate(self.wins):
+            out.append(f"  seat {seat}  {rate_text(int(w), m)}")
+        return out

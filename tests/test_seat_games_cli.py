@@ -1,0 +1,75 @@
+"""The games scored per seat (Panther, Wimmüln) through the registry and the generic CLI:
+runs whose rows are the kernels' and do not depend on the workers, a summary that agrees
+with the rows and reprints from the file, records that replay to the run's scores, matches."""
+
+import json
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from musim.cli import cli
+from musim.games import get_game
+
+GAMES = ("panther", "wimmueln")
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def run(tmp_path, game, *args, name="out.parquet"):
+    out = tmp_path / name
+    res = invoke("run", "--game", game, *args, "--out", out, "--no-progress")
+    assert res.exit_code == 0, res.output
+    return res.output, pq.read_table(out)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rows_do_not_depend_on_the_workers(tmp_path, game):
+    _, one = run(tmp_path, game, "--players", 5, "--deals", 5000, "--seed", 3, "--workers", 1, name="1.parquet")
+    _, two = run(tmp_path, game, "--players", 5, "--deals", 5000, "--seed", 3, "--workers", 2, name="2.parquet")
+    assert one.num_rows == 5000 and one.equals(two)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_summary_agrees_with_the_rows_and_reprints_from_the_file(tmp_path, game):
+    output, table = run(tmp_path, game, "--players", 4, "--deals", 3000, "--seed", 5)
+    rows = table.to_pandas()
+    scores = rows[[f"score_{i}" for i in range(4)]].to_numpy()
+    dealer_score = scores[np.arange(len(rows)), rows["dealer"].to_numpy()].mean()
+    dealer_line = next(line for line in output.splitlines() if line.lstrip().startswith("dealer "))
+    assert float(dealer_line.split()[1]) == pytest.approx(dealer_score, abs=0.005)
+    assert f"from {scores.min()} to {scores.max()}" in output
+    again = invoke("summary", tmp_path / "out.parquet")
+    assert again.exit_code == 0 and again.output.splitlines() == output.splitlines()[:-1]  # all but the timing line
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_record_of_a_runs_deal_replays_to_its_row(tmp_path, game):
+    _, table = run(tmp_path, game, "--players", 3, "--deals", 20, "--seed", 9, "--play", "random")
+    res = invoke("record", "--game", game, "--players", 3, "--seed", 9, "--play", "random", "--deal", 7)
+    assert res.exit_code == 0, res.output
+    path = tmp_path / "record.json"
+    path.write_text(res.output)
+    replayed = invoke("replay", path)
+    assert replayed.exit_code == 0, replayed.output
+    result = json.loads(replayed.output)
+    row = table.slice(7, 1).to_pylist()[0]
+    assert result["scores"] == [row[f"score_{i}"] for i in range(3)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_matches_write_one_row_per_match(tmp_path, game):
+    output, table = run(tmp_path, game, "--players", 4, "--matches", 6, "--seed", 2)
+    assert table.num_rows == 6 and "deals per match" in output
+    assert all(d >= 1 for d in table.column("deals").to_pylist())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_players_outside_the_games_range_are_refused(game):
+    high = get_game(game).players[1]
+    res = invoke("run", "--game", game, "--players", high + 1, "--deals", 5)
+    assert res.exit_code == 2 and f"{high + 1} is not in the range" in res.output
+    assert "Traceback" not in res.output
