@@ -12,7 +12,8 @@ from collections import namedtuple
 import numpy as np
 
 from musim.bits import bit, popcount
-from musim.cards import CARD_POINTS, N_CARDS
+from musim.cards import CARD_POINTS, DECK, DECK_3P, N_CARDS
+from musim.deal import deal_cards
 from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
     TRUMP,
@@ -95,26 +96,6 @@ def make_workspace(players, dd=None):
         rng=z(1, np.uint64),
         dd=dd,
     )
-
-
-@flat_kernel
-def deal_hands(n, cards, state, hands):
-    """Deal cards 0..len(cards)-1 into n equal hands after a Fisher-Yates shuffle in `cards`.
-
-    The shuffle starts from the sorted deck each time, so a deal depends on its
-    stream alone and not on the deal before it.
-    """
-    m = cards.shape[0]
-    for i in range(m):
-        cards[i] = i
-    for i in range(m - 1, 0, -1):
-        j = randint(state, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    h = m // n
-    for s in range(n):
-        hands[s] = 0
-        for i in range(s * h, (s + 1) * h):
-            hands[s] |= bit(cards[i])
 
 
 @flat_kernel
@@ -267,7 +248,7 @@ def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, top, w
 @flat_kernel
 def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores, card_points, ws):
     """Deal and play one complete deal; results go to hands, laid, res, scores, card_points."""
-    deal_hands(n, ws.cards, state, hands)
+    deal_cards(n, DECK_3P if n == 3 else DECK, ws.cards, state, hands)
     for s in range(n):
         ws.held[s] = hands[s]
     res[:] = -1

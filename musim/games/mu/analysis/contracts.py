@@ -10,7 +10,8 @@ import numpy as np
 from numba import njit
 
 from musim.bits import bit, popcount
-from musim.cards import N_TYPES, TYPE_MASK
+from musim.cards import DECK, DECK_3P, N_TYPES, TYPE_MASK
+from musim.deal import deal_cards
 from musim.games.mu import ddplay, policies
 from musim.games.mu.hand_model import expected_points, hand_features, kind_of
 from musim.games.mu.rules import achieved_rank, auction_result, hand_size, nameable_types, score_played
@@ -18,7 +19,6 @@ from musim.games.mu.simulate import (
     MAX_PLAYERS,
     contract_rank_above,
     contract_value,
-    deal_hands,
     play_contract,
     run_auction,
 )
@@ -97,7 +97,7 @@ def fit_samples(n, seed, start, count, feats, kinds, team, play_policy, ws):
     kinds[:] = -1
     for i in range(count):
         state[0] = stream_state(seed, start + i)
-        deal_hands(n, ws.cards, state, hands)
+        deal_cards(n, DECK_3P if n == 3 else DECK, ws.cards, state, hands)
         vice, partner = -1, -1
         if n >= 4:
             vice = 1 + randint(state, n - 1)
