@@ -10,8 +10,9 @@ from functools import partial
 
 import numpy as np
 
+from musim.engine.parquet import schema_of
 from musim.engine.run import Job
-from musim.games.summary_lines import INTERVAL_NOTE, MatchSummary, mean_text, numpy_column, seat_names
+from musim.games.summary_lines import INTERVAL_NOTE, MatchSummary, by_position, mean_text, numpy_column, seat_names
 
 CHUNK_DEALS = 4096
 CHUNK_MATCHES = 64
@@ -33,8 +34,6 @@ def _simulate(kernel, players, seed, play, start, count):
 def job(spec, simulate, columns):
     """The Job of a deals or matches spec; `simulate`: the game's simulate module (simulate_deals,
     simulate_matches), `columns`: its columns module (deal_columns/deal_batch, match_columns/match_batch)."""
-    from musim.engine.parquet import schema_of
-
     n = spec.players
     if spec.mode == "matches":
         kernel, size, cols, to_batch = (
@@ -78,12 +77,10 @@ class DealSummary:
     def add(self, batch):
         n = self.players
         scores = np.stack([numpy_column(batch, f"score_{i}").astype(np.int64) for i in range(n)], axis=1)
-        seats = (numpy_column(batch, "dealer").astype(np.int64)[:, None] + np.arange(n)) % n
-        by_position = np.take_along_axis(scores, seats, axis=1)
-        edge = n * by_position - by_position.sum(axis=1, keepdims=True)
+        ordered, edge = by_position(batch, scores)
         self.deals += batch.num_rows
-        self.total += by_position.sum(axis=0)
-        self.total_sq += (by_position * by_position).sum(axis=0)
+        self.total += ordered.sum(axis=0)
+        self.total_sq += (ordered * ordered).sum(axis=0)
         self.edge += edge.sum(axis=0)
         self.edge_sq += (edge * edge).sum(axis=0)
         if batch.num_rows:

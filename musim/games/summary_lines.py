@@ -41,6 +41,15 @@ def mean_text(n, total, total_sq, signed=False):
     return f"{m:{f}} [{lo:{f}}, {hi:{f}}]" if n > 1 else f"{m:{f}} [n/a]"
 
 
+def by_position(batch, scores):
+    """Each deal's scores (rows x seats) reordered by position from the dealer, and n times each
+    position's advantage (n * score - the deal's total), both int64."""
+    n = scores.shape[1]
+    seats = (numpy_column(batch, "dealer").astype(np.int64)[:, None] + np.arange(n)) % n
+    ordered = np.take_along_axis(scores.astype(np.int64), seats, axis=1)
+    return ordered, n * ordered - ordered.sum(axis=1, keepdims=True)
+
+
 def seat_names(players):
     """Seats by position after the dealer, in play order (the auction goes left, to seat + 1)."""
     return ["dealer"] + [f"dealer+{k}" for k in range(1, players)]

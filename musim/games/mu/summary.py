@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,
+    by_position,
     column,
     list_column,
     mean_text,
@@ -75,9 +76,7 @@ class DealSummary:
         self.bid_made += np.bincount(bids[numpy_column(rows, "success").astype(bool)], minlength=BID_LEVELS)
         self.bid_points += np.bincount(bids, weights=points, minlength=BID_LEVELS).astype(np.int64)
         self.bid_points_sq += np.bincount(bids, weights=points * points, minlength=BID_LEVELS).astype(np.int64)
-        seats = (numpy_column(batch, "dealer").astype(np.int64)[:, None] + np.arange(n)) % n
-        by_position = np.take_along_axis(list_column(batch, "scores", n), seats, axis=1)
-        edge = n * by_position - by_position.sum(axis=1, keepdims=True)
+        _, edge = by_position(batch, list_column(batch, "scores", n))
         self.edge += edge.sum(axis=0)
         self.edge_sq += (edge * edge).sum(axis=0)
 
