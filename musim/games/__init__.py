@@ -11,6 +11,7 @@ GAMES = {
     "bridge": "musim.games.bridge",
     "panther": "musim.games.panther",
     "wimmueln": "musim.games.wimmueln",
+    "mueckenstich": "musim.games.mueckenstich",
 }
 DEFAULT_GAME = "mu"  # what `--game` means when not given
 

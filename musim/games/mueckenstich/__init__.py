@@ -1,0 +1,22 @@
+"""Mückenstich (RULES.md §8): rules kernels, policies, deal simulation, records."""
+
+from musim.games.contract import Game, lazy
+
+# Bump whenever a rule, policy or kernel change alters any row a run writes.
+RESULT_VERSION = 1
+
+GAME = Game(
+    name="mueckenstich",
+    title="Mückenstich",
+    players=(3, 6),
+    default_players=4,
+    deck="mueckenstich",
+    result_version=RESULT_VERSION,
+    policies=("heuristic", "random"),
+    play_help="random/heuristic: every decision by that policy (docs/players.md).",
+    job=lazy("musim.games.mueckenstich.run", "job"),
+    make_summary=lazy("musim.games.seat_run", "for_run"),
+    record=lazy("musim.games.mueckenstich.run", "record"),
+    replay=lazy("musim.games.mueckenstich.record", "replay"),
+    matches=True,
+)

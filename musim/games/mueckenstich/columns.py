@@ -1,0 +1,113 @@
+"""The columns of Mückenstich's run output, each defined once: name, Arrow type, description."""
+
+import numpy as np
+import pyarrow as pa
+
+from musim import seat_columns
+from musim.deck import MUECKENSTICH as DECK
+from musim.engine.parquet import Column
+from musim.seat_columns import PER_SEAT, SEAT, batch, list_array, per_seat, per_seat_arrays
+
+_COLOURS = pa.array(list(DECK.colours))
+
+
+def deal_columns(players):
+    """Columns of a deal row with this many players."""
+    return (
+        Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
+        Column("players", pa.int8(), "Number of players (3..6)."),
+        Column("dealer", pa.int8(), f"The dealer, {SEAT}; the seat to its left leads the first trick."),
+        *per_seat(
+            "score",
+            pa.int16(),
+            "The deal's points (number cards won: 2 in the double colour, 0 in the zero colour, else 1; "
+            "-5 for each colour of which a mosquito was won)",
+            players,
+        ),
+        *per_seat("tricks", pa.int8(), "Tricks won", players),
+        Column(
+            "mosquitoes_played",
+            pa.list_(pa.int8()),
+            f"Mosquitoes each seat played (each named a trump), {PER_SEAT}.",
+        ),
+        Column("mosquitoes_won", pa.list_(pa.int8()), f"Mosquitoes among each seat's won cards, {PER_SEAT}."),
+        Column(
+            "trumps_named",
+            pa.list_(pa.string()),
+            "The trump colour letter each mosquito named, in play order (empty: no mosquito played, no trump).",
+        ),
+        Column(
+            "double",
+            pa.string(),
+            "The colour worth 2 a number card, named by the single seat with the fewest tricks; "
+            "null if several share the fewest.",
+        ),
+        Column("double_by", pa.int8(), f"The seat that named the double colour, {SEAT}; null with no double colour."),
+        Column(
+            "zero",
+            pa.string(),
+            "The colour worth 0, named by the single seat with the most mosquitoes won; null if several share it.",
+        ),
+        Column("zero_by", pa.int8(), f"The seat that named the zero colour, {SEAT}; null with no zero colour."),
+        Column(
+            "discards",
+            pa.list_(pa.uint64()),
+            f"The two cards each seat laid aside as card masks (0 with 6 players), {PER_SEAT}.",
+        ),
+        Column(
+            "hands",
+            pa.list_(pa.uint64()),
+            f"The cards dealt to each seat (before the discard) as card masks, {PER_SEAT}; "
+            "the 4 cards in none were not dealt.",
+        ),
+    )
+
+
+def _trumps(trumps):
+    """Arrow list<string> of the colours named per row (-1 pads each row's end)."""
+    named = trumps >= 0
+    offsets = np.concatenate([[0], np.cumsum(named.sum(axis=1))]).astype(np.int32)
+    return pa.ListArray.from_arrays(pa.array(offsets), _COLOURS.take(pa.array(trumps[named])))
+
+
+def _colour(values):
+    return pa.array([DECK.colours[v] if v >= 0 else None for v in values], type=pa.string())
+
+
+def _seat(values):
+    return pa.array(values, type=pa.int8(), mask=values < 0)
+
+
+def deal_batch(out, start, players):
+    """Arrow record batch of deals start.. from simulate.simulate_deals output."""
+    count = out["dealer"].shape[0]
+    naming = out["naming"]
+    values = {
+        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
+        "players": pa.array(np.full(count, players), type=pa.int8()),
+        "dealer": pa.array(out["dealer"], type=pa.int8()),
+        **per_seat_arrays("score", out["scores"], pa.int16()),
+        **per_seat_arrays("tricks", out["tricks"], pa.int8()),
+        "mosquitoes_played": list_array(out["mosquitoes_played"], pa.list_(pa.int8())),
+        "mosquitoes_won": list_array(out["mosquitoes_won"], pa.list_(pa.int8())),
+        "trumps_named": _trumps(out["trumps"]),
+        "double": _colour(naming[:, 0]),
+        "double_by": _seat(naming[:, 1]),
+        "zero": _colour(naming[:, 2]),
+        "zero_by": _seat(naming[:, 3]),
+        "discards": list_array(out["discards"], pa.list_(pa.uint64())),
+        "hands": list_array(out["hands"], pa.list_(pa.uint64())),
+    }
+    return batch(values, deal_columns(players))
+
+
+def match_columns(players):
+    """Columns of a match row with this many players (a match always ends by the rules: no cap)."""
+    end = "one deal per player (two with 3 players)"
+    return tuple(c for c in seat_columns.match_columns(players, end, 0) if c.name != "capped")
+
+
+def match_batch(out, start, players):
+    """Arrow record batch of matches start.. from simulate.simulate_matches output."""
+    never = np.zeros(out["deals"].shape[0], bool)  # the shared match row's cap flag, left out of these columns
+    return seat_columns.match_batch({**out, "capped": never}, start, players, match_columns(players))
