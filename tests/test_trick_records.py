@@ -1,4 +1,4 @@
-"""Records of The Last Panther and Wimmüln through the batch reader (FORMATS.md "Batches"):
+"""Records of The Last Panther, Wimmüln and Mückenstich through the batch reader (FORMATS.md "Batches"):
 JSON in, one JSON line out, and any damage to a record gives a one-line error, never a traceback."""
 
 import copy
@@ -11,15 +11,16 @@ from hypothesis import strategies as st
 
 from musim.batch import InputError, run_batch
 from musim.cards import CardError
+from musim.games.mueckenstich import record as mueckenstich
 from musim.games.panther import record as panther
 from musim.games.wimmueln import record as wimmueln
 
-GAMES = {"panther": (panther, 5), "wimmueln": (wimmueln, 4)}
+GAMES = {"panther": (panther, 5), "wimmueln": (wimmueln, 4), "mueckenstich": (mueckenstich, 4)}
 JUNK = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-3, 70),
-    st.sampled_from(["R7", "K7", "Y2", "G9", "B0", "RM", "R", "", "none"]),
+    st.sampled_from(["R7", "K7", "Y2", "G9", "B0", "RM", "RM:G", "R12:Y", "R", "", "none"]),
     st.lists(st.sampled_from(["R7", "K7", "Y2", "G9", "B0", "X1", 3]), max_size=4),
 )
 
