@@ -1,4 +1,4 @@
-"""Deal throughput of The Last Panther and Wimmüln, and how much the heuristic beats random.
+"""Deal throughput of The Last Panther, Wimmüln and Mückenstich, and how much the heuristic beats random.
 
 Prints, per game and player count:
   * kernel throughput on one thread (deals/s, best of 5 chunks of 32768 deals), random and heuristic;
@@ -6,17 +6,22 @@ Prints, per game and player count:
     random, the others random, on N duplicate deals with the seats rotated, and its 95% interval
     (musim.duplicate.duplicate_advantage).
 
-Usage: python benchmarks/bench_tricks.py [--duplicate 100000] [--seed 2026]
+Usage: python benchmarks/bench_tricks.py [--duplicate 100000] [--seed 2026] [--games panther ...]
 """
 
 import argparse
 import time
 
 from musim.duplicate import duplicate_advantage
+from musim.games.mueckenstich import simulate as mueckenstich
 from musim.games.panther import simulate as panther
 from musim.games.wimmueln import simulate as wimmueln
 
-GAMES = {"panther": (panther, range(3, 9)), "wimmueln": (wimmueln, range(3, 7))}
+GAMES = {
+    "panther": (panther, range(3, 9)),
+    "wimmueln": (wimmueln, range(3, 7)),
+    "mueckenstich": (mueckenstich, range(3, 7)),
+}
 CHUNK = 1 << 15
 
 
@@ -35,12 +40,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duplicate", type=int, default=0, help="duplicate deals per player count (0: skip)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--games", nargs="+", choices=sorted(GAMES), default=list(GAMES))
     a = ap.parse_args()
-    print("game      players  random deals/s  heuristic deals/s" + ("  heuristic gain a deal" if a.duplicate else ""))
-    for name, (sim, seats) in GAMES.items():
+    header = "game          players  random deals/s  heuristic deals/s"
+    print(header + ("  heuristic gain a deal" if a.duplicate else ""))
+    for name in a.games:
+        sim, seats = GAMES[name]
         ws = sim.make_workspace()
         for n in seats:
-            line = f"{name:9s} {n:7d}  {rate(sim, n, 'random', ws):14,.0f}  {rate(sim, n, 'heuristic', ws):17,.0f}"
+            line = f"{name:13s} {n:7d}  {rate(sim, n, 'random', ws):14,.0f}  {rate(sim, n, 'heuristic', ws):17,.0f}"
             if a.duplicate:
                 mean, half = duplicate_advantage(sim.simulate_deals, n, a.seed, a.duplicate)
                 line += f"  {mean:+8.2f} +- {half:.2f}"
