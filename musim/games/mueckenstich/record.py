@@ -92,7 +92,7 @@ def _play(play, held, n, leader):
                 raise InputError(f"{where}: {play[i]} fails to follow {colour} (holds {follow})")
             held[seat] &= ~(1 << c)
             cards[j] = c
-            trump = named if named >= 0 else trump
+            trump = int(rules.trump_after(c, named, trump))
         winner = (leader + int(rules.trick_winner(cards, n, trump))) % n
         for c in cards:
             won[winner] |= 1 << int(c)

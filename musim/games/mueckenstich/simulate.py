@@ -28,6 +28,7 @@ from musim.games.mueckenstich.rules import (
     single_seat,
     trick_winner,
     tricks_per_deal,
+    trump_after,
 )
 from musim.jit import flat_kernel
 from musim.rng import randint, random_bit, stream_state
@@ -77,8 +78,8 @@ def play_tricks(n, leader, seat_policy, state, tricks, played, trumps, ws):
             trick[k] = card
             taken |= bit(card)
             named_log[pos] = -1
+            trump = trump_after(card, named, trump)
             if is_mosquito(card):
-                trump = named
                 named_log[pos] = named
                 trumps[count] = named
                 count += 1
