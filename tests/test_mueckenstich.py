@@ -420,3 +420,19 @@ def test_matches_are_n_deals_2n_at_3_players_and_replay_deal_by_deal(n):
             totals += arrays[2]
             dealer = (dealer + 1) % n
         assert totals.tolist() == out["totals"][i].tolist()
+
+
+def test_the_summary_counts_the_scoring_events_of_the_rows():
+    from musim.games.mueckenstich import columns, summary
+
+    n = 4
+    out = simulate_deals(n, 6, "heuristic", 0, 500)
+    acc = summary.for_run({"mode": "deals", "players": n, "game": "mueckenstich", "play": "heuristic", "seed": 6})
+    for start, stop in ((0, 200), (200, 500)):
+        acc.add(columns.deal_batch({k: v[start:stop] for k, v in out.items()}, start, n))
+    lines = "\n".join(acc.lines())
+    assert "500 deals" in lines
+    double, zero = (out["naming"][:, col] >= 0 for col in (0, 2))
+    assert f"double colour named (a single seat with the fewest tricks): {double.mean():.2%}" in lines
+    assert f"zero colour named (a single seat with the most mosquitoes): {zero.mean():.2%}" in lines
+    assert f"mosquitoes played a deal: {out['mosquitoes_played'].sum(axis=1).mean():.2f}" in lines

@@ -8,12 +8,13 @@ heuristic  a player who wants tricks of number cards (1 point each, usually) and
   * discard: mosquitoes first (each risks -5 and its trump is as often a help to others),
     then its lowest number cards from its shortest colours (voids let it dump mosquitoes
     and take tricks with trumps);
-  * when to spend a mosquito: whenever it can be dumped, i.e. some trump makes the trick
-    so far another seat's — a mosquito of a colour it has not yet paid for goes first;
-    otherwise only when nothing else is legal;
+  * when to spend a mosquito: one of a colour it has not yet paid for whenever it can be
+    dumped, i.e. some trump makes the trick so far another seat's; one of a colour it has
+    paid for (it costs nothing more) to take a trick it wants that no number card of its
+    takes; otherwise only when nothing else is legal;
   * which trump to name: among those that put the trick where it wants it (away from
-    itself when dumping), its strongest colour: the highest sum of ranks of its number
-    cards in the colour;
+    itself when dumping, to itself when taking), its strongest colour: the highest sum of
+    ranks of its number cards in the colour;
   * lead: its highest number card of its longest colour (trump colour first when it holds
     trumps);
   * follow: a trick it wants (its worth so far plus one point a card still to come, less 5
@@ -100,12 +101,13 @@ def worth(cards, count, paid):
 
 
 @flat_kernel
-def best_trump(hand, trick, k, avoid):
+def best_trump(hand, trick, k, aim):
     """With trick[k] a mosquito: the trump it names, the strongest colour for `hand` among those
-    leaving the trick to another seat if `avoid`; -1 if avoid and none does."""
+    that leave the trick to another seat (aim < 0) or give it to this one (aim > 0); -1 if none does."""
     named, best = -1, -1
     for t in range(COLOURS):
-        if avoid and trick_winner(trick, k + 1, t) == k:
+        mine = trick_winner(trick, k + 1, t) == k
+        if (aim < 0 and mine) or (aim > 0 and not mine):
             continue
         v = strength(hand, t)
         if v > best:
@@ -114,19 +116,27 @@ def best_trump(hand, trick, k, avoid):
 
 
 @flat_kernel
-def dump(legal, hand, trick, k, paid):
-    """(mosquito, trump) that puts the trick so far on another seat, unpaid colours first; (-1, -1) if none."""
-    for pass_paid in (False, True):
-        m = legal & MOSQUITOES
-        while m:
-            c = lowest(m)
-            m &= m - np.uint64(1)
-            if (((paid >> CARD_COLOUR[c]) & 1) != 0) != pass_paid:
-                continue
-            trick[k] = c
-            named = best_trump(hand & ~bit(c), trick, k, True)
-            if named >= 0:
-                return c, named
+def paid_mask(paid):
+    """The cards of the colours whose mosquito -5 is paid (bits of `paid`)."""
+    m = np.uint64(0)
+    for c in range(COLOURS):
+        if (paid >> c) & 1:
+            m |= COLOUR_MASK[c]
+    return m
+
+
+@flat_kernel
+def mosquito_move(mosquitoes, hand, trick, k, aim):
+    """(mosquito, trump) of `mosquitoes` that puts the trick so far where `aim` says
+    (best_trump); (-1, -1) if none does."""
+    m = mosquitoes
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        trick[k] = c
+        named = best_trump(hand & ~bit(c), trick, k, aim)
+        if named >= 0:
+            return c, named
     return -1, -1
 
 
@@ -147,19 +157,15 @@ def longest_colour(hand, trump):
 def heuristic_move(legal, hand, trick, k, n, trump, winner_pos, paid):
     """The heuristic's (card, trump after it) (module docstring); trick[0..k-1] played so far."""
     numbers = legal & NUMBERS
+    free = legal & MOSQUITOES & paid_mask(paid)
     if k > 0:
-        card, named = dump(legal, hand, trick, k, paid)
+        card, named = mosquito_move(legal & MOSQUITOES & ~free, hand, trick, k, -1)
         if card >= 0:
             return card, named
     if not numbers:  # only mosquitoes: one already paid for if possible, naming the strongest colour
-        unpaid = np.uint64(0)
-        for c in range(COLOURS):
-            if not (paid >> c) & 1:
-                unpaid |= COLOUR_MASK[c]
-        pool = legal & ~unpaid if legal & ~unpaid else legal
-        card = lowest(pool)
+        card = lowest(free if free else legal)
         trick[k] = card
-        return card, best_trump(hand & ~bit(card), trick, k, False)
+        return card, best_trump(hand & ~bit(card), trick, k, 0)
     if k == 0:
         return highest_ranked(numbers & COLOUR_MASK[longest_colour(numbers, trump)], CARD_RANK), trump
     best = trick[winner_pos]
@@ -172,9 +178,14 @@ def heuristic_move(legal, hand, trick, k, n, trump, winner_pos, paid):
             winners |= bit(c)
     losers = numbers & ~winners
     last = k == n - 1
+    wanted = worth(trick, k, paid) + n - k > 0
+    if wanted and not winners and free:
+        card, named = mosquito_move(free, hand, trick, k, 1)
+        if card >= 0:
+            return card, named
     if not winners:
         return lowest_ranked(losers, CARD_RANK), trump
-    if worth(trick, k, paid) + n - k > 0:
+    if wanted:
         return (lowest_ranked(winners, CARD_RANK) if last else highest_ranked(winners, CARD_RANK)), trump
     if losers:
         return highest_ranked(losers, CARD_RANK), trump
