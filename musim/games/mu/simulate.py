@@ -184,7 +184,7 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
             held[seat] ^= bit(card)
             remaining ^= bit(card)
             trick[k] = card
-            if k > 0 and beats(card, trick[winner_pos], klass[trick[0]], klass, power):
+            if k > 0 and beats(card, trick[winner_pos], klass, power):
                 winner_pos, winner = k, seat
             log[pos] = card
             pos += 1
