@@ -29,6 +29,7 @@ from musim.games.mu.rules import (
     top_other,
 )
 from musim.jit import flat_kernel
+from musim.matches import MATCH_DEAL_CAP
 from musim.rng import randint, stream_state
 
 # Columns of the per-deal integer result vector.
@@ -58,7 +59,6 @@ N_RESULTS = 17
 PLAYED, EKLAT = 0, 1
 MAX_PLAYERS = 6
 MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
-MATCH_DEAL_CAP = 10_000
 
 Workspace = namedtuple(
     "Workspace",

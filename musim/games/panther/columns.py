@@ -5,7 +5,7 @@ import pyarrow as pa
 
 from musim import seat_columns
 from musim.engine.parquet import SEAT, Column
-from musim.games.panther.simulate import MATCH_DEAL_CAP
+from musim.matches import MATCH_DEAL_CAP
 from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
 
 DEAL_COLUMNS = (

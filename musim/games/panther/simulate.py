@@ -9,6 +9,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from musim import matches
 from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
@@ -28,12 +29,11 @@ from musim.games.panther.rules import (
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
-Workspace = namedtuple("Workspace", "cards held trick log rng")
-MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
+Workspace = namedtuple("Workspace", "cards held trick log rng hands passed scores tricks")
 
 
 def make_workspace():
-    """Scratch arrays for one thread's deals."""
+    """Scratch arrays for one thread's deals; hands..tricks: one deal's results in a match."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -41,6 +41,10 @@ def make_workspace():
         trick=z(MAX_PLAYERS, np.int64),
         log=z(64, np.int64),
         rng=z(1, np.uint64),
+        hands=z(MAX_PLAYERS, np.uint64),
+        passed=z(MAX_PLAYERS, np.uint64),
+        scores=z(MAX_PLAYERS, np.int64),
+        tricks=z(MAX_PLAYERS, np.int64),
     )
 
 
@@ -123,47 +127,17 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
     return out
 
 
-@flat_kernel(nogil=True)
-def simulate_match_chunk(n, seed, start, seat_policy, deals, totals, hands, passed, scores, tricks, ws):
-    """Play matches start .. start+len(deals)-1 (RULES.md §4: until someone is at -200 or lower).
+@flat_kernel(inline="always")
+def match_deal(n, dealer, seat_policy, state, ws):
+    """One deal of a match (musim.matches), into the workspace's deal arrays."""
+    play_deal(n, dealer, seat_policy, state, ws.hands, ws.passed, ws.scores, ws.tricks, ws)
 
-    Match m draws from stream (~seed, m), a key space apart from single deals; its first
-    dealer is drawn, then the dealer moves one seat left each deal."""
-    state = ws.rng
-    for i in range(deals.shape[0]):
-        state[0] = stream_state(~np.uint64(seed), start + i)
-        dealer = randint(state, n)
-        for s in range(n):
-            totals[i, s] = 0
-        played, over = 0, False
-        while not over and played < MATCH_DEAL_CAP:
-            play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws)
-            played += 1
-            for s in range(n):
-                totals[i, s] += scores[s]
-                over |= match_over(totals[i, s])
-            dealer = dealer + 1 if dealer + 1 < n else 0
-        deals[i] = played
+
+matches.register(Workspace, match_deal, match_over)
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None):
-    """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per
-    seat), capped (no end within MATCH_DEAL_CAP deals)."""
+    """Matches start..start+count-1 (RULES.md §4: until someone is at -200 or lower) as a dict
+    of arrays, one row per match (musim.matches.simulate_matches)."""
     ws = make_workspace() if ws is None else ws
-    deals = np.zeros(count, np.int64)
-    totals = np.zeros((count, players), np.int64)
-    z = np.zeros
-    simulate_match_chunk(
-        players,
-        seed,
-        start,
-        seat_policies(players, policy, policies.NAMES),
-        deals,
-        totals,
-        z(players, np.uint64),
-        z(players, np.uint64),
-        z(players, np.int64),
-        z(players, np.int64),
-        ws,
-    )
-    return {"deals": deals, "totals": totals, "capped": deals >= MATCH_DEAL_CAP}
+    return matches.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)

@@ -6,7 +6,7 @@ import pyarrow as pa
 from musim import seat_columns
 from musim.deck import MU
 from musim.engine.parquet import SEAT, Column
-from musim.games.wimmueln.simulate import MATCH_DEAL_CAP
+from musim.matches import MATCH_DEAL_CAP
 from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
 
 _TEXT = pa.array([MU.text(i) for i in range(MU.n_cards)])

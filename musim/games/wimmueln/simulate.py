@@ -10,6 +10,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from musim import matches
 from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
@@ -31,12 +32,14 @@ from musim.games.wimmueln.rules import (
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
-Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength")
-MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
+Workspace = namedtuple(
+    "Workspace",
+    "cards held trick log rng kind_card kind_rank kind_strength hands revealed estimates won card_points bonus scores",
+)
 
 
 def make_workspace():
-    """Scratch arrays for one thread's deals."""
+    """Scratch arrays for one thread's deals; hands..scores: one deal's results in a match."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -47,6 +50,13 @@ def make_workspace():
         kind_card=z(20, np.int64),
         kind_rank=z(20, np.int64),
         kind_strength=z(20, np.int64),
+        hands=z(MAX_PLAYERS, np.uint64),
+        revealed=z(2, np.int64),
+        estimates=z((MAX_PLAYERS, 2), np.int64),
+        won=z(MAX_PLAYERS, np.int64),
+        card_points=z(MAX_PLAYERS, np.int64),
+        bonus=z(MAX_PLAYERS, np.int64),
+        scores=z(MAX_PLAYERS, np.int64),
     )
 
 
@@ -165,52 +175,30 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
     return out
 
 
-@flat_kernel(nogil=True)
-def simulate_match_chunk(
-    n, seed, start, seat_policy, deals, totals, hands, revealed, estimates, won, card_points, bonus, scores, ws
-):
-    """Play matches start .. start+len(deals)-1 (RULES.md §3: to 200).
+@flat_kernel(inline="always")
+def match_deal(n, dealer, seat_policy, state, ws):
+    """One deal of a match (musim.matches), into the workspace's deal arrays."""
+    play_deal(
+        n,
+        dealer,
+        seat_policy,
+        state,
+        ws.hands,
+        ws.revealed,
+        ws.estimates,
+        ws.won,
+        ws.card_points,
+        ws.bonus,
+        ws.scores,
+        ws,
+    )
 
-    Match m draws from stream (~seed, m), a key space apart from single deals; its first
-    dealer is drawn, then the dealer moves one seat left each deal."""
-    state = ws.rng
-    for i in range(deals.shape[0]):
-        state[0] = stream_state(~np.uint64(seed), start + i)
-        dealer = randint(state, n)
-        for s in range(n):
-            totals[i, s] = 0
-        played, over = 0, False
-        while not over and played < MATCH_DEAL_CAP:
-            play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws)
-            played += 1
-            for s in range(n):
-                totals[i, s] += scores[s]
-                over |= match_over(totals[i, s])
-            dealer = dealer + 1 if dealer + 1 < n else 0
-        deals[i] = played
+
+matches.register(Workspace, match_deal, match_over)
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None):
-    """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per
-    seat), capped (no end within MATCH_DEAL_CAP deals)."""
+    """Matches start..start+count-1 (RULES.md §3: to 200) as a dict of arrays, one row per match
+    (musim.matches.simulate_matches)."""
     ws = make_workspace() if ws is None else ws
-    deals = np.zeros(count, np.int64)
-    totals = np.zeros((count, players), np.int64)
-    z = np.zeros
-    simulate_match_chunk(
-        players,
-        seed,
-        start,
-        seat_policies(players, policy, policies.NAMES),
-        deals,
-        totals,
-        z(players, np.uint64),
-        z(2, np.int64),
-        z((players, 2), np.int64),
-        z(players, np.int64),
-        z(players, np.int64),
-        z(players, np.int64),
-        z(players, np.int64),
-        ws,
-    )
-    return {"deals": deals, "totals": totals, "capped": deals >= MATCH_DEAL_CAP}
+    return matches.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
