@@ -9,8 +9,8 @@ from functools import lru_cache
 import pyarrow as pa
 
 from musim.cards import COLOURS
+from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column, schema_of
-from musim.matches import MATCH_DEAL_CAP
 from musim.seat_columns import PER_SEAT, SEAT_NUMBER
 
 _TYPES = f"a colour letter ({', '.join(COLOURS)}) or a number digit (0..9)"

@@ -13,12 +13,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.cards import CARD_TEXT, mask_cards, type_text
+from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.run import Job
 from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.policies import DD, HEURISTIC, RANDOM
-from musim.matches import MATCH_DEAL_CAP
 from musim.solver.tt import DEFAULT_MB
 
 # --play name -> (auction/trump/partner policy, card-play policy)

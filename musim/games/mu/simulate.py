@@ -14,6 +14,7 @@ import numpy as np
 from musim.bits import bit, popcount
 from musim.cards import CARD_POINTS, DECK, DECK_3P, N_CARDS
 from musim.deal import deal_cards
+from musim.drivers import MATCH_DEAL_CAP
 from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
     TRUMP,
@@ -29,7 +30,6 @@ from musim.games.mu.rules import (
     top_other,
 )
 from musim.jit import flat_kernel
-from musim.matches import MATCH_DEAL_CAP
 from musim.rng import randint, stream_state
 
 # Columns of the per-deal integer result vector.

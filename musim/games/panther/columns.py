@@ -4,8 +4,8 @@ import numpy as np
 import pyarrow as pa
 
 from musim import seat_columns
+from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
-from musim.matches import MATCH_DEAL_CAP
 from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
 
 DEAL_COLUMNS = (

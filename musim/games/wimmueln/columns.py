@@ -5,8 +5,8 @@ import pyarrow as pa
 
 from musim import seat_columns
 from musim.deck import MU
+from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
-from musim.matches import MATCH_DEAL_CAP
 from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
 
 _TEXT = pa.array([MU.text(i) for i in range(MU.n_cards)])

@@ -1,16 +1,17 @@
 """Whole deals of Wimmüln as numba kernels: deal, reveal, lead, estimates, play, score.
 
-Deal k of a run draws from the stream keyed by (seed, k) (musim.rng).  The shuffled
-deck is dealt in blocks, seat s taking cards s*h .. s*h+h-1 of it, so "the last two
-cards dealt to the dealer" are the last two of the dealer's block.  `simulate_deals`
-is the Python entry point: one array per column, one row per deal.
+Runs of deals and matches go through musim.drivers (deal k of a run draws from the
+stream keyed by (seed, k)).  The shuffled deck is dealt in blocks, seat s taking cards
+s*h .. s*h+h-1 of it, so "the last two cards dealt to the dealer" are the last two of
+the dealer's block.  `simulate_deals` and `simulate_matches` are the Python entry
+points: one array per column, one row per deal (match).
 """
 
 from collections import namedtuple
 
 import numpy as np
 
-from musim import matches
+from musim import drivers
 from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
@@ -30,7 +31,6 @@ from musim.games.wimmueln.rules import (
     trump_of,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint, stream_state
 
 Workspace = namedtuple(
     "Workspace",
@@ -128,29 +128,26 @@ def play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, ca
     return trump
 
 
-@flat_kernel(nogil=True)
-def simulate_chunk(
-    n, seed, start, seat_policy, dealers, trumps, hands, revealed, estimates, won, card_points, bonus, scores, ws
-):
-    """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
-    state = ws.rng
-    for i in range(dealers.shape[0]):
-        state[0] = stream_state(seed, start + i)
-        dealers[i] = randint(state, n)
-        trumps[i] = play_deal(
-            n,
-            dealers[i],
-            seat_policy,
-            state,
-            hands[i],
-            revealed[i],
-            estimates[i],
-            won[i],
-            card_points[i],
-            bonus[i],
-            scores[i],
-            ws,
-        )
+Rows = namedtuple("Rows", "dealer trump hands revealed estimates tricks card_points bonus scores")  # per deal
+
+
+@flat_kernel(inline="always")
+def play_row(n, dealer, seat_policy, state, rows, i, ws):
+    """Deal row i of a run (musim.drivers)."""
+    rows.trump[i] = play_deal(
+        n,
+        dealer,
+        seat_policy,
+        state,
+        rows.hands[i],
+        rows.revealed[i],
+        rows.estimates[i],
+        rows.tricks[i],
+        rows.card_points[i],
+        rows.bonus[i],
+        rows.scores[i],
+        ws,
+    )
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None):
@@ -158,26 +155,25 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
     name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer, trump
     (-1: none), hands (uint64 per seat), revealed (the dealer's two cards), estimates (per seat
     the face-up then the hidden card index), tricks, card_points, bonus and scores (per seat)."""
-    ws = make_workspace() if ws is None else ws
     z = np.zeros
-    out = {
-        "dealer": z(count, np.int64),
-        "trump": z(count, np.int64),
-        "hands": z((count, players), np.uint64),
-        "revealed": z((count, 2), np.int64),
-        "estimates": z((count, players, 2), np.int64),
-        "tricks": z((count, players), np.int64),
-        "card_points": z((count, players), np.int64),
-        "bonus": z((count, players), np.int64),
-        "scores": z((count, players), np.int64),
-    }
-    simulate_chunk(players, seed, start, seat_policies(players, policy, policies.NAMES), *out.values(), ws)
-    return out
+    rows = Rows(
+        dealer=z(count, np.int64),
+        trump=z(count, np.int64),
+        hands=z((count, players), np.uint64),
+        revealed=z((count, 2), np.int64),
+        estimates=z((count, players, 2), np.int64),
+        tricks=z((count, players), np.int64),
+        card_points=z((count, players), np.int64),
+        bonus=z((count, players), np.int64),
+        scores=z((count, players), np.int64),
+    )
+    ws = make_workspace() if ws is None else ws
+    return drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
 
 
 @flat_kernel(inline="always")
 def match_deal(n, dealer, seat_policy, state, ws):
-    """One deal of a match (musim.matches), into the workspace's deal arrays."""
+    """One deal of a match (musim.drivers), into the workspace's deal arrays."""
     play_deal(
         n,
         dealer,
@@ -194,11 +190,11 @@ def match_deal(n, dealer, seat_policy, state, ws):
     )
 
 
-matches.register(Workspace, match_deal, match_over)
+drivers.register(Workspace, play_row, match_deal, match_over)
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None):
     """Matches start..start+count-1 (RULES.md §3: to 200) as a dict of arrays, one row per match
-    (musim.matches.simulate_matches)."""
+    (musim.drivers.simulate_matches)."""
     ws = make_workspace() if ws is None else ws
-    return matches.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
+    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
