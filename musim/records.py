@@ -1,4 +1,4 @@
-"""Checks shared by the game records of the trick games (FORMATS.md "The other trick games").
+"""Checks shared by the game records of the trick games (FORMATS.md: Mü and "The other trick games").
 
 Each game's record module walks its record in order and asks its own rule kernels;
 this module holds what every such walk needs: the header, the dealt hands, sets of
@@ -80,6 +80,18 @@ def check_deck(deck, dealt, wanted, what):
         )
 
 
+def check_colours_deal(deck, dealt, n):
+    """The whole deck, or with 3 players any three complete colours (Mü and Wimmüln)."""
+    if n != 3:
+        check_deck(deck, dealt, deck.full, "the whole deck")
+        return
+    taken = 0
+    for mask in dealt:
+        taken |= mask
+    wanted = sum(deck.colour_mask(c) for c in range(len(deck.colours)) if taken & deck.colour_mask(c))
+    check_deck(deck, dealt, wanted, "three complete colours")
+
+
 def cards_from(deck, cards, hand, count, item):
     """Mask of `count` cards listed in `cards`, all taken from `hand` (a mask)."""
     if not isinstance(cards, list):
@@ -100,7 +112,7 @@ def play_tricks(deck, play, held, n, leader, count, rules, first=0, trick0=()):
 
     `held` (per seat masks) is updated as cards are played.  `rules` gives the game's
     kernels: legal(hand, led) -> mask, winner(cards, count) -> position,
-    points(mask) -> int, and colour(card) -> its class letter for messages.  The first
+    points(mask) -> int, and colour(card) -> the name of its class for messages.  The first
     `first` cards of play (already checked and taken from their hands by the caller) are
     the start of trick 0, given as card indices in `trick0`.
     """
@@ -127,10 +139,10 @@ def play_tricks(deck, play, held, n, leader, count, rules, first=0, trick0=()):
                 if c < 0:
                     raise InputError(f"{where}: {text} is not held")
                 led = int(cards[0]) if j else -1
-                if not int(rules.legal(np.uint64(held[seat]), led)) >> c & 1:
-                    colour = rules.colour(led)
-                    follow = " ".join(t for t in deck.format(held[seat]) if t.startswith(colour))
-                    raise InputError(f"{where}: {text} fails to follow {colour} (holds {follow})")
+                legal = int(rules.legal(np.uint64(held[seat]), led))
+                if not legal >> c & 1:  # then `legal` is the cards of the led class
+                    follow = " ".join(deck.format(legal))
+                    raise InputError(f"{where}: {text} fails to follow {rules.colour(led)} (holds {follow})")
                 held[seat] &= ~(1 << c)
             cards[j] = c
             trick |= 1 << c

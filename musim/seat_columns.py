@@ -1,7 +1,9 @@
-"""Run-output columns shared by the games scored per seat (The Last Panther, Wimmüln).
+"""Run-output columns shared by the games scored per seat (The Last Panther, Wimmüln), and the
+phrases every game's column descriptions use for seats.
 
 A deal row carries one scalar column per seat for what is compared seat by seat
-(`score_<i>`, `tricks_<i>`), list columns (one entry per seat) for the rest, and a
+(`score_<i>`, `tricks_<i>`: templates named with musim.engine.parquet.SEAT, declared
+once for any player count), list columns (one entry per seat) for the rest, and a
 match row the seats' totals and the winner.  Each game's columns.py lists its own
 columns and fills them from its kernels' arrays with these helpers.
 """
@@ -9,20 +11,10 @@ columns and fills them from its kernels' arrays with these helpers.
 import numpy as np
 import pyarrow as pa
 
-from musim.engine.parquet import Column, schema_of
+from musim.engine.parquet import SEAT, Column, schema_of
 
-SEAT = "a seat number (0..players-1)"
+SEAT_NUMBER = "a seat number (0..players-1)"
 PER_SEAT = "one entry per seat, in seat order"
-
-
-def per_seat(prefix, typ, description, players):
-    """Columns prefix_0 .. prefix_{players-1}; `description` is completed with the seat."""
-    return tuple(Column(f"{prefix}_{i}", typ, f"{description} of seat {i}.") for i in range(players))
-
-
-def per_seat_arrays(prefix, values, typ):
-    """{prefix_i: column i of a 2-D array} as Arrow arrays of type typ."""
-    return {f"{prefix}_{i}": pa.array(values[:, i], type=typ) for i in range(values.shape[1])}
 
 
 def list_array(values, typ):
@@ -33,14 +25,14 @@ def list_array(values, typ):
     return pa.ListArray.from_arrays(offsets, pa.array(flat, type=typ.value_type), type=typ)
 
 
-def match_columns(players, end, cap):
+def match_columns(end, cap):
     """Columns of a match row: `end` says when a match ends, `cap` the deal cap."""
     return (
         Column("match", pa.int64(), "Index of the match within the run; match m draws from the stream (~seed, m)."),
         Column("players", pa.int8(), "Number of players."),
         Column("deals", pa.int32(), f"Deals the match took: {end}; the dealer moves one seat left each deal."),
-        *per_seat("total", pa.int32(), "Total score at the end of the match", players),
-        Column("winner", pa.int8(), f"The seat with the highest total, {SEAT}; null when several share it."),
+        Column(f"total_{SEAT}", pa.int32(), "Total score of seat i at the end of the match."),
+        Column("winner", pa.int8(), f"The seat with the highest total, {SEAT_NUMBER}; null when several share it."),
         Column("winners", pa.list_(pa.int8()), "The seats sharing the highest total, in seat order (one unless tied)."),
         Column("capped", pa.bool_(), f"True if the match stopped after {cap:,} deals without ending by the rules."),
     )
@@ -56,14 +48,19 @@ def match_batch(out, start, players, columns):
         "match": pa.array(np.arange(start, start + count), type=pa.int64()),
         "players": pa.array(np.full(count, players), type=pa.int8()),
         "deals": pa.array(out["deals"], type=pa.int32()),
-        **per_seat_arrays("total", totals, pa.int32()),
+        f"total_{SEAT}": totals,
         "winner": pa.array(winner, type=pa.int8(), mask=winner < 0),
         "winners": pa.array([np.flatnonzero(row).tolist() for row in top], type=pa.list_(pa.int8())),
         "capped": pa.array(out["capped"], type=pa.bool_()),
     }
-    return batch(values, columns)
+    return batch(values, columns, players)
 
 
-def batch(values, columns):
-    """Record batch of `values` (name -> Arrow array) in the order and with the descriptions of `columns`."""
-    return pa.RecordBatch.from_arrays([values[c.name] for c in columns], schema=schema_of(columns))
+def batch(values, columns, players):
+    """Record batch of `values` (name -> Arrow array) in the order and with the descriptions of
+    `columns`; a SEAT column's value is a 2-D array whose column i fills the column of seat i."""
+    arrays = []
+    for c in columns:
+        v = values[c.name]
+        arrays += [pa.array(v[:, i], type=c.type) for i in range(players)] if SEAT in c.name else [v]
+    return pa.RecordBatch.from_arrays(arrays, schema=schema_of(columns, players))

@@ -65,23 +65,3 @@ def test_card_sum_and_ranked_cards(mask, values):
     high = tricks.highest_ranked(np.uint64(mask), rank)
     assert low == min(cards, key=lambda c: (rank[c], c))
     assert high == max(cards, key=lambda c: (rank[c], c))
-
-
-def test_mu_contracts_run_on_the_shared_kernels():
-    """Mü's class and power arrays, with the trump class as trump, give Mü's own legal moves and winners."""
-    from musim.games.mu import rules as mu
-
-    rng = np.random.default_rng(13)
-    for _ in range(3000):
-        chief, vice = (int(t) for t in rng.integers(-1, 15, 2))
-        klass, power, class_mask = mu.contract(chief, vice)
-        perm = rng.permutation(60)
-        hand = np.uint64(ref.mask_of(perm[: rng.integers(1, 16)]))
-        led = int(perm[-1])
-        assert tricks.legal_cards(hand, led, klass, class_mask, mu.TRUMP, False) == mu.legal_moves(
-            hand, led, klass, class_mask
-        )
-        trick = np.array(perm[: rng.integers(1, 7)], np.int64)
-        assert tricks.trick_winner(trick, len(trick), mu.TRUMP, klass, power, False) == mu.trick_winner(
-            trick, len(trick), klass, power
-        )

@@ -33,22 +33,22 @@ def _simulate(kernel, players, seed, play, start, count):
 
 def job(spec, simulate, columns):
     """The Job of a deals or matches spec; `simulate`: the game's simulate module (simulate_deals,
-    simulate_matches), `columns`: its columns module (deal_columns/deal_batch, match_columns/match_batch)."""
+    simulate_matches), `columns`: its columns module (DEAL_COLUMNS/deal_batch, MATCH_COLUMNS/match_batch)."""
     n = spec.players
     if spec.mode == "matches":
         kernel, size, cols, to_batch = (
             simulate.simulate_matches,
             CHUNK_MATCHES,
-            columns.match_columns,
+            columns.MATCH_COLUMNS,
             columns.match_batch,
         )
     else:
-        kernel, size, cols, to_batch = simulate.simulate_deals, CHUNK_DEALS, columns.deal_columns, columns.deal_batch
+        kernel, size, cols, to_batch = simulate.simulate_deals, CHUNK_DEALS, columns.DEAL_COLUMNS, columns.deal_batch
     return Job(
         size,
         partial(_simulate, kernel, n, spec.seed, spec.play),
         lambda chunk: to_batch(chunk.out, chunk.start, n),
-        schema_of(cols(n)),
+        schema_of(cols, n),
     )
 
 

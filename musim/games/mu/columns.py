@@ -9,21 +9,22 @@ from functools import lru_cache
 import pyarrow as pa
 
 from musim.cards import COLOURS
+from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column, schema_of
-from musim.games.mu.simulate import MATCH_DEAL_CAP
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER
 
-_SEAT = "a seat number (0..players-1)"
-_PER_SEAT = "one entry per seat, in seat order"
 _TYPES = f"a colour letter ({', '.join(COLOURS)}) or a number digit (0..9)"
 
 DEAL_COLUMNS = (
     Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
     Column("players", pa.int8(), "Number of players (3..6)."),
-    Column("dealer", pa.int8(), f"The dealer, {_SEAT}; seats are numbered clockwise."),
+    Column("dealer", pa.int8(), f"The dealer, {SEAT_NUMBER}; seats are numbered clockwise."),
     Column("outcome", pa.string(), '"played", or "eklat" (no unique highest bid: the deal ends unplayed).'),
-    Column("chief", pa.int8(), f"The chief (unique highest bidder), {_SEAT}; null for an eklat."),
-    Column("vice", pa.int8(), f"The vice, {_SEAT}; null for an eklat, with 3 players, or when no player qualifies."),
-    Column("partner", pa.int8(), f"The chief's partner, {_SEAT}; null for an eklat and with 3 players."),
+    Column("chief", pa.int8(), f"The chief (unique highest bidder), {SEAT_NUMBER}; null for an eklat."),
+    Column(
+        "vice", pa.int8(), f"The vice, {SEAT_NUMBER}; null for an eklat, with 3 players, or when no player qualifies."
+    ),
+    Column("partner", pa.int8(), f"The chief's partner, {SEAT_NUMBER}; null for an eklat and with 3 players."),
     Column(
         "bid",
         pa.int8(),
@@ -47,13 +48,13 @@ DEAL_COLUMNS = (
     Column(
         "provoker",
         pa.int8(),
-        f"For an eklat, the tied player who laid last, {_SEAT}; null for a played deal or when nobody laid.",
+        f"For an eklat, the tied player who laid last, {SEAT_NUMBER}; null for a played deal or when nobody laid.",
     ),
     Column("auction_turns", pa.int16(), "Turns of the auction, passes included, the dealer's first."),
     Column(
         "scores",
         pa.list_(pa.int16()),
-        f"The deal's score of each seat: card points plus bonus or penalty, or the eklat score; {_PER_SEAT}.",
+        f"The deal's score of each seat: card points plus bonus or penalty, or the eklat score; {PER_SEAT}.",
     ),
     Column(
         f"score_{SEAT}",
@@ -61,13 +62,13 @@ DEAL_COLUMNS = (
         "The deal's score of seat i (one column per seat, i = 0..players-1), the same as scores[i]: "
         "every game's deal rows carry these columns.",
     ),
-    Column("card_points", pa.list_(pa.int16()), f"Card points won in tricks, {_PER_SEAT}; all 0 for an eklat."),
+    Column("card_points", pa.list_(pa.int16()), f"Card points won in tricks, {PER_SEAT}; all 0 for an eklat."),
     Column(
         "hands",
         pa.list_(pa.uint64()),
-        f"The cards dealt to each seat (laid cards included) as card masks (bit layout below), {_PER_SEAT}.",
+        f"The cards dealt to each seat (laid cards included) as card masks (bit layout below), {PER_SEAT}.",
     ),
-    Column("laid", pa.list_(pa.uint64()), f"The cards each seat laid in the auction as card masks, {_PER_SEAT}."),
+    Column("laid", pa.list_(pa.uint64()), f"The cards each seat laid in the auction as card masks, {PER_SEAT}."),
 )
 
 # Filled by double-dummy play only: present in a run's output with --play dd alone.
@@ -90,10 +91,10 @@ MATCH_COLUMNS = (
     Column("players", pa.int8(), "Number of players (3..6)."),
     Column("deals", pa.int32(), "Deals the match took, eklats included: it ends when a total reaches --goal."),
     Column("eklats", pa.int32(), "Deals of the match that ended in an eklat."),
-    Column("totals", pa.list_(pa.int32()), f"Each seat's total score (points) at the end of the match, {_PER_SEAT}."),
-    Column("winner", pa.int8(), f"The seat with the highest total, {_SEAT}; null when several share it."),
+    Column("totals", pa.list_(pa.int32()), f"Each seat's total score (points) at the end of the match, {PER_SEAT}."),
+    Column("winner", pa.int8(), f"The seat with the highest total, {SEAT_NUMBER}; null when several share it."),
     Column("winners", pa.list_(pa.int8()), "The seats sharing the highest total, in seat order (one unless tied)."),
-    Column("chief_counts", pa.list_(pa.int32()), f"Deals each seat played as chief, {_PER_SEAT}."),
+    Column("chief_counts", pa.list_(pa.int32()), f"Deals each seat played as chief, {PER_SEAT}."),
     Column(
         "capped",
         pa.bool_(),

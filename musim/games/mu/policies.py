@@ -242,7 +242,7 @@ def heuristic_follow(legal, trick, count, last, winner_pos, mate_winning, unseen
     while m:
         c = lowest(m)
         m = drop_lowest(m)
-        if beats(c, wcard, led_class, klass, power):
+        if beats(c, wcard, klass, power):
             winners |= bit(c)
             if power[c] >= threat:
                 sure |= bit(c)

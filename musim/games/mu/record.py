@@ -4,8 +4,9 @@ The record is walked in order — deal, auction, trumps, partner, play — and e
 rule question (lay limits, the end of the auction, eklat and provoker, chief and
 vice, nameable trumps, partners, following, trick winners, points, scoring) is put
 to the kernels of `musim.games.mu.rules`, so the validator can never disagree
-with the simulator.  This module only checks the JSON shapes, tracks who holds
-which cards, and words the errors.
+with the simulator.  The steps every trick game's record shares (header, dealt
+hands, trick-by-trick play) are musim.records'; this module checks the rest of the
+JSON shapes, tracks who holds which cards, and words the errors.
 
 Every error is an `InputError` whose one-line message starts with the offending
 item.  Indices are 0-based, like the record's own lists: "auction turn i" is
@@ -13,33 +14,21 @@ record["auction"][i], "play card j" is record["play"][j], "trick k" is
 result["tricks"][k].
 """
 
-import json
-from contextlib import contextmanager
+from types import SimpleNamespace
 
 import numpy as np
 
+from musim import records
 from musim.batch import InputError
 from musim.bits import popcount
-from musim.cards import (
-    CARD_TEXT,
-    COLOUR_MASK,
-    COLOURS,
-    N_COLOURS,
-    NO_TYPE,
-    CardError,
-    card_index,
-    deck_for,
-    hand_mask,
-    mask_cards,
-    parse_type,
-    type_text,
-)
+from musim.cards import COLOURS, NO_TYPE, card_index, mask_cards, parse_type, type_text
+from musim.deck import MU
 from musim.games.mu import rules
 
 
 def replay(obj):
     """Validate a Mü game record and return its replay result (played or eklat form)."""
-    n, dealer = _header(obj)
+    n, dealer = records.header(obj, "mu", rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     hands = _deal(obj.get("hands"), n)
     laid, counts, last_lay = _auction(obj.get("auction"), hands, n, dealer)
     tied = np.empty(n, np.int64)
@@ -86,26 +75,6 @@ def replay(obj):
 # ---------------------------------------------------------------- helpers
 
 
-@contextmanager
-def _at(item):
-    """Turn a CardError (bad card text, too many copies) into an InputError naming `item`."""
-    try:
-        yield
-    except CardError as exc:
-        raise InputError(f"{item}: {exc}") from None
-
-
-def _show(value):
-    """Short one-line JSON rendering of a user value for messages."""
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _is_int(value):
-    """JSON integer (bools are not seat numbers)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _seat_or_none(seat):
     """JSON form of a seat the kernels report as -1 when absent."""
     return None if seat < 0 else int(seat)
@@ -119,47 +88,17 @@ def _bit(i):
 # ---------------------------------------------------------------- the steps
 
 
-def _header(obj):
-    """(players, dealer) after checking "game", "players" and "dealer"."""
-    if obj.get("game") != "mu":
-        raise InputError(f'game: expected "mu", got {_show(obj.get("game"))}')
-    n = obj.get("players")
-    if not _is_int(n) or not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
-        raise InputError(f"players: expected {rules.MIN_PLAYERS}..{rules.MAX_PLAYERS}, got {_show(n)}")
-    dealer = obj.get("dealer")
-    if not _is_int(dealer) or not 0 <= dealer < n:
-        raise InputError(f"dealer: expected a seat 0..{n - 1}, got {_show(dealer)}")
-    return n, dealer
-
-
 def _deal(hands, n):
     """Dealt hand masks; the hands must together be exactly the deck for n players."""
-    if not isinstance(hands, list) or len(hands) != n:
-        raise InputError(f"hands: expected a list of {n} hands, got {_show(hands)}")
-    size = rules.hand_size(n)
-    dealt = []
-    taken = np.uint64(0)
-    for s, hand in enumerate(hands):
-        if not isinstance(hand, list):
-            raise InputError(f"hands[{s}]: expected a list of cards, got {_show(hand)}")
-        if len(hand) != size:
-            raise InputError(f"hands[{s}]: {len(hand)} cards, expected {size}")
-        with _at(f"hands[{s}]"):
-            mask = hand_mask(hand, within=~taken)
-        dealt.append(mask)
-        taken |= mask
-    colours = [c for c in range(N_COLOURS) if taken & COLOUR_MASK[c]]
-    deck = deck_for(n, colours)
-    if taken != deck:
-        what = "three complete colours" if n == 3 else "the whole deck"
-        raise InputError(f"hands: the deal is not {what} (missing {' '.join(mask_cards(deck & ~taken))})")
-    return dealt
+    dealt = records.dealt_hands(MU, hands, n, int(rules.hand_size(n)))
+    records.check_colours_deal(MU, dealt, n)
+    return [np.uint64(h) for h in dealt]
 
 
 def _auction(auction, hands, n, dealer):
     """(laid masks, laid counts, last laying turn per seat) after walking the auction."""
     if not isinstance(auction, list):
-        raise InputError(f"auction: expected a list of turns, got {_show(auction)}")
+        raise InputError(f"auction: expected a list of turns, got {records.show(auction)}")
     laid = np.zeros(n, np.uint64)
     counts = np.zeros(n, np.int64)
     last_lay = np.full(n, -1, np.int64)
@@ -170,14 +109,14 @@ def _auction(auction, hands, n, dealer):
         if rules.auction_over(passes, n):
             raise InputError(f"{where}: the auction already ended after turn {i - 1}")
         if not isinstance(turn, list):
-            raise InputError(f"{where}: expected a list of cards, got {_show(turn)}")
+            raise InputError(f"{where}: expected a list of cards, got {records.show(turn)}")
         if not turn:
             passes += 1
             continue
         in_hand = hands[seat] & ~laid[seat]
         cards = np.uint64(0)
         for text in turn:
-            with _at(where):
+            with records.at(where):
                 c = card_index(text, in_hand & ~cards)
                 if c < 0:
                     why = "already laid" if card_index(text, hands[seat]) >= 0 else "not dealt to this seat"
@@ -199,20 +138,20 @@ def _check_eklat_leftovers(obj):
     """An eklat is unplayed: no trumps, partner or play may be given."""
     for key in ("vice_trump", "chief_trump", "partner"):
         if obj.get(key) is not None:
-            raise InputError(f"{key}: must be null or absent on an eklat, got {_show(obj.get(key))}")
+            raise InputError(f"{key}: must be null or absent on an eklat, got {records.show(obj.get(key))}")
     if obj.get("play") not in (None, []):
-        raise InputError(f"play: must be empty or absent on an eklat, got {_show(obj.get('play'))}")
+        raise InputError(f"play: must be empty or absent on an eklat, got {records.show(obj.get('play'))}")
 
 
 def _vice_trump(text, laid, vice):
     """Vice trump type (NO_TYPE without a vice): one of the vice's laid types."""
     if vice < 0:
         if text is not None:
-            raise InputError(f"vice_trump: there is no vice, got {_show(text)}")
+            raise InputError(f"vice_trump: there is no vice, got {records.show(text)}")
         return NO_TYPE
     if text is None:
         raise InputError(f"vice_trump: missing (seat {vice} is vice)")
-    with _at("vice_trump"):
+    with records.at("vice_trump"):
         t = parse_type(text)
     if not rules.nameable_types(laid[vice], NO_TYPE) >> t & 1:
         raise InputError(
@@ -225,7 +164,7 @@ def _chief_trump(text, laid, chief, vice_trump):
     """Chief trump type: "none" or a laid type of the chief's other than the vice trump."""
     if text is None:
         raise InputError("chief_trump: missing")
-    with _at("chief_trump"):
+    with records.at("chief_trump"):
         t = parse_type(text, allow_none=True)
     if t != NO_TYPE and not rules.nameable_types(laid[chief], vice_trump) >> t & 1:
         if t == vice_trump:
@@ -241,13 +180,13 @@ def _partner(partner, n, chief, vice):
     allowed = [p for p in range(n) if rules.partner_allowed(p, chief, vice, n)]
     if not allowed:
         if partner is not None:
-            raise InputError(f"partner: must be null with {n} players, got {_show(partner)}")
+            raise InputError(f"partner: must be null with {n} players, got {records.show(partner)}")
         return -1
     if partner is None:
         raise InputError("partner: missing")
-    if not _is_int(partner) or partner not in allowed:
+    if not records.is_int(partner) or partner not in allowed:
         raise InputError(
-            f"partner: {_show(partner)} is not allowed (chief {chief}, vice {_seat_or_none(vice)}; "
+            f"partner: {records.show(partner)} is not allowed (chief {chief}, vice {_seat_or_none(vice)}; "
             f"choose from {', '.join(map(str, allowed))})"
         )
     return partner
@@ -255,41 +194,13 @@ def _partner(partner, n, chief, vice):
 
 def _play(play, hands, n, chief, chief_trump, vice_trump):
     """(tricks, card points per seat) after playing every card in order."""
-    size = rules.hand_size(n)
-    if not isinstance(play, list):
-        raise InputError(f"play: expected a list of cards, got {_show(play)}")
-    if len(play) != n * size:
-        raise InputError(f"play: {len(play)} cards, expected {n * size}")
     klass, power, class_mask = rules.contract(chief_trump, vice_trump)
-    held = list(hands)
-    card_points = np.zeros(n, np.int64)
-    cards = np.empty(n, np.int64)
-    tricks = []
-    leader = chief
-    for k in range(size):
-        trick = np.uint64(0)
-        for j in range(n):
-            seat = (leader + j) % n
-            text = play[k * n + j]
-            where = f"play card {k * n + j} (seat {seat}, trick {k})"
-            with _at(where):
-                c = card_index(text, held[seat])
-            if c < 0:
-                raise InputError(f"{where}: {text} is not held")
-            led = cards[0] if j else -1
-            if not rules.legal_moves(held[seat], led, klass, class_mask) & _bit(c):
-                lead_class = klass[led]
-                name = "trump" if lead_class == rules.TRUMP else COLOURS[lead_class]
-                follow = " ".join(mask_cards(held[seat] & class_mask[lead_class]))
-                raise InputError(f"{where}: {text} fails to follow {name} (holds {follow})")
-            cards[j] = c
-            trick |= _bit(c)
-            held[seat] &= ~_bit(c)
-        winner = (leader + rules.trick_winner(cards, n, klass, power)) % n
-        points = rules.mask_points(trick)
-        card_points[winner] += points
-        tricks.append(
-            {"leader": leader, "cards": [CARD_TEXT[c] for c in cards], "winner": int(winner), "points": int(points)}
-        )
-        leader = int(winner)
-    return tricks, card_points
+    walk = SimpleNamespace(
+        legal=lambda hand, led: rules.legal_moves(hand, led, klass, class_mask),
+        winner=lambda cards, count: rules.trick_winner(cards, count, klass, power),
+        points=rules.mask_points,
+        colour=lambda card: "trump" if klass[card] == rules.TRUMP else COLOURS[klass[card]],
+    )
+    held = [int(h) for h in hands]
+    tricks, _, won = records.play_tricks(MU, play, held, n, chief, int(rules.hand_size(n)), walk)
+    return tricks, np.array([rules.mask_points(np.uint64(w)) for w in won], np.int64)

@@ -6,12 +6,14 @@ these functions; no rule is written twice.
 Contract tables.  Once the trumps are fixed, each card gets
   * a class: its colour 0..4, or TRUMP (5) if its tier > 0;
   * a power: its number for a non-trump, 10 + 10*tier + number for a trump,
-so that the trick winner is simply the first card of maximal power among the
-cards that are trumps or of the led class.
+so that the trick is the shared one of musim.tricks with class TRUMP as the trump
+class: follow the led class, trumping never forced, the first card of maximal power
+among the trumps (else the led class) wins.
 """
 
 import numpy as np
 
+from musim import tricks
 from musim.bits import highest, lowest, popcount
 from musim.cards import (
     CARD_COLOUR,
@@ -109,29 +111,21 @@ def contract(chief_trump, vice_trump):
 
 @flat_kernel(inline="always")
 def legal_moves(hand, led, klass, class_mask):
-    """Mask of the cards of `hand` that may be played; led = first card of the trick or -1."""
-    if led < 0:
-        return hand
-    follow = hand & class_mask[klass[led]]
-    return follow if follow else hand
+    """Mask of the cards of `hand` that may be played; led = first card of the trick or -1.
+    Follow the led class if able; trumping is never forced."""
+    return tricks.legal_cards(hand, led, klass, class_mask, TRUMP, False)
 
 
 @flat_kernel(inline="always")
-def beats(card, best, led_class, klass, power):
-    """Does `card`, played after `best`, take the lead of a trick led in led_class?"""
-    k = klass[card]
-    return (k == TRUMP or k == led_class) and power[card] > power[best]
+def beats(card, best, klass, power):
+    """Does `card`, played after the trick's current winner `best`, take the trick?"""
+    return tricks.beats(card, best, TRUMP, klass, power, False)
 
 
 @flat_kernel
 def trick_winner(cards, count, klass, power):
     """Position (0-based) in the trick of its winning card; first played wins among equals."""
-    led_class = klass[cards[0]]
-    best = 0
-    for j in range(1, count):
-        if beats(cards[j], cards[best], led_class, klass, power):
-            best = j
-    return best
+    return tricks.trick_winner(cards, count, TRUMP, klass, power, False)
 
 
 @flat_kernel

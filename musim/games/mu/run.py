@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.cards import CARD_TEXT, mask_cards, type_text
+from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.run import Job
 from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
@@ -203,7 +204,7 @@ def match_batch(ch):
         "winner": _nullable(winner, typ["winner"], winner < 0),
         "winners": pa.array([t.tolist() for t in tops], type=typ["winners"]),
         "chief_counts": _list_column(ch.chief_counts, n, typ["chief_counts"]),
-        "capped": pa.array(ch.deals >= sim.MATCH_DEAL_CAP, type=typ["capped"]),
+        "capped": pa.array(ch.deals >= MATCH_DEAL_CAP, type=typ["capped"]),
     }
     return pa.RecordBatch.from_arrays([col[f.name] for f in MATCH_SCHEMA], schema=MATCH_SCHEMA)
 

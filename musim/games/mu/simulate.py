@@ -14,6 +14,7 @@ import numpy as np
 from musim.bits import bit, popcount
 from musim.cards import CARD_POINTS, DECK, DECK_3P, N_CARDS
 from musim.deal import deal_cards
+from musim.drivers import MATCH_DEAL_CAP
 from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
     TRUMP,
@@ -58,7 +59,6 @@ N_RESULTS = 17
 PLAYED, EKLAT = 0, 1
 MAX_PLAYERS = 6
 MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
-MATCH_DEAL_CAP = 10_000
 
 Workspace = namedtuple(
     "Workspace",
@@ -184,7 +184,7 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
             held[seat] ^= bit(card)
             remaining ^= bit(card)
             trick[k] = card
-            if k > 0 and beats(card, trick[winner_pos], klass[trick[0]], klass, power):
+            if k > 0 and beats(card, trick[winner_pos], klass, power):
                 winner_pos, winner = k, seat
             log[pos] = card
             pos += 1

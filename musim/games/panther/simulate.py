@@ -1,14 +1,16 @@
 """Whole deals of The Last Panther as numba kernels: deal, simultaneous pass, play, score.
 
-Deal k of a run draws from the stream keyed by (seed, k) (musim.rng), so its row
-never depends on how a run is split.  `simulate_deals` is the Python entry point:
-it returns one array per column, one row per deal.
+Runs of deals and matches go through musim.drivers (deal k of a run draws from the
+stream keyed by (seed, k), so its row never depends on how a run is split).
+`simulate_deals` and `simulate_matches` are the Python entry points: one array per
+column, one row per deal (match).
 """
 
 from collections import namedtuple
 
 import numpy as np
 
+from musim import drivers
 from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
@@ -26,14 +28,12 @@ from musim.games.panther.rules import (
     points,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint, stream_state
 
-Workspace = namedtuple("Workspace", "cards held trick log rng")
-MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
+Workspace = namedtuple("Workspace", "cards held trick log rng hands passed scores tricks")
 
 
 def make_workspace():
-    """Scratch arrays for one thread's deals."""
+    """Scratch arrays for one thread's deals; hands..tricks: one deal's results in a match."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -41,6 +41,10 @@ def make_workspace():
         trick=z(MAX_PLAYERS, np.int64),
         log=z(64, np.int64),
         rng=z(1, np.uint64),
+        hands=z(MAX_PLAYERS, np.uint64),
+        passed=z(MAX_PLAYERS, np.uint64),
+        scores=z(MAX_PLAYERS, np.int64),
+        tricks=z(MAX_PLAYERS, np.int64),
     )
 
 
@@ -84,86 +88,44 @@ def play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws):
     return play_tricks(n, (dealer + 1) % n, seat_policy, state, scores, tricks, ws)
 
 
-@flat_kernel(nogil=True)
-def simulate_chunk(n, seed, start, seat_policy, dealers, hands, passed, scores, tricks, last, ws):
-    """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
-    state = ws.rng
-    for i in range(dealers.shape[0]):
-        state[0] = stream_state(seed, start + i)
-        dealers[i] = randint(state, n)
-        last[i] = play_deal(n, dealers[i], seat_policy, state, hands[i], passed[i], scores[i], tricks[i], ws)
+Rows = namedtuple("Rows", "dealer hands passed scores tricks last_trick")  # a run's per-deal arrays
+
+
+@flat_kernel(inline="always")
+def play_row(n, dealer, seat_policy, state, rows, i, ws):
+    """Deal row i of a run (musim.drivers)."""
+    hands, passed, scores, tricks = rows.hands[i], rows.passed[i], rows.scores[i], rows.tricks[i]
+    rows.last_trick[i] = play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws)
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
     name or one name per seat (musim.duplicate.seat_policies).  Columns:
     dealer, hands and passed (uint64 masks per seat), scores and tricks (per seat), last_trick."""
-    ws = make_workspace() if ws is None else ws
-    out = {
-        "dealer": np.zeros(count, np.int64),
-        "hands": np.zeros((count, players), np.uint64),
-        "passed": np.zeros((count, players), np.uint64),
-        "scores": np.zeros((count, players), np.int64),
-        "tricks": np.zeros((count, players), np.int64),
-        "last_trick": np.zeros(count, np.int64),
-    }
-    simulate_chunk(
-        players,
-        seed,
-        start,
-        seat_policies(players, policy, policies.NAMES),
-        out["dealer"],
-        out["hands"],
-        out["passed"],
-        out["scores"],
-        out["tricks"],
-        out["last_trick"],
-        ws,
+    z = np.zeros
+    rows = Rows(
+        dealer=z(count, np.int64),
+        hands=z((count, players), np.uint64),
+        passed=z((count, players), np.uint64),
+        scores=z((count, players), np.int64),
+        tricks=z((count, players), np.int64),
+        last_trick=z(count, np.int64),
     )
-    return out
+    ws = make_workspace() if ws is None else ws
+    return drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
 
 
-@flat_kernel(nogil=True)
-def simulate_match_chunk(n, seed, start, seat_policy, deals, totals, hands, passed, scores, tricks, ws):
-    """Play matches start .. start+len(deals)-1 (RULES.md §4: until someone is at -200 or lower).
+@flat_kernel(inline="always")
+def match_deal(n, dealer, seat_policy, state, ws):
+    """One deal of a match (musim.drivers), into the workspace's deal arrays."""
+    play_deal(n, dealer, seat_policy, state, ws.hands, ws.passed, ws.scores, ws.tricks, ws)
 
-    Match m draws from stream (~seed, m), a key space apart from single deals; its first
-    dealer is drawn, then the dealer moves one seat left each deal."""
-    state = ws.rng
-    for i in range(deals.shape[0]):
-        state[0] = stream_state(~np.uint64(seed), start + i)
-        dealer = randint(state, n)
-        for s in range(n):
-            totals[i, s] = 0
-        played, over = 0, False
-        while not over and played < MATCH_DEAL_CAP:
-            play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws)
-            played += 1
-            for s in range(n):
-                totals[i, s] += scores[s]
-                over |= match_over(totals[i, s])
-            dealer = dealer + 1 if dealer + 1 < n else 0
-        deals[i] = played
+
+drivers.register(Workspace, play_row, match_deal, match_over)
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None):
-    """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per
-    seat), capped (no end within MATCH_DEAL_CAP deals)."""
+    """Matches start..start+count-1 (RULES.md §4: until someone is at -200 or lower) as a dict
+    of arrays, one row per match (musim.drivers.simulate_matches)."""
     ws = make_workspace() if ws is None else ws
-    deals = np.zeros(count, np.int64)
-    totals = np.zeros((count, players), np.int64)
-    z = np.zeros
-    simulate_match_chunk(
-        players,
-        seed,
-        start,
-        seat_policies(players, policy, policies.NAMES),
-        deals,
-        totals,
-        z(players, np.uint64),
-        z(players, np.uint64),
-        z(players, np.int64),
-        z(players, np.int64),
-        ws,
-    )
-    return {"deals": deals, "totals": totals, "capped": deals >= MATCH_DEAL_CAP}
+    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)

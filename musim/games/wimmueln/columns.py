@@ -5,29 +5,27 @@ import pyarrow as pa
 
 from musim import seat_columns
 from musim.deck import MU
-from musim.engine.parquet import Column
-from musim.games.wimmueln.simulate import MATCH_DEAL_CAP
-from musim.seat_columns import PER_SEAT, SEAT, batch, list_array, per_seat, per_seat_arrays
+from musim.drivers import MATCH_DEAL_CAP
+from musim.engine.parquet import SEAT, Column
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
 
 _TEXT = pa.array([MU.text(i) for i in range(MU.n_cards)])
 
 
-def deal_columns(players):
-    """Columns of a deal row with this many players."""
-    return (
-        Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
-        Column("players", pa.int8(), "Number of players (3..6)."),
-        Column("dealer", pa.int8(), f"The dealer, {SEAT}; it leads the first trick."),
-        Column("trump", pa.string(), "The trump colour letter; null when the revealed cards share a number or colour."),
-        Column("revealed", pa.list_(pa.string()), "The dealer's two revealed cards, as dealt."),
-        *per_seat("score", pa.int16(), "The deal's points (card points plus estimate bonus)", players),
-        *per_seat("tricks", pa.int8(), "Tricks won", players),
-        Column("card_points", pa.list_(pa.int16()), f"Card points (triangles) won in tricks, {PER_SEAT}."),
-        Column("bonus", pa.list_(pa.int16()), f"Estimate bonus (0, 5, 10, 20 or 25), {PER_SEAT}."),
-        Column("estimate_up", pa.list_(pa.string()), f"The face-up estimate card, {PER_SEAT}."),
-        Column("estimate_hidden", pa.list_(pa.string()), f"The hidden estimate card, {PER_SEAT}."),
-        Column("hands", pa.list_(pa.uint64()), f"The cards dealt to each seat as card masks, {PER_SEAT}."),
-    )
+DEAL_COLUMNS = (
+    Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
+    Column("players", pa.int8(), "Number of players (3..6)."),
+    Column("dealer", pa.int8(), f"The dealer, {SEAT_NUMBER}; it leads the first trick."),
+    Column("trump", pa.string(), "The trump colour letter; null when the revealed cards share a number or colour."),
+    Column("revealed", pa.list_(pa.string()), "The dealer's two revealed cards, as dealt."),
+    Column(f"score_{SEAT}", pa.int16(), "The deal's points of seat i (card points plus estimate bonus)."),
+    Column(f"tricks_{SEAT}", pa.int8(), "Tricks won by seat i."),
+    Column("card_points", pa.list_(pa.int16()), f"Card points (triangles) won in tricks, {PER_SEAT}."),
+    Column("bonus", pa.list_(pa.int16()), f"Estimate bonus (0, 5, 10, 20 or 25), {PER_SEAT}."),
+    Column("estimate_up", pa.list_(pa.string()), f"The face-up estimate card, {PER_SEAT}."),
+    Column("estimate_hidden", pa.list_(pa.string()), f"The hidden estimate card, {PER_SEAT}."),
+    Column("hands", pa.list_(pa.uint64()), f"The cards dealt to each seat as card masks, {PER_SEAT}."),
+)
 
 
 def _texts(cards):
@@ -48,22 +46,20 @@ def deal_batch(out, start, players):
         "dealer": pa.array(out["dealer"], type=pa.int8()),
         "trump": pa.array([None if t < 0 else MU.colours[t] for t in trump], type=pa.string()),
         "revealed": _texts(out["revealed"]),
-        **per_seat_arrays("score", out["scores"], pa.int16()),
-        **per_seat_arrays("tricks", out["tricks"], pa.int8()),
+        f"score_{SEAT}": out["scores"],
+        f"tricks_{SEAT}": out["tricks"],
         "card_points": list_array(out["card_points"], pa.list_(pa.int16())),
         "bonus": list_array(out["bonus"], pa.list_(pa.int16())),
         "estimate_up": _texts(out["estimates"][:, :, 0]),
         "estimate_hidden": _texts(out["estimates"][:, :, 1]),
         "hands": list_array(out["hands"], pa.list_(pa.uint64())),
     }
-    return batch(values, deal_columns(players))
+    return batch(values, DEAL_COLUMNS, players)
 
 
-def match_columns(players):
-    """Columns of a match row with this many players."""
-    return seat_columns.match_columns(players, "it ends after the deal in which some total reaches 200", MATCH_DEAL_CAP)
+MATCH_COLUMNS = seat_columns.match_columns("it ends after the deal in which some total reaches 200", MATCH_DEAL_CAP)
 
 
 def match_batch(out, start, players):
     """Arrow record batch of matches start.. from simulate.simulate_matches output."""
-    return seat_columns.match_batch(out, start, players, match_columns(players))
+    return seat_columns.match_batch(out, start, players, MATCH_COLUMNS)

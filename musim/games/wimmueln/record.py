@@ -23,7 +23,7 @@ def replay(obj):
     n, dealer = records.header(obj, "wimmueln", rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     size = int(rules.hand_size(n))
     hands = records.dealt_hands(MU, obj.get("hands"), n, size)
-    _check_deal(hands, n)
+    records.check_colours_deal(MU, hands, n)
     a, b = _revealed(obj.get("revealed"), hands[dealer], dealer)
     trump = int(rules.trump_of(a, b))
     held = list(hands)
@@ -52,18 +52,6 @@ def replay(obj):
         "bonus": bonus,
         "scores": [p + q for p, q in zip(card_points, bonus)],
     }
-
-
-def _check_deal(hands, n):
-    """All 60 cards, or with 3 players any three complete colours."""
-    if n != 3:
-        records.check_deck(MU, hands, MU.full, "the whole deck")
-        return
-    taken = sum(hands)
-    colours = [c for c in range(len(MU.colours)) if taken & MU.colour_mask(c)]
-    if len(colours) != 3:
-        raise InputError(f"hands: the deal is not three complete colours (cards of {len(colours)} colours)")
-    records.check_deck(MU, hands, sum(MU.colour_mask(c) for c in colours), "three complete colours")
 
 
 def _revealed(revealed, hand, dealer):

@@ -1,15 +1,17 @@
 """Whole deals of Wimmüln as numba kernels: deal, reveal, lead, estimates, play, score.
 
-Deal k of a run draws from the stream keyed by (seed, k) (musim.rng).  The shuffled
-deck is dealt in blocks, seat s taking cards s*h .. s*h+h-1 of it, so "the last two
-cards dealt to the dealer" are the last two of the dealer's block.  `simulate_deals`
-is the Python entry point: one array per column, one row per deal.
+Runs of deals and matches go through musim.drivers (deal k of a run draws from the
+stream keyed by (seed, k)).  The shuffled deck is dealt in blocks, seat s taking cards
+s*h .. s*h+h-1 of it, so "the last two cards dealt to the dealer" are the last two of
+the dealer's block.  `simulate_deals` and `simulate_matches` are the Python entry
+points: one array per column, one row per deal (match).
 """
 
 from collections import namedtuple
 
 import numpy as np
 
+from musim import drivers
 from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
@@ -29,14 +31,15 @@ from musim.games.wimmueln.rules import (
     trump_of,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint, stream_state
 
-Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength")
-MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
+Workspace = namedtuple(
+    "Workspace",
+    "cards held trick log rng kind_card kind_rank kind_strength hands revealed estimates won card_points bonus scores",
+)
 
 
 def make_workspace():
-    """Scratch arrays for one thread's deals."""
+    """Scratch arrays for one thread's deals; hands..scores: one deal's results in a match."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -47,6 +50,13 @@ def make_workspace():
         kind_card=z(20, np.int64),
         kind_rank=z(20, np.int64),
         kind_strength=z(20, np.int64),
+        hands=z(MAX_PLAYERS, np.uint64),
+        revealed=z(2, np.int64),
+        estimates=z((MAX_PLAYERS, 2), np.int64),
+        won=z(MAX_PLAYERS, np.int64),
+        card_points=z(MAX_PLAYERS, np.int64),
+        bonus=z(MAX_PLAYERS, np.int64),
+        scores=z(MAX_PLAYERS, np.int64),
     )
 
 
@@ -118,29 +128,26 @@ def play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, ca
     return trump
 
 
-@flat_kernel(nogil=True)
-def simulate_chunk(
-    n, seed, start, seat_policy, dealers, trumps, hands, revealed, estimates, won, card_points, bonus, scores, ws
-):
-    """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
-    state = ws.rng
-    for i in range(dealers.shape[0]):
-        state[0] = stream_state(seed, start + i)
-        dealers[i] = randint(state, n)
-        trumps[i] = play_deal(
-            n,
-            dealers[i],
-            seat_policy,
-            state,
-            hands[i],
-            revealed[i],
-            estimates[i],
-            won[i],
-            card_points[i],
-            bonus[i],
-            scores[i],
-            ws,
-        )
+Rows = namedtuple("Rows", "dealer trump hands revealed estimates tricks card_points bonus scores")  # per deal
+
+
+@flat_kernel(inline="always")
+def play_row(n, dealer, seat_policy, state, rows, i, ws):
+    """Deal row i of a run (musim.drivers)."""
+    rows.trump[i] = play_deal(
+        n,
+        dealer,
+        seat_policy,
+        state,
+        rows.hands[i],
+        rows.revealed[i],
+        rows.estimates[i],
+        rows.tricks[i],
+        rows.card_points[i],
+        rows.bonus[i],
+        rows.scores[i],
+        ws,
+    )
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None):
@@ -148,69 +155,46 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
     name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer, trump
     (-1: none), hands (uint64 per seat), revealed (the dealer's two cards), estimates (per seat
     the face-up then the hidden card index), tricks, card_points, bonus and scores (per seat)."""
-    ws = make_workspace() if ws is None else ws
     z = np.zeros
-    out = {
-        "dealer": z(count, np.int64),
-        "trump": z(count, np.int64),
-        "hands": z((count, players), np.uint64),
-        "revealed": z((count, 2), np.int64),
-        "estimates": z((count, players, 2), np.int64),
-        "tricks": z((count, players), np.int64),
-        "card_points": z((count, players), np.int64),
-        "bonus": z((count, players), np.int64),
-        "scores": z((count, players), np.int64),
-    }
-    simulate_chunk(players, seed, start, seat_policies(players, policy, policies.NAMES), *out.values(), ws)
-    return out
+    rows = Rows(
+        dealer=z(count, np.int64),
+        trump=z(count, np.int64),
+        hands=z((count, players), np.uint64),
+        revealed=z((count, 2), np.int64),
+        estimates=z((count, players, 2), np.int64),
+        tricks=z((count, players), np.int64),
+        card_points=z((count, players), np.int64),
+        bonus=z((count, players), np.int64),
+        scores=z((count, players), np.int64),
+    )
+    ws = make_workspace() if ws is None else ws
+    return drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
 
 
-@flat_kernel(nogil=True)
-def simulate_match_chunk(
-    n, seed, start, seat_policy, deals, totals, hands, revealed, estimates, won, card_points, bonus, scores, ws
-):
-    """Play matches start .. start+len(deals)-1 (RULES.md §3: to 200).
+@flat_kernel(inline="always")
+def match_deal(n, dealer, seat_policy, state, ws):
+    """One deal of a match (musim.drivers), into the workspace's deal arrays."""
+    play_deal(
+        n,
+        dealer,
+        seat_policy,
+        state,
+        ws.hands,
+        ws.revealed,
+        ws.estimates,
+        ws.won,
+        ws.card_points,
+        ws.bonus,
+        ws.scores,
+        ws,
+    )
 
-    Match m draws from stream (~seed, m), a key space apart from single deals; its first
-    dealer is drawn, then the dealer moves one seat left each deal."""
-    state = ws.rng
-    for i in range(deals.shape[0]):
-        state[0] = stream_state(~np.uint64(seed), start + i)
-        dealer = randint(state, n)
-        for s in range(n):
-            totals[i, s] = 0
-        played, over = 0, False
-        while not over and played < MATCH_DEAL_CAP:
-            play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws)
-            played += 1
-            for s in range(n):
-                totals[i, s] += scores[s]
-                over |= match_over(totals[i, s])
-            dealer = dealer + 1 if dealer + 1 < n else 0
-        deals[i] = played
+
+drivers.register(Workspace, play_row, match_deal, match_over)
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None):
-    """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per
-    seat), capped (no end within MATCH_DEAL_CAP deals)."""
+    """Matches start..start+count-1 (RULES.md §3: to 200) as a dict of arrays, one row per match
+    (musim.drivers.simulate_matches)."""
     ws = make_workspace() if ws is None else ws
-    deals = np.zeros(count, np.int64)
-    totals = np.zeros((count, players), np.int64)
-    z = np.zeros
-    simulate_match_chunk(
-        players,
-        seed,
-        start,
-        seat_policies(players, policy, policies.NAMES),
-        deals,
-        totals,
-        z(players, np.uint64),
-        z(2, np.int64),
-        z((players, 2), np.int64),
-        z(players, np.int64),
-        z(players, np.int64),
-        z(players, np.int64),
-        z(players, np.int64),
-        ws,
-    )
-    return {"deals": deals, "totals": totals, "capped": deals >= MATCH_DEAL_CAP}
+    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)

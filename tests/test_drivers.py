@@ -1,0 +1,29 @@
+"""musim.drivers: one driver for every game scored per seat, compiled once per game and then
+loaded from numba's on-disk cache (the reason the games register their kernels by workspace
+type instead of passing them as function arguments, which numba cannot cache)."""
+
+import json
+import subprocess
+import sys
+
+RUN = """
+import json
+from musim import drivers
+from musim.games.panther import simulate as panther
+from musim.games.wimmueln import simulate as wimmueln
+for sim in (panther, wimmueln):
+    sim.simulate_deals(4, 1, "heuristic", 0, 2)
+    sim.simulate_matches(4, 1, "heuristic", 0, 2)
+print(json.dumps({k.__name__: [sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values())]
+                  for k in (drivers.simulate_chunk, drivers.simulate_match_chunk)}))
+"""
+
+
+def _hits_and_misses():
+    out = subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True, check=True).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def test_the_drivers_load_from_the_cache_for_every_game():
+    _hits_and_misses()  # compiles what is not cached yet
+    assert _hits_and_misses() == {"simulate_chunk": [2, 0], "simulate_match_chunk": [2, 0]}
