@@ -16,9 +16,10 @@ IN_FLIGHT_ITEMS = 4096  # deals (samples, hands) in flight per worker: 2 chunks 
 MAX_AHEAD = 64
 
 
-def chunk_starts(total, chunk_size):
-    """(start, count) of each chunk covering 0..total-1, made as they are needed."""
-    return ((s, min(chunk_size, total - s)) for s in range(0, total, chunk_size))
+def chunk_starts(total, chunk_size, first=0):
+    """(start, count) of each chunk covering first..total-1 (first: a chunk boundary), made as
+    they are needed."""
+    return ((s, min(chunk_size, total - s)) for s in range(first, total, chunk_size))
 
 
 def run_ordered(fn, chunks, workers, done=None):
