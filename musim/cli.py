@@ -10,8 +10,7 @@ import sys
 import click
 
 from musim import __version__
-from musim.cli_options import SEEDS, GameCommand, advice, parse_count, warn
-from musim.engine.spec import ENGINES
+from musim.cli_options import SEEDS, GameCommand, advice, check_engine, engine_options, parse_count, warn
 from musim.games import DEFAULT_GAME
 from musim.games.contract import EXACT_PLAY
 from musim.solver.table_size import DEFAULT_MB
@@ -244,19 +243,7 @@ def solve(path, all_moves, game, tt_mb, stats):
     help="Continue the unfinished run directory --out (OUT.partial/) after its last finished part; "
     "give the same parameters and --seed.",
 )
-@click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default="local",
-    show_default=True,
-    help="Where the deals run: local threads, or a Dask cluster (the rows are the same).",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="With --engine dask: the scheduler's address (tcp://HOST:8786); "
-    "default: a LocalCluster of --workers processes.",
-)
+@engine_options
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def run(
     game,
@@ -291,8 +278,7 @@ def run(
 
     if (deals is None) == (matches is None):
         raise click.UsageError("give exactly one of --deals N or --matches N")
-    if scheduler and engine != "dask":
-        raise click.UsageError("--scheduler needs --engine dask")
+    check_engine(engine, scheduler)
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other")
     count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")

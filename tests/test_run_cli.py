@@ -388,9 +388,9 @@ def test_python_dash_m_musim_is_the_musim_command():
 
 
 @pytest.mark.slow
-def test_an_interrupted_dd_balance_stops_at_once_and_keeps_its_deal_in_flight(tmp_path):
+def test_an_interrupted_dd_balance_stops_at_once_and_keeps_its_finished_deals(tmp_path):
     """SIGTERM (or Ctrl-C) ends a double-dummy balance run at once, not after the deals in
-    flight (hours at 4-5 players), and with --checkpoint keeps their search tables."""
+    flight (hours at 4-5 players); --checkpoint keeps the deals it finished."""
     import glob
     import signal
     import subprocess
@@ -438,8 +438,7 @@ def test_an_interrupted_dd_balance_stops_at_once_and_keeps_its_deal_in_flight(tm
         _, err = proc.communicate(timeout=120)
     finally:
         proc.kill()  # a failed wait must not leave a solver running
-    assert time.time() - stopped < 30
-    assert proc.returncode == 130 and "Traceback" not in err
-    assert "kept the search tables of deal 1" in err and "musim: interrupted" in err
-    assert glob.glob(str(ck / "*" / "1+1.table" / "seconds.npy"))
+    assert time.time() - stopped < 10
+    assert proc.returncode == 130 and "Traceback" not in err and err.strip().endswith("musim: interrupted")
+    assert glob.glob(str(ck / "*" / "0+1.npz")) and not glob.glob(str(ck / "*" / "1+1.npz"))  # deal 0 kept
     assert not list((tmp_path / "out").glob("*"))  # no output written

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -17,7 +18,7 @@ from click.testing import CliRunner
 import musim
 from musim.cli import cli
 from musim.engine import parts
-from musim.engine.dask import dask_batches
+from musim.engine.dask import dask_ordered, run_chunk
 from musim.engine.parts import MANIFEST, PARTIAL
 from musim.engine.spec import RunSpec
 from musim.games.mu import run as mu_run
@@ -218,9 +219,9 @@ def test_a_run_on_a_named_scheduler_gives_the_same_rows(tmp_path, reference, clu
 def test_a_worker_lost_mid_run_still_yields_each_deal_once(cluster):
     from dask.distributed import Client
 
-    spec = RunSpec("mu", "deals", 400_000, 4, "heuristic", seed=3, scheduler=cluster.scheduler_address)
+    spec = RunSpec("mu", "deals", 400_000, 4, "heuristic", seed=3)
     chunks = [(s, 20_000) for s in range(0, 400_000, 20_000)]
-    batches = dask_batches(spec, iter(chunks))
+    batches = dask_ordered(partial(run_chunk, spec), iter(chunks), 2, cluster.scheduler_address)
     got = [next(batches)]
     with Client(cluster.scheduler_address) as client:  # a second client, to find a worker's process
         victim = sorted(client.scheduler_info()["workers"])[0]
@@ -279,3 +280,16 @@ def test_sigterm_stops_a_solve_in_the_middle_of_its_search(tmp_path):
         proc.kill()
     assert time.time() - stopped < 10
     assert proc.returncode == 130 and out == "" and err.strip() == "musim: interrupted"
+
+
+def test_balance_and_bid_give_the_same_figures_on_dask(cluster):
+    from musim.games.mu.analysis.balance import analyse
+    from musim.games.mu.analysis.bid import bid_strength
+
+    dask = {"engine": "dask", "scheduler": cluster.scheduler_address}
+    local, remote = (analyse(4, 3000, 9, "heuristic", 2, strength_deals=300, **kw) for kw in ({}, dask))
+    pd.testing.assert_frame_equal(local.table, remote.table)
+    pd.testing.assert_frame_equal(local.strength, remote.strength)
+    hand = "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 B9 G1"
+    local, remote = (bid_strength(4, hand, 300, 9, workers=2, **kw) for kw in ({}, dask))
+    assert json.dumps(local) == json.dumps(remote)

@@ -11,15 +11,18 @@ import platform
 import secrets
 import time
 from contextlib import ExitStack
+from functools import partial
 
 import numba
 import numpy as np
 import pyarrow.parquet as pq
 
 from musim import __version__
+from musim.engine.dask import run_chunk
+from musim.engine.engines import ordered
 from musim.engine.errors import OutputError, SpecError
 from musim.engine.key import result_key
-from musim.engine.local import chunk_starts, run_ordered
+from musim.engine.local import chunk_starts
 from musim.engine.parquet import atomic_parquet, check_output
 from musim.engine.parts import RunDirectory
 from musim.engine.spec import checked
@@ -162,10 +165,10 @@ class SingleFile:
 def _ordered_batches(spec, job, chunks, done):
     """The Arrow batch of each chunk, in chunk order, from the spec's engine."""
     if spec.engine == "dask":
-        from musim.engine.dask import dask_batches
-
-        return dask_batches(spec, chunks, done)
-    return run_ordered(lambda start, count: job.to_batch(job.simulate(start, count)), chunks, spec.workers, done=done)
+        fn = partial(run_chunk, spec)
+    else:
+        fn = lambda start, count: job.to_batch(job.simulate(start, count))
+    return ordered(fn, chunks, spec.workers, done, spec.engine, spec.scheduler)
 
 
 def _engine_text(spec):
