@@ -1,6 +1,7 @@
 """JSON batch input/output shared by `musim replay` and `musim solve` (FORMATS.md "Batches").
 
-Input is one JSON object (possibly spread over several lines) or JSON Lines.  Each
+Input is one JSON object (possibly spread over several lines) or JSON Lines, split on
+newlines alone (str.splitlines would also split on the line separators JSON allows in strings).  Each
 input object yields one output line; a bad object yields {"error": ...} on its
 line and the batch continues.
 """
@@ -27,7 +28,7 @@ def read_items(text):
         if isinstance(whole, dict):
             yield whole
             return
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(text.split("\n"), 1):  # newlines alone: JSON strings may hold U+2028
         if not line.strip():
             continue
         try:

@@ -10,7 +10,7 @@ import sys
 import click
 
 from musim import __version__
-from musim.cli_options import SEEDS, GameCommand, advice, parse_count, warn
+from musim.cli_options import SEEDS, GameCommand, advice, check_engine, engine_options, parse_count, warn
 from musim.games import DEFAULT_GAME
 from musim.games.contract import EXACT_PLAY
 from musim.solver.table_size import DEFAULT_MB
@@ -101,29 +101,64 @@ def _interrupt(signum, frame):
 
 def main():
     """Console entry point: usage errors exit 2, failures 1, and never a traceback
-    (set MUSIM_DEBUG=1 to see one for an unexpected error)."""
-    import os
+    (set MUSIM_DEBUG=1 to see one for an unexpected error).
+
+    The command runs on a thread of its own while this (main) thread waits: signals are
+    handled on the main thread, so Ctrl-C and SIGTERM end the process at once, even while a
+    kernel runs for minutes on the command's thread."""
     import signal
+    import threading
 
     signal.signal(signal.SIGTERM, _interrupt)
+    outcome = []
+    thread = threading.Thread(target=_command, args=(outcome,), name="musim-command", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.5)
+    except KeyboardInterrupt:
+        _interrupted()
+    if outcome:
+        _exit_for(outcome[0])
+
+
+def _command(outcome):
     try:
         cli(standalone_mode=False)
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("musim: interrupted", err=True)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(130)  # not sys.exit: that would wait for the worker threads' deals in flight
-    except click.ClickException as exc:  # one line, naming the command: no usage text, no traceback
+    except BaseException as exc:  # handed to the main thread
+        outcome.append(exc)
+
+
+def _interrupted():
+    import os
+
+    parquet = sys.modules.get("musim.engine.parquet")  # loaded if anything is being written
+    if parquet is not None:
+        parquet.remove_partials()
+    click.echo("musim: interrupted", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(130)  # not sys.exit: that would wait for the command's thread and its workers
+
+
+def _exit_for(exc):
+    """Exit as the command's exception asks: one line for an error, never a traceback."""
+    import os
+
+    if isinstance(exc, (click.exceptions.Abort, KeyboardInterrupt)):
+        _interrupted()
+    if isinstance(exc, click.ClickException):  # one line, naming the command: no usage text
         ctx = getattr(exc, "ctx", None)
         click.echo(f"{ctx.command_path if ctx else 'musim'}: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
+    if isinstance(exc, click.exceptions.Exit):
         sys.exit(exc.exit_code)
-    except Exception as exc:
-        if os.environ.get("MUSIM_DEBUG"):
-            raise
-        click.echo(f"musim: error: {type(exc).__name__}: {exc}", err=True)
-        sys.exit(1)
+    if isinstance(exc, SystemExit):
+        raise exc
+    if os.environ.get("MUSIM_DEBUG"):
+        raise exc
+    click.echo(f"musim: error: {type(exc).__name__}: {exc}", err=True)
+    sys.exit(1)
 
 
 @cli.command()
@@ -199,19 +234,42 @@ def solve(path, all_moves, game, tt_mb, stats):
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False),
-    help="Parquet file to write, a name ending in .parquet (default: see above).",
+    help="Output: a run directory of Parquet parts (default: see above), or one file if the name ends in .parquet.",
 )
-@click.option("--overwrite", is_flag=True, help="Replace an existing output file.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing output (a run directory or file musim wrote).")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the unfinished run directory --out (OUT.partial/) after its last finished part; "
+    "give the same parameters and --seed.",
+)
+@engine_options
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def run(game, deals, matches, players, play, seed, workers, out, overwrite, progress, tt_mb=DEFAULT_MB, **options):
+def run(
+    game,
+    deals,
+    matches,
+    players,
+    play,
+    seed,
+    workers,
+    out,
+    overwrite,
+    resume,
+    engine,
+    scheduler,
+    progress,
+    tt_mb=DEFAULT_MB,
+    **options,
+):
     """Simulate deals (or matches) of a game and print a summary.
 
-    Every row is kept: one Parquet row per deal (match) goes to --out, by default to
-    runs/<game>-<players>p-<play>[-matches][-<option><value>...]-seed<seed>.parquet under the
+    Every row is kept: one Parquet row per deal (match) goes to --out, by default to the run
+    directory runs/<game>-<players>p-<play>[-matches][-<option><value>...]-seed<seed>/ under the
     current directory (naming the game's options not at their defaults), named on stderr at the
-    start.  `musim summary FILE` prints the summary again.  The game's own options are listed by
-    `musim run --game NAME --help`.
+    start.  A run directory fills as OUT.partial/ and takes its name when complete; a stopped run
+    continues with --resume.  `musim summary OUT` prints the summary again.  The game's own
+    options are listed by `musim run --game NAME --help`.
     """
     from musim.engine.errors import EngineError
     from musim.engine.run import execute
@@ -220,6 +278,9 @@ def run(game, deals, matches, players, play, seed, workers, out, overwrite, prog
 
     if (deals is None) == (matches is None):
         raise click.UsageError("give exactly one of --deals N or --matches N")
+    check_engine(engine, scheduler)
+    if resume and overwrite:
+        raise click.UsageError("--resume and --overwrite exclude each other")
     count = parse_count(deals if deals is not None else matches, "--deals" if deals else "--matches")
     spec = RunSpec(
         game=game,
@@ -233,6 +294,8 @@ def run(game, deals, matches, players, play, seed, workers, out, overwrite, prog
         options=options,
         out=out,
         overwrite=overwrite,
+        engine=engine,
+        scheduler=scheduler,
     )
     g = get_game(game)
     lines = execute(
@@ -241,6 +304,7 @@ def run(game, deals, matches, players, play, seed, workers, out, overwrite, prog
         started=lambda: warn(g.warning(spec) if g.warning else None),
         notify=lambda text: click.echo(text, err=True),
         advice=advice(play == EXACT_PLAY, "--matches" if matches else "--deals", [f"--play {g.policies[0]}"]),
+        resume=resume,
     )
     try:
         for line in lines:
@@ -250,14 +314,22 @@ def run(game, deals, matches, players, play, seed, workers, out, overwrite, prog
 
 
 @cli.command()
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", metavar="OUT")
 def summary(path):
-    """Print the summary of a finished `musim run` again, from its Parquet file."""
+    """Print the summary of a finished `musim run` again, from its run directory or Parquet file."""
     import pyarrow.parquet as pq
 
-    accumulator = _summary_of(path)
-    for batch in pq.ParquetFile(path).iter_batches(columns=accumulator.COLUMNS):
-        accumulator.add(batch)
+    from musim.engine.errors import OutputError
+    from musim.engine.parts import run_files
+
+    try:
+        files = run_files(path)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from None
+    accumulator = _summary_of(files[0] if files else path)
+    for file in files:
+        for batch in pq.ParquetFile(file).iter_batches(columns=accumulator.COLUMNS):
+            accumulator.add(batch)
     for line in accumulator.lines():
         click.echo(line)
 

@@ -22,6 +22,30 @@ def tt_mb_option(help=TT_MB_HELP):
     return click.option("--tt-mb", **_tt_mb(help))
 
 
+def engine_options(fn):
+    """`--engine` and `--scheduler`: where a command's chunks run (engine/engines.py)."""
+    from musim.engine.engines import ENGINES
+
+    fn = click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="With --engine dask: the scheduler's address (tcp://HOST:8786); "
+        "default: a LocalCluster of --workers processes.",
+    )(fn)
+    return click.option(
+        "--engine",
+        type=click.Choice(ENGINES),
+        default="local",
+        show_default=True,
+        help="Where the work runs: local threads, or a Dask cluster (the results are the same).",
+    )(fn)
+
+
+def check_engine(engine, scheduler):
+    if scheduler and engine != "dask":
+        raise click.UsageError("--scheduler needs --engine dask")
+
+
 def parse_count(text, name, minimum=1):
     """A whole number >= minimum given plainly or in scientific notation ('1e6', '2.5e5')."""
     from decimal import Decimal, InvalidOperation

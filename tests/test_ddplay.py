@@ -5,18 +5,16 @@ fixed preference names, whatever the table or the search's move order."""
 import random
 import threading
 
-import numpy as np
 import pytest
 from reference_dd import dd_value
 from test_solver import random_position
 
 from musim.cards import CARD_TEXT
 from musim.games.mu import simulate as sim
-from musim.games.mu.ddplay import KEEP_TABLE, load_table, make_ddplay, save_table, worker_ddplay
+from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record, simulate_deals
 from musim.games.mu.solve import MuSolver
-from musim.solver.pause import REQUEST, request_pause
 from musim.solver.solve import first_keeping_move
 from musim.solver.stats import S_NODES
 from musim.solver.tt import make_table
@@ -99,35 +97,6 @@ def _deal_in_thread(before, players, seed, deal, tricks):
     th = threading.Thread(target=go)
     th.start()
     return th, out
-
-
-def test_a_deal_goes_on_from_the_table_its_paused_search_left(tmp_path):
-    """Pause a deal's search half way (solver/pause.py), save its table, let it finish; run
-    again on that table, the same deal gives the same row for fewer nodes."""
-    deal = (3, 1, 5, 0)  # 3 players, seed 1, deal 5: some 400,000 nodes
-    path = str(tmp_path / "table")
-    th, plain = _deal_in_thread(lambda dd: None, *deal)
-    th.join()
-    got = {}
-    th, paused = _deal_in_thread(lambda dd: got.update(dd=dd), *deal)
-    while "dd" not in got or got["dd"].st.stats[S_NODES] < plain["nodes"] // 2:
-        assert th.is_alive(), "the deal finished before it could be paused"
-    dd = got["dd"]
-    assert request_pause(dd.st.control, th.is_alive)
-    save_table(dd, path, seconds=np.float64(2.5))
-    dd.st.control[REQUEST] = 0
-    th.join()
-    resumed = {}
-    th, again = _deal_in_thread(lambda dd: resumed.update(extra=load_table(dd, path, "seconds")), *deal)
-    th.join()
-    assert resumed["extra"]["seconds"] == 2.5
-    for run in (paused, again):
-        for name in ("res", "scores", "card_points", "hands"):
-            assert (getattr(run["chunk"], name) == getattr(plain["chunk"], name)).all()
-    assert paused["nodes"] == plain["nodes"]
-    assert again["nodes"] < plain["nodes"]
-    other = make_ddplay(8)
-    assert load_table(other, path) is None and other.meta[KEEP_TABLE] == 0
 
 
 def test_a_node_limit_leaves_deals_unresolved_with_bounds_and_the_rest_as_they_were():

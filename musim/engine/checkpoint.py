@@ -28,10 +28,6 @@ class Checkpoint:
     def _path(self, start, count):
         return os.path.join(self.dir, f"{start}+{count}.npz")
 
-    def table_path(self, start, count):
-        """Where the search table of this chunk's unfinished deal is kept (ddplay.save_table)."""
-        return self._path(start, count)[: -len(".npz")] + ".table"
-
     def load(self, start, count):
         """The arrays saved for this chunk (a dict), or None."""
         try:

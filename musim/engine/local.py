@@ -16,13 +16,15 @@ IN_FLIGHT_ITEMS = 4096  # deals (samples, hands) in flight per worker: 2 chunks 
 MAX_AHEAD = 64
 
 
-def chunk_starts(total, chunk_size):
-    """(start, count) of each chunk covering 0..total-1, made as they are needed."""
-    return ((s, min(chunk_size, total - s)) for s in range(0, total, chunk_size))
+def chunk_starts(total, chunk_size, first=0):
+    """(start, count) of each chunk covering first..total-1 (first: a chunk boundary), made as
+    they are needed."""
+    return ((s, min(chunk_size, total - s)) for s in range(first, total, chunk_size))
 
 
 def run_ordered(fn, chunks, workers, done=None):
-    """Yield fn(start, count) for each chunk, in chunk order, computed on `workers` threads.
+    """Yield fn(*chunk) for each chunk (start, count, any further arguments), in chunk order,
+    computed on `workers` threads.
 
     Even one worker runs off the calling thread, so that the caller's writing
     overlaps the computing.  `done(count)`, if given, is called as each chunk
@@ -33,10 +35,11 @@ def run_ordered(fn, chunks, workers, done=None):
     pending = deque()
     limit = 0
     try:
-        for start, count in chunks:
+        for chunk in chunks:
+            count = chunk[1]
             if not limit:  # sized by the first chunk, the largest
                 limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ITEMS // count))
-            fut = pool.submit(fn, start, count)
+            fut = pool.submit(fn, *chunk)
             if done is not None:
                 fut.add_done_callback(lambda f, c=count: f.cancelled() or f.exception() or done(c))
             pending.append(fut)

@@ -2,13 +2,14 @@
 
 Rows stream into `<out>.partial` and the file is renamed into place only after
 the writer closed cleanly; any failure or interrupt removes the partial file,
-so a file at the requested path is always a whole run.
+so a file at the requested path is always a whole run.  (An interrupt ends the
+process without unwinding the writing thread: musim.cli calls remove_partials.)
 """
 
 import json
 import os
 from collections import namedtuple
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -36,6 +37,7 @@ METADATA_FIELDS = {
 }
 
 Column = namedtuple("Column", "name type description")  # one column of a run's output
+_PARTIALS = set()  # the partial files being written, for remove_partials
 SEAT = "<i>"  # in a Column's name: one column per seat i = 0..players-1 (score_<i>: score_0, score_1...)
 
 
@@ -86,6 +88,7 @@ def atomic_parquet(path, schema, metadata, dictionary_columns=()):
         )
     except OSError as exc:
         raise OutputError(f"--out {path}: cannot write ({exc})") from None
+    _PARTIALS.add(partial)
     gathered = []
     rows = 0
 
@@ -113,6 +116,15 @@ def atomic_parquet(path, schema, metadata, dictionary_columns=()):
         if os.path.exists(partial):
             os.unlink(partial)
         raise
+    finally:
+        _PARTIALS.discard(partial)
+
+
+def remove_partials():
+    """Delete the partial files still being written (an interrupted process's last act)."""
+    for partial in list(_PARTIALS):
+        with suppress(OSError):
+            os.unlink(partial)
 
 
 def read_metadata(path):

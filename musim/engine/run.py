@@ -1,4 +1,4 @@
-"""A run from its specification to a finished Parquet file and a summary.
+"""A run from its specification to its finished Parquet output and a summary.
 
 Game-agnostic: the game (games/contract.py) supplies, per mode, a chunk size, a kernel
 wrapper `simulate(start, count)` and a `to_batch(chunk)` converter with its schema
@@ -10,14 +10,21 @@ import os
 import platform
 import secrets
 import time
+from contextlib import ExitStack
+from functools import partial
 
 import numba
 import numpy as np
+import pyarrow.parquet as pq
 
 from musim import __version__
-from musim.engine.errors import OutputError
-from musim.engine.local import chunk_starts, run_ordered
+from musim.engine.dask import run_chunk
+from musim.engine.engines import ordered
+from musim.engine.errors import OutputError, SpecError
+from musim.engine.key import result_key
+from musim.engine.local import chunk_starts
 from musim.engine.parquet import atomic_parquet, check_output
+from musim.engine.parts import RunDirectory
 from musim.engine.spec import checked
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
@@ -56,50 +63,115 @@ def metadata(spec, game, chunk_size):
 
 
 def default_out(spec, game):
-    """The file a run without --out writes: runs/<game>-<players>p-<play>[-matches][-<option><value>...]
-    -seed<seed>.parquet, naming each game option not at its default (`-dd-tricks4`)."""
+    """The directory a run without --out writes: runs/<game>-<players>p-<play>[-matches][-<option><value>...]
+    -seed<seed>, naming each game option not at its default (`-dd-tricks4`)."""
     kind = "-matches" if spec.mode == "matches" else ""
     changed = "".join(f"-{o.flag[2:]}{spec.options[o.name]}" for o in game.options if spec.options[o.name] != o.default)
-    return os.path.join(DEFAULT_DIR, f"{spec.game}-{spec.players}p-{spec.play}{kind}{changed}-seed{spec.seed}.parquet")
+    return os.path.join(DEFAULT_DIR, f"{spec.game}-{spec.players}p-{spec.play}{kind}{changed}-seed{spec.seed}")
 
 
-def execute(spec, progress=False, started=lambda: None, notify=lambda text: None, advice=""):
-    """Run `spec` into its Parquet file (default_out(spec) without spec.out); yields the summary
-    lines at the end.  SpecError (engine/errors.py) for parameters that do not fit the game,
-    OutputError for an unusable output path; started() is called once the spec
-    is found valid, before any deal runs; notify(text) gets the notice naming a default output;
-    `advice` follows the long-run estimate (musim.progress)."""
+def run_key(spec):
+    """The result key (engine/key.py) of a run's rows: what --resume must find unchanged."""
+    params = dict(mode=spec.mode, count=spec.count, players=spec.players, play=spec.play, seed=spec.seed)
+    return result_key(spec.game, params | {"options": spec.options})
+
+
+def execute(spec, progress=False, started=lambda: None, notify=lambda text: None, advice="", resume=False):
+    """Run `spec` into its output (default_out(spec) without spec.out): a directory of parts
+    (engine/parts.py), or one Parquet file for an --out ending in .parquet; yields the summary
+    lines at the end.  `resume` continues an unfinished run directory.  SpecError
+    (engine/errors.py) for parameters that do not fit the game, OutputError for an unusable
+    output path; started() is called once the spec is found valid, before any deal runs;
+    notify(text) gets the notice naming a default output; `advice` follows the long-run
+    estimate (musim.progress)."""
     from musim.progress import progress_bar
 
     game = checked(spec)
+    if spec.seed is None and resume:
+        raise SpecError("--resume: give the --seed of the run to continue")
     if spec.seed is None:
         spec.seed = secrets.randbits(63)
     if spec.workers is None:
         spec.workers = os.cpu_count() or 1
     if not spec.out:
         spec.out = default_out(spec, game)
-        notify(f"musim: writing the rows to {spec.out} (--out names another file)")
-    if not spec.out.lower().endswith(".parquet"):
-        raise OutputError(f"--out {spec.out}: the output is Parquet; give a file name ending in .parquet")
-    check_output(spec.out, spec.overwrite)
-    started()
+        notify(f"musim: writing the rows to {spec.out}/ (--out names another directory, or a .parquet file)")
     job = game.job(spec)
+    output = _open_output(spec, game, job, resume)
+    started()
     summary = game.make_summary(dataclasses.asdict(spec))
+    for path in output.finished_files():
+        for batch in pq.ParquetFile(path).iter_batches(columns=summary.COLUMNS):
+            summary.add(batch)
+    remaining = spec.count - output.done
     t0 = time.perf_counter()
-    bar = progress_bar(spec.count, spec.mode[:-1], progress, advice=advice, leave=False)
-    results = run_ordered(job.simulate, chunk_starts(spec.count, job.chunk_size), spec.workers, done=bar.update)
+    bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, leave=False)
     try:
-        with atomic_parquet(
-            spec.out, job.schema, metadata(spec, game, job.chunk_size), job.dictionary_columns
-        ) as write:
-            for chunk in results:
-                batch = job.to_batch(chunk)
-                write(batch)
-                summary.add(batch)
+        for batch in _ordered_batches(spec, job, chunk_starts(spec.count, job.chunk_size, output.done), bar.update):
+            output.write(batch)
+            summary.add(batch)
+        output.finish()
+    except BaseException:
+        output.abandon()
+        raise
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
     yield from summary.lines()
-    rate = spec.count / elapsed if elapsed > 0 else float("inf")
+    rate = remaining / elapsed if elapsed > 0 else float("inf")
     shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
-    yield f"{spec.workers} worker(s), {elapsed:.2f} s ({shown} {spec.mode}/s), written to {spec.out}"
+    resumed = f"; {spec.count - remaining:,} {spec.mode} were already written" if resume else ""
+    yield f"{_engine_text(spec)}, {elapsed:.2f} s ({shown} {spec.mode}/s{resumed}), written to {spec.out}"
+
+
+def _open_output(spec, game, job, resume):
+    """The run's output: a RunDirectory, or a SingleFile for an --out ending in .parquet."""
+    meta = metadata(spec, game, job.chunk_size)
+    if spec.out.lower().endswith(".parquet"):
+        if resume:
+            raise OutputError(
+                f"--resume: {spec.out} is a single file; only a run directory (--out without .parquet) resumes"
+            )
+        return SingleFile(spec.out, job, meta, spec.overwrite)
+    if os.path.splitext(os.path.basename(spec.out.rstrip("/")))[1]:
+        raise OutputError(
+            f"--out {spec.out}: give a run directory (a name without extension) or a file ending in .parquet"
+        )
+    if os.path.isfile(spec.out):
+        raise OutputError(f"--out {spec.out} is a file; a run directory needs a new name (or end it in .parquet)")
+    return RunDirectory(spec.out, run_key(spec), job.schema, meta, job.dictionary_columns, resume, spec.overwrite)
+
+
+class SingleFile:
+    """A run into one Parquet file (engine/parquet.py): nothing resumes, the file appears whole or not at all."""
+
+    done = 0
+
+    def __init__(self, out, job, meta, overwrite):
+        check_output(out, overwrite)
+        self._stack = ExitStack()
+        self.write = self._stack.enter_context(atomic_parquet(out, job.schema, meta, job.dictionary_columns))
+
+    def finished_files(self):
+        return []
+
+    def finish(self):
+        self._stack.close()
+
+    def abandon(self):
+        self._stack.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
+
+
+def _ordered_batches(spec, job, chunks, done):
+    """The Arrow batch of each chunk, in chunk order, from the spec's engine."""
+    if spec.engine == "dask":
+        fn = partial(run_chunk, spec)
+    else:
+        fn = lambda start, count: job.to_batch(job.simulate(start, count))
+    return ordered(fn, chunks, spec.workers, done, spec.engine, spec.scheduler)
+
+
+def _engine_text(spec):
+    if spec.engine == "dask":
+        return f"dask at {spec.scheduler}" if spec.scheduler else f"dask LocalCluster of {spec.workers} worker(s)"
+    return f"{spec.workers} worker(s)"

@@ -22,6 +22,8 @@ class RunSpec:
     options: dict = dataclasses.field(default_factory=dict)
     out: str | None = None
     overwrite: bool = False
+    engine: str = "local"  # engines.ENGINES: where the chunks run (never changes a row)
+    scheduler: str | None = None  # a Dask scheduler's address; None: a LocalCluster of `workers`
 
 
 def checked(spec):

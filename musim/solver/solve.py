@@ -47,7 +47,7 @@ def solve_between(g, tt, st, leader, k, lo, hi, first):
     return lo, hi
 
 
-@flat_kernel(inline="always")
+@flat_kernel(inline="always", nogil=True)
 def solve(g, tt, st, leader, k):
     """Exact value: points the maximising team takes from here with best play by both sides
     (solve_bounds with no limit)."""
@@ -99,7 +99,7 @@ def value_after(g, tt, st, leader, k, card, value):
     return v + gained
 
 
-@flat_kernel
+@flat_kernel(nogil=True)
 def move_values(g, tt, st, leader, k, value, out):
     """out[c] = the exact value after each legal card c of the seat to move (value_after), -1
     for the others.  A card of the same class and points as the next lower card of its seat,

@@ -5,7 +5,16 @@ import sys
 
 import click
 
-from musim.cli_options import SEEDS, advice, option_decorator, parse_count, tt_mb_option, warn
+from musim.cli_options import (
+    SEEDS,
+    advice,
+    check_engine,
+    engine_options,
+    option_decorator,
+    parse_count,
+    tt_mb_option,
+    warn,
+)
 from musim.engine.errors import SpecError
 from musim.games import mu
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -126,11 +135,28 @@ def player_list(text):
 @click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @tt_mb_option()
+@engine_options
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def bid(
-    players, hand, samples, play, vice, seat, dealer, partner, question, seed, workers, tt_mb, as_json, as_csv, progress
+    players,
+    hand,
+    samples,
+    play,
+    vice,
+    seat,
+    dealer,
+    partner,
+    question,
+    seed,
+    workers,
+    tt_mb,
+    engine,
+    scheduler,
+    as_json,
+    as_csv,
+    progress,
 ):
     """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
     import json
@@ -138,6 +164,7 @@ def bid(
 
     if as_json and as_csv:
         raise click.UsageError("give at most one of --json and --csv")
+    check_engine(engine, scheduler)
     check_question(play, question)
     from musim.batch import InputError
     from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
@@ -169,6 +196,8 @@ def bid(
                 bar.update,
                 lambda: warn_if_slow(play, [players]),
                 question,
+                engine,
+                scheduler,
             )
     except InputError as exc:
         raise click.UsageError(str(exc)) from None
@@ -212,8 +241,10 @@ def bid(
     "--checkpoint",
     type=click.Path(file_okay=False),
     help="Keep every finished deal in this directory "
-    "and take those it already holds: a stopped run continues where it was.",
+    "and take those it already holds: a stopped run continues where it was "
+    "(with --engine dask, a directory every worker can reach).",
 )
+@engine_options
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def balance(
     players,
@@ -229,6 +260,8 @@ def balance(
     out,
     overwrite,
     checkpoint,
+    engine,
+    scheduler,
     progress,
 ):
     """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
@@ -237,6 +270,7 @@ def balance(
     import time
 
     counts = player_list(players)
+    check_engine(engine, scheduler)
     check_dd_tricks(play, dd_tricks)
     check_question(play, question)
 
@@ -289,6 +323,8 @@ def balance(
                     checkpoint,
                     limit,
                     question,
+                    engine,
+                    scheduler,
                 )
             )
     seconds = time.perf_counter() - started
@@ -303,7 +339,8 @@ def balance(
         "checkpoint": checkpoint,
         "node_limit": limit,
         "version": __version__,
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers",
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"
+        + ("" if engine == "local" else f" on Dask ({scheduler or 'a LocalCluster'})"),
     }
     balance_report.write(out, results, params, seconds)
     for r in results:

@@ -23,8 +23,6 @@ as under the node limit: the row holds the bounds that search proved and the car
 played by the heuristic.
 """
 
-import os
-import shutil
 import threading
 from collections import namedtuple
 
@@ -41,12 +39,11 @@ from musim.solver.tt import make_table, new_generation
 DDPlay = namedtuple("DDPlay", "tt st lay meta")
 # meta[0] = value solved at the start of double-dummy play (-1 if none, UNRESOLVED past the
 # node limit), meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact
-# value, meta[3] = 1 if the table holds what an earlier, paused run of the next deal proved,
-# meta[4] = nodes a solve or search may take (0: no limit), meta[5] = the need a limited start
-# solve asks first, or alone under the reach question (0: none), meta[6..7] = the bounds of the
-# team's points of the deal proved by the last start solve, meta[8] = 1 once a search of
-# dd_reaches gave up (the caller clears it), meta[9] = the question of a start solve (QUESTIONS)
-START_VALUE, TRICKS, VALUE, KEEP_TABLE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_UP, QUESTION = range(10)
+# value, meta[3] = nodes a solve or search may take (0: no limit), meta[4] = the need a limited
+# start solve asks first, or alone under the reach question (0: none), meta[5..6] = the bounds
+# of the team's points of the deal proved by the last start solve, meta[7] = 1 once a search of
+# dd_reaches gave up (the caller clears it), meta[8] = the question of a start solve (QUESTIONS)
+START_VALUE, TRICKS, VALUE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_UP, QUESTION = range(9)
 UNRESOLVED = -2  # START_VALUE: the value is not known (the node limit, or the reach question)
 QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target
 VALUE_QUESTION, REACH_QUESTION = range(2)
@@ -58,39 +55,8 @@ def make_ddplay(tt_megabytes, tricks=0):
         tt=make_table(tt_megabytes),
         st=make_state(),
         lay=make_layout(),
-        meta=np.array([-1, tricks, 0, 0, 0, 0, -1, -1, 0, VALUE_QUESTION], np.int64),
+        meta=np.array([-1, tricks, 0, 0, 0, -1, -1, 0, VALUE_QUESTION], np.int64),
     )
-
-
-def save_table(dd, path, **extra):
-    """Write dd's table, and the arrays `extra`, to the directory `path` (whole or not at all),
-    for load_table.  Only valid while its search is paused (pause.request_pause) or idle."""
-    partial = path + ".partial"
-    shutil.rmtree(partial, ignore_errors=True)
-    os.makedirs(partial)
-    for name, array in list(dd.tt._asdict().items()) + list(extra.items()):
-        np.save(os.path.join(partial, name + ".npy"), array)
-    shutil.rmtree(path, ignore_errors=True)
-    os.replace(partial, path)
-
-
-def load_table(dd, path, *extra):
-    """Fill dd's table from save_table's directory, so that the next deal dd plays goes on from
-    it (dd_setup keeps it once), and return the arrays named `extra` (a dict); None, and nothing
-    changed, if there is none or it was saved with another --tt-mb.  The deal must be the one
-    whose search saved it: a table is sound only for the contract it was proved under."""
-    try:
-        saved = {name: np.load(os.path.join(path, name + ".npy"), mmap_mode="r") for name in dd.tt._fields + extra}
-    except (OSError, ValueError):
-        return None
-    if any(
-        saved[n].shape != getattr(dd.tt, n).shape or saved[n].dtype != getattr(dd.tt, n).dtype for n in dd.tt._fields
-    ):
-        return None
-    for name in dd.tt._fields:
-        np.copyto(getattr(dd.tt, name), saved[name])
-    dd.meta[KEEP_TABLE] = 1
-    return {name: np.array(saved[name]) for name in extra}
 
 
 _per_thread = threading.local()
@@ -171,15 +137,11 @@ def dd_start_bounds(dd):
 
 @flat_kernel
 def dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask):
-    """Map the position (a trick boundary) into the solver layout, with a fresh table (or the
-    one load_table filled)."""
+    """Map the position (a trick boundary) into the solver layout, with a fresh table."""
     fill_game(n, chief_trump, vice_trump, on_team, dd.lay, klass, power, class_mask)
     for s in range(n):
         dd.st.hands[s] = to_canon(held[s], dd.lay.canon_of)
-    if dd.meta[KEEP_TABLE]:  # load_table: this very position's search, paused earlier
-        dd.meta[KEEP_TABLE] = 0
-    else:
-        new_generation(dd.tt, TT_BUCKET)
+    new_generation(dd.tt, TT_BUCKET)
 
 
 @flat_kernel(inline="always")

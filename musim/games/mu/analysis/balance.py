@@ -31,24 +31,23 @@ rulebook's targets are lines too; c is kept >= 0, so that a higher bid never
 has a lower target), and rounded per level.
 """
 
-import shutil
-import sys
 import time
 from collections import namedtuple
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from musim.analysis.stats import mean_interval, wilson
 from musim.engine.checkpoint import Checkpoint
+from musim.engine.engines import ordered
 from musim.engine.key import result_key
-from musim.engine.local import chunk_starts, run_ordered
+from musim.engine.local import chunk_starts
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import contracts
-from musim.games.mu.ddplay import KEEP_TABLE, QUESTIONS, UNRESOLVED, load_table, save_table, worker_ddplay
+from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
-from musim.solver.pause import request_pause
 
 MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
@@ -71,95 +70,58 @@ def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, quest
     return result_key("mu", params)
 
 
-def _saved(checkpoint, start, count, compute, times):
-    """compute()'s dict of arrays for this chunk, with the worker seconds it took ("seconds",
-    plus any "seconds_before" compute reports: those of an earlier, interrupted run), read from
-    the checkpoint if it holds them.  Appends (seconds, whether the checkpoint held it) to
-    times, so that a run's summary can say what its deals cost in all."""
+def _checkpointed(compute, checkpoint, start, count, *args):
+    """compute(start, count, *args)'s dict of arrays for this chunk, with the worker seconds it
+    took ("seconds") and whether the checkpoint held it ("held"), read from the checkpoint if it
+    holds it, else computed and saved there (on the worker, as soon as it is done)."""
     got = checkpoint.load(start, count) if checkpoint else None
-    held = got is not None
-    if not held:
+    if got is None:
         started = time.perf_counter()
-        got = compute()
-        got["seconds"] = np.float64(time.perf_counter() - started + got.pop("seconds_before", 0.0))
+        got = compute(start, count, *args)
+        got["seconds"] = np.float64(time.perf_counter() - started)
         if checkpoint:
             checkpoint.save(start, count, got)
-    times.append((float(got["seconds"]), held))
-    return got
+        return got | {"held": False}
+    return got | {"held": True}
 
 
-def _collect(players, deals, seed, play, workers, tt_mb, dd_tricks, node_limit, question, tick, checkpoint, times):
+def _chunks(compute, chunks, checkpoint, times, run):
+    """The checkpointed results of compute on each chunk, in order, on the engine `run` gives
+    (run(fn, chunks) -> results); appends (seconds, held) to times, so that a run's summary
+    can say what its deals cost in all."""
+    for got in run(partial(_checkpointed, compute, checkpoint), chunks):
+        times.append((float(got["seconds"]), bool(got["held"])))
+        yield got
+
+
+def _deal_arrays(players, seed, play, tt_mb, dd_tricks, node_limit, question, start, count):
+    """The arrays of deals start.. of the run (a task: module-level, so that Dask can ship it)."""
+    ch = simulate_deals(players, seed, play, start, count, tt_mb, dd_tricks, node_limit, question)
+    return {f: getattr(ch, f) for f in ("res", "scores", "card_points", "hands")}
+
+
+def _collect(players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, checkpoint, times, run):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
-    fields = ("res", "scores", "card_points", "hands")
-    # a double-dummy deal in flight when the run is interrupted keeps its search table in the
-    # checkpoint, and the same command run again goes on from it (solver/pause.py); not under a
-    # node limit, whose count a resumed search would not repeat
-    pausable = play == "dd" and checkpoint is not None and size == 1 and not node_limit
-    in_flight = {}  # start -> (its worker's DDPlay, when it started, seconds of earlier runs)
-
-    def chunk(s, c):
-        before = 0.0
-        if pausable:
-            dd = worker_ddplay(tt_mb, dd_tricks)
-            saved = load_table(dd, checkpoint.table_path(s, c), "seconds")
-            before = float(saved["seconds"]) if saved else 0.0
-            in_flight[s] = (dd, time.perf_counter(), before)
-        try:
-            ch = simulate_deals(players, seed, play, s, c, tt_mb, dd_tricks, node_limit, question)
-        finally:
-            if pausable:
-                del in_flight[s]
-                dd.meta[KEEP_TABLE] = 0
-        return dict({f: getattr(ch, f) for f in fields}, seconds_before=before)
-
-    def work(s, c):
-        got = _saved(checkpoint, s, c, lambda: chunk(s, c), times)
-        if pausable:
-            shutil.rmtree(checkpoint.table_path(s, c), ignore_errors=True)
-        return got
-
-    try:
-        parts = list(run_ordered(work, chunk_starts(deals, size), workers, done=tick))
-    except KeyboardInterrupt:
-        if pausable:
-            _keep_tables(checkpoint, in_flight)
-        raise
+    compute = partial(_deal_arrays, players, seed, play, tt_mb, dd_tricks, node_limit, question)
+    parts = list(_chunks(compute, chunk_starts(deals, size), checkpoint, times, run))
     cat = lambda name: np.concatenate([p[name] for p in parts])
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
 
 
-def _keep_tables(checkpoint, in_flight):
-    """Pause each deal still being played and save its search table in the checkpoint."""
-    kept = []
-    for s, (dd, started, before) in list(in_flight.items()):
-        if request_pause(dd.st.control, lambda s=s: s in in_flight):
-            save_table(dd, checkpoint.table_path(s, 1), seconds=np.float64(before + time.perf_counter() - started))
-            kept.append(s)
-    if kept:
-        print(
-            f"musim: kept the search tables of deal{'s' * (len(kept) > 1)} {', '.join(map(str, kept))} "
-            "in the checkpoint: the same command goes on from them",
-            file=sys.stderr,
-            flush=True,
-        )
+def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, start, count, hands):
+    """The pure-strength view of `hands` (a chunk of the played deals' hands), as {"best": ...}."""
+    best = np.zeros((count, players), np.int64)
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None)
+    contracts.strength(players, hands, PLAY_POLICIES[play][1], best, ws)
+    return {"best": best}
 
 
-def _strength(players, hands, play, workers, tt_mb, dd_tricks, node_limit, tick, checkpoint, times):
-    best = np.zeros((len(hands), players), np.int64)
-    play_policy = PLAY_POLICIES[play][1]
-
-    def compute(start, count):
-        ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None)
-        contracts.strength(players, hands[start : start + count], play_policy, best[start : start + count], ws)
-        return {"best": best[start : start + count]}
-
-    def work(start, count):
-        best[start : start + count] = _saved(checkpoint, start, count, lambda: compute(start, count), times)["best"]
-
+def _strength(players, hands, play, tt_mb, dd_tricks, node_limit, checkpoint, times, run):
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
-    for _ in run_ordered(work, chunk_starts(len(hands), size), workers, done=tick):
-        pass
-    return best
+    chunks = ((s, c, hands[s : s + c]) for s, c in chunk_starts(len(hands), size))
+    compute = partial(_strength_arrays, players, play, tt_mb, dd_tricks, node_limit)
+    parts = [got["best"] for got in _chunks(compute, chunks, checkpoint, times, run)]
+    return np.concatenate(parts) if parts else np.zeros((0, players), np.int64)
 
 
 def _rescored(players, res, card_points):
@@ -237,6 +199,8 @@ def analyse(
     checkpoint=None,
     node_limit=0,
     question="value",
+    engine="local",
+    scheduler=None,
 ):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
@@ -247,7 +211,8 @@ def analyse(
     finished chunk and supplies those a stopped run already finished (engine/checkpoint.py).
     node_limit (play "dd", dd_tricks 0): nodes a solve or search may take (module doc; 0: no limit).
     question (play "dd"): "value" or "reach", what each deal's double-dummy play answers
-    (module doc)."""
+    (module doc).  engine, scheduler: where the chunks run (engine/engines.py); the figures
+    do not depend on it."""
     if question not in QUESTIONS or (question == "reach" and play != "dd"):
         raise ValueError(f"question {question!r}: one of {QUESTIONS}, and reach only under dd play")
     keep = lambda job: (
@@ -256,19 +221,9 @@ def analyse(
         else Checkpoint(checkpoint, checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question))
     )
     times = []
+    run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
     res, scores, card_points, hands = _collect(
-        players,
-        deals,
-        seed,
-        play,
-        workers,
-        tt_mb,
-        dd_tricks,
-        node_limit,
-        question,
-        tick,
-        keep("balance-deals"),
-        times,
+        players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, keep("balance-deals"), times, run
     )
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r_all = res[played]
@@ -320,18 +275,8 @@ def analyse(
             }
         )
     table = pd.DataFrame(rows)
-    best = _strength(
-        players,
-        hands[played][:strength_deals],
-        play,
-        workers,
-        tt_mb,
-        dd_tricks,
-        node_limit,
-        tick,
-        keep("balance-strength"),
-        times,
-    )
+    kept = keep("balance-strength")
+    best = _strength(players, hands[played][:strength_deals], play, tt_mb, dd_tricks, node_limit, kept, times, run)
     known_best = best[best != contracts.UNRESOLVED_RANK]
     levels = np.arange(0, rules.hand_size(players) + 1)
     counts = np.bincount(known_best, minlength=len(levels))

@@ -15,12 +15,15 @@ play is scored for up to the first missed.  The success rates are the same; the 
 team points, which need the points, are left empty.
 """
 
+from functools import partial
+
 import numpy as np
 
 from musim.analysis.stats import mean_interval, samples_for_margin, wilson
 from musim.batch import InputError
 from musim.cards import COLOURS, N_CARDS, CardError, card_kind, deck_for, hand_mask, type_text
-from musim.engine.local import chunk_starts, run_ordered
+from musim.engine.engines import ordered
+from musim.engine.local import chunk_starts
 from musim.games.mu import rules
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
@@ -66,6 +69,36 @@ def _seat(value, name, players):
     return value
 
 
+def _bid_chunk(
+    players, mask, seat, dealer, rest, seed, trumps, play, model, hindsight, reach, bids, variants, tt_mb, start, count
+):
+    """(team points, chief's points) of samples start.. (a task: module-level, so that Dask can
+    ship it; contracts.bid_samples)."""
+    team = np.zeros((count, len(trumps), variants), np.int64)
+    chief_points = np.zeros_like(team)
+    ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
+    contracts.bid_samples(
+        players,
+        np.uint64(mask),
+        seat,
+        dealer,
+        rest.copy(),
+        seed,
+        start,
+        count,
+        trumps,
+        PLAY_POLICIES[play][1],
+        model,
+        hindsight,
+        reach,
+        bids,
+        team,
+        chief_points,
+        ws,
+    )
+    return team, chief_points
+
+
 def bid_strength(
     players,
     hand_text,
@@ -81,6 +114,8 @@ def bid_strength(
     tick=lambda k: None,
     started=lambda: None,
     question="value",
+    engine="local",
+    scheduler=None,
 ):
     """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score with
     its interval, mean team points, how many samples allowed that trump (with a vice that
@@ -98,7 +133,6 @@ def bid_strength(
     rest = np.array([c for c in range(N_CARDS) if int(deck) >> c & 1 and not int(mask) >> c & 1], np.int64)
     types = np.zeros(17, np.int64)
     trumps = types[: contracts.hand_types(np.uint64(mask), types)].copy()
-    play_policy = PLAY_POLICIES[play][1]
     levels = rules.hand_size(players)
     model = VICE_MODELS[vice]
     if model == contracts.VICE_AUCTION:
@@ -114,30 +148,11 @@ def bid_strength(
     chief_points = np.zeros_like(team)
     started()
 
-    def work(start, count):
-        ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
-        contracts.bid_samples(
-            players,
-            np.uint64(mask),
-            seat,
-            dealer,
-            rest.copy(),
-            seed,
-            start,
-            count,
-            trumps,
-            play_policy,
-            model,
-            hindsight,
-            reach,
-            bids,
-            team[start : start + count],
-            chief_points[start : start + count],
-            ws,
-        )
-
-    for _ in run_ordered(work, chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK), workers, done=tick):
-        pass
+    deal = (players, mask, seat, dealer, rest, seed)
+    compute = partial(_bid_chunk, *deal, trumps, play, model, hindsight, reach, bids, variants, tt_mb)
+    chunks = list(chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK))
+    for (start, count), (t, c) in zip(chunks, ordered(compute, chunks, workers, tick, engine, scheduler)):
+        team[start : start + count], chief_points[start : start + count] = t, c
     made = np.zeros((samples, len(trumps), levels), np.bool_)
     score = np.zeros((samples, len(trumps), levels), np.int64)
     if reach:  # team holds the highest bid each play reaches
