@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from musim.cli import cli
+from musim.deck import MU
 from musim.engine.errors import SpecError
 from musim.engine.parquet import SEAT, Column, read_metadata, schema_of
 from musim.engine.run import Job
@@ -20,7 +21,7 @@ from musim.engine.spec import RunSpec, checked
 from musim.games import GAMES, UnknownGame, all_games, get_game
 from musim.games.contract import Game, GameError, Option
 
-BASE = dict(name="toy", title="Toy", players=(2, 5), default_players=3, deck="none", result_version=1)
+BASE = dict(name="toy", title="Toy", players=(2, 5), default_players=3, deck=MU, result_version=1)
 COLUMNS = (Column("deal", pa.int64(), "Index."), Column(f"score_{SEAT}", pa.int16(), "Seat i's score."))
 
 
@@ -90,6 +91,8 @@ def toy(monkeypatch):
         (dict(policies=("dd",), job=len, make_summary=len), "needs a solver"),
         (dict(policies=("random",)), "needs job and make_summary"),
         (dict(matches=True), "matches need policies"),
+        (dict(deck="mu-and-more"), "deck must be a musim.deck.Deck"),
+        (dict(deck=None, policies=("random",), job=len, make_summary=len), "deck must be a musim.deck.Deck"),
         (dict(options=(Option("players", int, 3, "x"),)), "option names"),
         (dict(options=(Option("n", int, 20, "x", range=(0, 9)),)), "default --n: 20 is not in the range 0..9"),
         (dict(options=(Option("n", str, "a", "x", range=(0, 9)),)), "a range needs a number type"),

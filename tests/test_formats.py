@@ -112,3 +112,19 @@ def test_read_run_reads_dd_and_match_files_and_directories(runs, tmp_path):
     parts.mkdir()
     shutil.copy(runs["random5"], parts / "part-0.parquet")
     pd.testing.assert_frame_equal(musim.read_run(parts), musim.read_run(runs["random5"]))
+
+
+@pytest.mark.parametrize("game, players, passed", [("mueckenstich", 4, "discards"), ("panther", 5, "passed")])
+def test_read_run_writes_every_card_column_in_its_games_deck(tmp_path, game, players, passed):
+    """A 64-card Mückenstich hand reads as its own card texts (`R12`, `RM`), not Mü's."""
+    from musim.games import get_game
+
+    out = tmp_path / "r.parquet"
+    args = ["run", "--game", game, "--players", players, "--deals", 50, "--seed", 4, "--out", out]
+    assert CliRunner().invoke(cli, [str(a) for a in args]).exit_code == 0
+    df = musim.read_run(out)
+    deck = get_game(game).deck
+    raw = pq.read_table(out).to_pandas()
+    for name in ("hands", passed):
+        for texts, masks in zip(df[name], raw[name]):
+            assert [deck.format(m) for m in masks] == [list(t) for t in texts]

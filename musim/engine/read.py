@@ -10,10 +10,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from musim.cards import CARD_TEXT, N_CARDS
-from musim.engine.parquet import METADATA_KEY
+from musim.deck import MU
+from musim.engine.parquet import DESCRIPTION_KEY, METADATA_KEY
 
-CARD_COLUMNS = ("hands", "laid")  # per-seat card masks, shown as per-seat lists of card texts
+CARD_MASKS = b"card mask"  # in the description of a list<uint64> column of per-seat card masks
 
 # Arrow scalar types -> pandas nullable dtypes (a null stays pd.NA, never a float NaN)
 _PANDAS_DTYPES = {
@@ -28,28 +28,39 @@ _PANDAS_DTYPES = {
     pa.string(): pd.StringDtype(),
     pa.large_string(): pd.StringDtype(),
 }
-_CARD_TEXTS = pa.array(CARD_TEXT)
 
 
 def read_run(path):
-    """The rows of a `musim run` output (a Parquet file, or a directory of them) as a DataFrame.
+    """The rows of a `musim run` output (a run directory, or a Parquet file) as a DataFrame.
 
     Integer, boolean and string columns get pandas nullable dtypes (Int8, boolean, string...);
-    list columns hold Python lists per cell (pandas ArrowDtype), `hands` and `laid` one list
-    of card texts per seat.  The run's `musim` metadata (parameters, versions) is in
-    `df.attrs["musim"]`.
+    list columns hold Python lists per cell (pandas ArrowDtype), card-mask columns (`hands`...)
+    one list of card texts per seat, in the deck of the run's game.  The run's `musim` metadata
+    (parameters, versions) is in `df.attrs["musim"]`.
     """
     table = pq.read_table(path)
     meta = (table.schema.metadata or {}).get(METADATA_KEY)
-    for name in CARD_COLUMNS:
-        if name in table.column_names:
-            i = table.column_names.index(name)
-            cards = pa.chunked_array([_card_lists(chunk) for chunk in table.column(i).chunks])
-            table = table.set_column(i, name, cards)
+    meta = json.loads(meta) if meta is not None else None
+    texts, n_cards = _deck_texts(meta)
+    for i, field in enumerate(table.schema):
+        if pa.types.is_list(field.type) and CARD_MASKS in (field.metadata or {}).get(DESCRIPTION_KEY, b""):
+            cards = pa.chunked_array([_card_lists(chunk, texts, n_cards) for chunk in table.column(i).chunks])
+            table = table.set_column(i, field.name, cards)
     df = table.to_pandas(types_mapper=_pandas_dtype)
     if meta is not None:
-        df.attrs["musim"] = json.loads(meta)
+        df.attrs["musim"] = meta
     return df
+
+
+def _deck_texts(meta):
+    """(card texts as an Arrow array, card count) of the deck of the run's game (Mü's if unknown)."""
+    from musim.games import UnknownGame, get_game
+
+    try:
+        deck = get_game(meta["params"]["game"]).deck or MU
+    except (TypeError, KeyError, UnknownGame):
+        deck = MU
+    return pa.array([deck.text(i) for i in range(deck.n_cards)]), deck.n_cards
 
 
 def _pandas_dtype(typ):
@@ -58,12 +69,12 @@ def _pandas_dtype(typ):
     return _PANDAS_DTYPES.get(typ)
 
 
-def _card_lists(masks):
-    """list<list<string>> of a list<uint64> array of card masks (RULES.md §1 bit layout)."""
+def _card_lists(masks, texts, n_cards):
+    """list<list<string>> of a list<uint64> array of card masks (bit i: card i of the deck)."""
     flat = masks.flatten().to_numpy()
-    bits = np.unpackbits(flat.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, :N_CARDS]
-    cards = np.flatnonzero(bits) % N_CARDS  # row by row, in card order
-    hands = pa.ListArray.from_arrays(_offsets(bits.sum(axis=1)), _CARD_TEXTS.take(cards))
+    bits = np.unpackbits(flat.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, :n_cards]
+    cards = np.flatnonzero(bits) % n_cards  # row by row, in card order
+    hands = pa.ListArray.from_arrays(_offsets(bits.sum(axis=1)), texts.take(cards))
     return pa.ListArray.from_arrays(_offsets(masks.value_lengths().to_numpy()), hands)
 
 

@@ -8,7 +8,7 @@ GAME = Game(
     title="Bridge (double-dummy positions only)",
     players=(4, 4),
     default_players=4,
-    deck="bridge-52",
+    deck=None,  # positions in PBN (FORMATS.md): no musim deck
     result_version=1,
     solver=lazy("musim.games.bridge.solve", "BridgeSolver"),
 )

@@ -1,5 +1,6 @@
 """Mü (RULES.md §2): rules kernels, game records, policies, deal simulation and its analyses."""
 
+from musim.deck import MU
 from musim.engine.errors import SpecError
 from musim.games.contract import EXACT_PLAY, Game, Option, lazy
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
@@ -22,7 +23,7 @@ GAME = Game(
     title="Mü",
     players=(MIN_PLAYERS, MAX_PLAYERS),
     default_players=4,
-    deck="mu-and-more",
+    deck=MU,
     result_version=RESULT_VERSION,
     policies=("heuristic", "random", EXACT_PLAY),
     play_help="random/heuristic: every decision by that policy; "

@@ -1,5 +1,6 @@
 """The Last Panther (RULES.md §4): rules kernels, policies, deal simulation, records."""
 
+from musim.deck import MU
 from musim.games.contract import Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
@@ -10,7 +11,7 @@ GAME = Game(
     title="The Last Panther",
     players=(3, 8),
     default_players=4,
-    deck="mu-and-more",
+    deck=MU,
     result_version=RESULT_VERSION,
     policies=("heuristic", "random"),
     play_help="random/heuristic: every decision by that policy (docs/players.md).",

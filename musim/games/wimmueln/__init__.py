@@ -1,5 +1,6 @@
 """Wimmüln (RULES.md §3): rules kernels, policies, deal simulation, records."""
 
+from musim.deck import MU
 from musim.games.contract import Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
@@ -10,7 +11,7 @@ GAME = Game(
     title="Wimmüln",
     players=(3, 6),
     default_players=4,
-    deck="mu-and-more",
+    deck=MU,
     result_version=RESULT_VERSION,
     policies=("heuristic", "random"),
     play_help="random/heuristic: every decision by that policy (docs/players.md).",
