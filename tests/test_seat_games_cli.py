@@ -46,6 +46,34 @@ def test_the_summary_agrees_with_the_rows_and_reprints_from_the_file(tmp_path, g
     assert again.exit_code == 0 and again.output.splitlines() == output.splitlines()[:-1]  # all but the timing line
 
 
+def _position_line(output, title, position):
+    """The figures of `position`'s line in the summary's block that starts with `title`."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title))
+    return next(line for line in lines[start + 1 :] if line.split()[0] == position).split()
+
+
+def test_the_panther_summary_says_who_takes_the_last_trick(tmp_path):
+    output, table = run(tmp_path, "panther", "--players", 4, "--deals", 3000, "--seed", 2)
+    rows = table.to_pandas()
+    position = (rows["last_trick"] - rows["dealer"]) % 4
+    for k, name in enumerate(["dealer", "dealer+1", "dealer+2", "dealer+3"]):
+        share = float(_position_line(output, "the last trick", name)[1].rstrip("%")) / 100
+        assert share == pytest.approx((position == k).mean(), abs=5e-5)
+
+
+def test_the_wimmueln_summary_says_how_often_estimates_are_met(tmp_path):
+    output, table = run(tmp_path, "wimmueln", "--players", 4, "--deals", 3000, "--seed", 2)
+    rows = table.to_pandas()
+    bonus = np.stack(rows["bonus"].to_numpy())
+    dealer_bonus = bonus[np.arange(len(rows)), rows["dealer"].to_numpy()]
+    figures = _position_line(output, "by seat position: estimate met", "dealer")
+    assert float(figures[1].rstrip("%")) / 100 == pytest.approx((dealer_bonus > 0).mean(), abs=5e-5)
+    assert figures[4] == "bonus" and float(figures[5]) == pytest.approx(dealer_bonus.mean(), abs=0.005)
+    trump_line = next(line for line in output.splitlines() if line.startswith("deals with a trump"))
+    assert float(trump_line.split()[4][:-1]) / 100 == pytest.approx(rows["trump"].notna().mean(), abs=5e-5)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_record_of_a_runs_deal_replays_to_its_row(tmp_path, game):
     _, table = run(tmp_path, game, "--players", 3, "--deals", 20, "--seed", 9, "--play", "random")
