@@ -91,8 +91,11 @@ def test_each_method_at_most_once_a_turn_on_disjoint_cards():
     assert result["caught"] == DECK.format(mask("G2", "B3", "R5", "K5"))
     assert result["table"] == ["Y9"]
     game = state(["R5", "G2", "B3"], ["K5"])
-    with pytest.raises(InputError, match="caught by two methods"):
+    with pytest.raises(InputError, match="pairing: R5 not all on the table once the methods before it took theirs"):
         game.turn({"card": "K5", "adding": ["R5"], "pairing": "R5"}, 0, "turn 0")
+    # the two copies of a 1 are each taken once: one by adding, the other by pairing
+    game = state(["R1", "R1"], ["K1"])
+    assert game.turn({"card": "K1", "adding": ["R1"], "pairing": "R1"}, 0, "turn 0")["caught"] == ["R1", "R1", "K1"]
 
 
 def test_a_card_that_could_catch_must_catch():
@@ -224,7 +227,7 @@ def test_every_card_is_caught_or_left_once_and_every_turn_replays_legal(players,
     assert (out["parts"][:, :, 0].sum(axis=1) + out["left"] == CARDS).all()
     assert (np.sort(out["deck"], axis=1) == np.sort(np.arange(CARDS) % 64)).all()
     for policy in POLICIES:
-        for index in (0, 3, 11):
+        for index in range(100):
             rec = record(players, 5, policy, index, reverse)
             result = replay(json.loads(json.dumps(rec)))
             row = simulate_deals(players, 5, policy, index, 1, reverse=reverse)
@@ -290,6 +293,9 @@ def test_a_run_record_and_replay_through_the_cli(tmp_path, game):
     assert res.exit_code == 0, res.output
     table = pq.read_table(out)
     assert table.num_rows == 50 and all(f.metadata for f in table.schema)
+    rows = table.to_pandas()
+    assert ((rows["dealer"] + 1) % 4 == rows["starter"]).all()
+    assert (rows["cards"].apply(sum) + rows["left"] == 60).all()
     rec = CliRunner().invoke(cli, ["record", "--game", game, "--players", "4", "--seed", "9", "--deal", "7"])
     assert rec.exit_code == 0, rec.output
     replayed = CliRunner().invoke(cli, ["replay", "-"], input=rec.output)

@@ -49,6 +49,7 @@ def deal_columns(players, reverse=False):
             pa.int8(),
             f"The first round's dealer, {SEAT}; the seat to its left starts, the dealer moves left each round.",
         ),
+        Column("starter", pa.int8(), f"The seat that plays first (left of the dealer), {SEAT}."),
         *per_seat("score", pa.int16(), f"{_SCORE[reverse]} ({SIDE})", players),
         *(
             Column(name, pa.list_(pa.int8()), f"{text}, {PER_SEAT}.")
@@ -77,6 +78,7 @@ def deal_batch(out, start, players, reverse=False):
         "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
         "players": pa.array(np.full(count, players), type=pa.int8()),
         "dealer": pa.array(out["dealer"], type=pa.int8()),
+        "starter": pa.array((out["dealer"] + 1) % players, type=pa.int8()),
         **per_seat_arrays("score", out["scores"], pa.int16()),
         **{name: list_array(v, pa.list_(pa.int8())) for name, v in lists.items()},
         first: list_array(parts[:, :, PARTS.index("first_bonus")], pa.list_(pa.int16())),

@@ -108,13 +108,14 @@ class _Game:
             card = DECK.index(text, int(self.held[seat]))
         if card < 0:
             raise InputError(f"{where}: {text} is not in the hand ({' '.join(DECK.format(int(self.held[seat])))})")
-        sets = [self._set(turn, m, card, where) for m in range(3)]
+        sets, taken = [], 0
+        for m in range(3):
+            sets.append(self._set(turn, m, card, taken, where))
+            taken |= sets[-1]
         used = [m for m in range(3) if sets[m]]
         a, t, p = sets
         if used and self.cleared:
             raise InputError(f"{where}: {text} must be released: the previous player cleared the table")
-        if (a & t) or ((a | t) & p):
-            raise InputError(f"{where}: a table card is caught by two methods")
         if self.reverse and len(used) > 1:
             raise InputError(f"{where}: Reverse Safarü catches by one method a turn, got {len(used)}")
         if not used and not self.cleared and self._can_catch(card):
@@ -126,8 +127,9 @@ class _Game:
         self.cleared = self.table == 0
         return {"seat": seat, "card": text, "caught": DECK.format(caught), "table": DECK.format(self.table)}
 
-    def _set(self, turn, method, card, where):
-        """Mask of the table cards `turn` catches by `method` (0 if unused), checked against the rules."""
+    def _set(self, turn, method, card, taken, where):
+        """Mask of the table cards `turn` catches by `method` (0 if unused), checked against the rules;
+        the methods before it took `taken` (a copy of a 1 or 7 named twice is each copy once)."""
         name = rules.METHODS[method]
         if name not in turn:
             return 0
@@ -141,11 +143,11 @@ class _Game:
         with records.at(f"{where}: {name}"):
             DECK.parse(value)
             try:
-                mask = DECK.parse(value, within=self.table)
+                mask = DECK.parse(value, within=self.table & ~taken)
             except CardError:
-                raise InputError(
-                    f"{where}: {name}: {' '.join(value)} not all on the table ({' '.join(DECK.format(self.table))})"
-                ) from None
+                rest = " ".join(DECK.format(self.table & ~taken))
+                also = " once the methods before it took theirs" if taken else ""
+                raise InputError(f"{where}: {name}: {' '.join(value)} not all on the table{also} ({rest})") from None
         if method == rules.PAIRING:
             if not mask & int(rules.pairing_cards(np.uint64(self.table), card)):
                 raise InputError(f"{where}: pairing: {value[0]} is not a {NUMBER[card]}")
