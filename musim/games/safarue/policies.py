@@ -46,15 +46,12 @@ NONE = np.uint64(0)
 
 
 def _values(reverse):
-    cards = np.arange(DECK.n_cards)
-    blue = (BLUE >> cards.astype(np.uint64)) & np.uint64(1)
-    yellow = (YELLOW >> cards.astype(np.uint64)) & np.uint64(1)
-    zero = (ZEROS >> cards.astype(np.uint64)) & np.uint64(1)
+    """Per card: Safarü's worth of catching it, or (reverse) Reverse Safarü's cost of catching it."""
+    cards = np.arange(DECK.n_cards).astype(np.uint64)
+    blue, yellow, zero = (((m >> cards) & np.uint64(1)).astype(np.int64) for m in (BLUE, YELLOW, ZEROS))
     if reverse:
-        return (TRIANGLES + 1 + yellow.astype(np.int64)).astype(np.int64)
-    return (TRIANGLES + ZERO_CARD * zero.astype(np.int64) + 2 * blue.astype(np.int64) - yellow.astype(np.int64)).astype(
-        np.int64
-    )
+        return TRIANGLES + 1 + yellow
+    return TRIANGLES + ZERO_CARD * zero + 2 * blue - yellow
 
 
 VALUE = _values(False)  # Safarü: what a caught card is worth to its catcher
@@ -63,6 +60,7 @@ COST = _values(True)  # Reverse Safarü: what a caught card costs its catcher
 
 @flat_kernel(inline="always")
 def worth(mask, table):
+    """The sum of table[c] over the cards c of mask."""
     total = 0
     while mask:
         total += table[lowest(mask)]

@@ -28,7 +28,6 @@ NUMBER_MASK = np.array([DECK.label_mask(str(v)) for v in range(10)], np.uint64)
 ZEROS = NUMBER_MASK[0]
 BLUE = np.uint64(DECK.colour_mask("B"))
 YELLOW = np.uint64(DECK.colour_mask("Y"))
-FULL = np.uint64(DECK.full)
 MOST_BLUE, MOST_YELLOW, ZERO_CARD = 24, -12, -5  # Safarü
 MOST_CARDS, MOST_YELLOW_REVERSE = 24, 12  # Reverse Safarü
 
