@@ -5,6 +5,7 @@ games, records and their replay, illegal records, and the heuristic against rand
 import copy
 import json
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -314,3 +315,10 @@ def test_the_heuristic_beats_random_on_duplicate_games(players):
     assert mean - half > 0
     mean, half = duplicate_advantage(partial(simulate_deals, reverse=True), players, 3, 1000)
     assert mean + half < 0  # Reverse Safarü: lower is better
+
+
+def test_the_example_records_replay():
+    path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "safarue-records.jsonl"
+    res = CliRunner().invoke(cli, ["replay", str(path)])
+    results = [json.loads(line) for line in res.output.splitlines()]
+    assert res.exit_code == 0 and len(results) == 2 and all("scores" in r for r in results)
