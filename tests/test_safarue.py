@@ -322,3 +322,14 @@ def test_the_example_records_replay():
     res = CliRunner().invoke(cli, ["replay", str(path)])
     results = [json.loads(line) for line in res.output.splitlines()]
     assert res.exit_code == 0 and len(results) == 2 and all("scores" in r for r in results)
+
+
+def test_rows_do_not_depend_on_the_workers(tmp_path):
+    tables = []
+    for workers in (1, 2):
+        out = tmp_path / f"{workers}.parquet"
+        args = ["run", "--game", "reverse-safarue", "--players", "3", "--deals", "5000", "--seed", "3"]
+        res = CliRunner().invoke(cli, [*args, "--workers", str(workers), "--out", str(out), "--no-progress"])
+        assert res.exit_code == 0, res.output
+        tables.append(pq.read_table(out))
+    assert tables[0].num_rows == 5000 and tables[0].equals(tables[1])
