@@ -4,6 +4,7 @@ games, records and their replay, illegal records, and the heuristic against rand
 
 import copy
 import json
+import re
 from functools import partial
 from pathlib import Path
 
@@ -292,6 +293,8 @@ def test_a_run_record_and_replay_through_the_cli(tmp_path, game):
         ["run", "--game", game, "--players", "4", "--deals", "50", "--seed", "9", "--out", str(out), "--no-progress"],
     )
     assert res.exit_code == 0, res.output
+    assert f"{game}, 4 players, heuristic play, seed 9: 50 games" in res.output
+    assert "a seat's game score" in res.output and not re.search(r"\bdeals?\b", res.output.split("worker(s)")[0])
     table = pq.read_table(out)
     assert table.num_rows == 50 and all(f.metadata for f in table.schema)
     rows = table.to_pandas()

@@ -4,9 +4,9 @@ description.  One row is one game (every round until the stock and the hands are
 import numpy as np
 import pyarrow as pa
 
-from musim.engine.parquet import Column
+from musim.engine.parquet import SEAT, Column
 from musim.games.safarue.simulate import PARTS
-from musim.seat_columns import PER_SEAT, SEAT, batch, list_array, per_seat, per_seat_arrays
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
 
 SIDE = "with 4 players the partners opposite share it, each seat showing its side's"
 
@@ -34,23 +34,23 @@ _METHODS = (
     ("pairing", "Turns each seat caught by pairing"),
 )
 _SCORE = {
-    False: "The game's points, highest wins: the majority bonuses, +1 a triangle, -5 a 0 card caught",
-    True: "The game's points, lowest wins: the majority bonuses, +1 a triangle caught",
+    False: "The game's points of seat i, highest wins: the majority bonuses, +1 a triangle, -5 a 0 card caught",
+    True: "The game's points of seat i, lowest wins: the majority bonuses, +1 a triangle caught",
 }
 
 
-def deal_columns(players, reverse=False):
-    """Columns of a game row with this many players."""
+def _columns(reverse):
+    """Columns of a game row of one variant."""
     return (
         Column("deal", pa.int64(), "Index of the game within the run; game k draws from the random stream (seed, k)."),
         Column("players", pa.int8(), "Number of players (2..4; 4 play as partners opposite)."),
         Column(
             "dealer",
             pa.int8(),
-            f"The first round's dealer, {SEAT}; the seat to its left starts, the dealer moves left each round.",
+            f"The first round's dealer, {SEAT_NUMBER}; the seat to its left starts, the dealer moves left each round.",
         ),
-        Column("starter", pa.int8(), f"The seat that plays first (left of the dealer), {SEAT}."),
-        *per_seat("score", pa.int16(), f"{_SCORE[reverse]} ({SIDE})", players),
+        Column("starter", pa.int8(), f"The seat that plays first (left of the dealer), {SEAT_NUMBER}."),
+        Column(f"score_{SEAT}", pa.int16(), f"{_SCORE[reverse]} ({SIDE})."),
         *(
             Column(name, pa.list_(pa.int8()), f"{text}, {PER_SEAT}.")
             for name, text in (*_PARTS, *_METHODS, ("released", "Turns each seat released a card"))
@@ -66,6 +66,10 @@ def deal_columns(players, reverse=False):
     )
 
 
+DEAL_COLUMNS = _columns(False)
+REVERSE_DEAL_COLUMNS = _columns(True)
+
+
 def deal_batch(out, start, players, reverse=False):
     """Arrow record batch of games start.. from simulate.simulate_deals output."""
     count = out["dealer"].shape[0]
@@ -79,11 +83,11 @@ def deal_batch(out, start, players, reverse=False):
         "players": pa.array(np.full(count, players), type=pa.int8()),
         "dealer": pa.array(out["dealer"], type=pa.int8()),
         "starter": pa.array((out["dealer"] + 1) % players, type=pa.int8()),
-        **per_seat_arrays("score", out["scores"], pa.int16()),
+        f"score_{SEAT}": out["scores"],
         **{name: list_array(v, pa.list_(pa.int8())) for name, v in lists.items()},
         first: list_array(parts[:, :, PARTS.index("first_bonus")], pa.list_(pa.int16())),
         second: list_array(parts[:, :, PARTS.index("second_bonus")], pa.list_(pa.int16())),
         "left": pa.array(out["left"], type=pa.int8()),
         "deck": list_array(out["deck"], pa.list_(pa.int8())),
     }
-    return batch(values, deal_columns(players, reverse))
+    return batch(values, REVERSE_DEAL_COLUMNS if reverse else DEAL_COLUMNS, players)

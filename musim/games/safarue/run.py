@@ -11,7 +11,7 @@ from musim.games.safarue import record as records
 def _job(spec, reverse):
     game_simulate = SimpleNamespace(simulate_deals=partial(simulate.simulate_deals, reverse=reverse))
     game_columns = SimpleNamespace(
-        deal_columns=partial(columns.deal_columns, reverse=reverse),
+        DEAL_COLUMNS=columns.REVERSE_DEAL_COLUMNS if reverse else columns.DEAL_COLUMNS,
         deal_batch=partial(columns.deal_batch, reverse=reverse),
     )
     return seat_run.job(spec, game_simulate, game_columns)

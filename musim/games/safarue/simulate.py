@@ -4,14 +4,15 @@ Game k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer
 order of the 60 cards.  Each round deals from the front of that order: one card at a time
 to each seat from the one left of the round's dealer, four rounds of it (as far as the stock
 allows), then table cards until the table holds four (as far as it allows); the dealer
-moves one seat left each round.  `simulate_deals` is the Python entry point: it returns one
-array per column, one row per game.
+moves one seat left each round.  Runs go through musim.drivers, one game a row (Safarü has
+no matches); `simulate_deals` is the Python entry point: one array per column, one row per game.
 """
 
 from collections import namedtuple
 
 import numpy as np
 
+from musim import drivers
 from musim.bits import bit, popcount
 from musim.deal import deal_cards
 from musim.deck import MU as DECK
@@ -36,7 +37,6 @@ from musim.games.safarue.rules import (
     triangles,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint, stream_state
 
 Workspace = namedtuple("Workspace", "order adds totals held won side_won counts first second side_scores log rng")
 FULL = np.uint64(DECK.full)
@@ -142,29 +142,32 @@ def score_game(n, reverse, won, scores, first, second, ws):
         scores[s], first[s], second[s] = ws.side_scores[side], ws.first[side], ws.second[side]
 
 
-@flat_kernel(nogil=True)
-def simulate_chunk(
-    n, seed, start, seat_policy, reverse, dealers, deck, scores, parts, methods, released, left, turns, ws
-):
-    """Play games start .. start+len(dealers)-1 of a run; game k draws from stream (seed, k).
-    parts[i, s]: cards, blue, yellow, zeros, triangles caught by seat s; first and second majority bonus."""
-    state = ws.rng
-    for i in range(dealers.shape[0]):
-        state[0] = stream_state(seed, start + i)
-        dealers[i] = randint(state, n)
-        deal_cards(1, FULL, deck[i], state, ws.held)
-        turns[i], left[i] = play_game(n, dealers[i], seat_policy, reverse, deck[i], methods[i], released[i], ws)
-        score_game(n, reverse, ws.won, scores[i], parts[i, :, 5], parts[i, :, 6], ws)
-        for s in range(n):
-            w = ws.won[s]
-            parts[i, s, 0] = popcount(w)
-            parts[i, s, 1] = popcount(w & BLUE)
-            parts[i, s, 2] = popcount(w & YELLOW)
-            parts[i, s, 3] = popcount(w & ZEROS)
-            parts[i, s, 4] = triangles(w)
-
-
 PARTS = ("cards", "blue", "yellow", "zeros", "triangles", "first_bonus", "second_bonus")
+
+# A run's per-game arrays (deck: 64 wide, the shuffle's scratch) and its variant.
+Rows = namedtuple("Rows", "dealer deck scores parts methods released left turns reverse")
+
+
+@flat_kernel(inline="always")
+def play_row(n, dealer, seat_policy, state, rows, i, ws):
+    """Game row i of a run (musim.drivers): shuffle, play, score.  parts[i, s]: cards, blue,
+    yellow, zeros, triangles caught by seat s; its side's first and second majority bonus."""
+    deck, parts = rows.deck[i], rows.parts[i]
+    deal_cards(1, FULL, deck, state, ws.held)
+    rows.turns[i], rows.left[i] = play_game(
+        n, dealer, seat_policy, rows.reverse, deck, rows.methods[i], rows.released[i], ws
+    )
+    score_game(n, rows.reverse, ws.won, rows.scores[i], parts[:, 5], parts[:, 6], ws)
+    for s in range(n):
+        w = ws.won[s]
+        parts[s, 0] = popcount(w)
+        parts[s, 1] = popcount(w & BLUE)
+        parts[s, 2] = popcount(w & YELLOW)
+        parts[s, 3] = popcount(w & ZEROS)
+        parts[s, 4] = triangles(w)
+
+
+drivers.register(Workspace, play_row)
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None, reverse=False):
@@ -172,19 +175,20 @@ def simulate_deals(players, seed, policy, start, count, ws=None, reverse=False):
     name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer; deck (the card
     order, 60 card indices); per seat scores, parts (PARTS), methods (turns catching by adding,
     totalling, pairing) and released; left (cards left on the table); turns."""
-    ws = make_workspace() if ws is None else ws
     z = np.zeros
-    out = {
-        "dealer": z(count, np.int64),
-        "deck": z((count, 64), np.int64),
-        "scores": z((count, players), np.int64),
-        "parts": z((count, players, len(PARTS)), np.int64),
-        "methods": z((count, players, 3), np.int64),
-        "released": z((count, players), np.int64),
-        "left": z(count, np.int64),
-        "turns": z(count, np.int64),
-    }
-    seats = seat_policies(players, policy, policies.NAMES)
-    simulate_chunk(players, seed, start, seats, reverse, *out.values(), ws)
+    rows = Rows(
+        dealer=z(count, np.int64),
+        deck=z((count, 64), np.int64),
+        scores=z((count, players), np.int64),
+        parts=z((count, players, len(PARTS)), np.int64),
+        methods=z((count, players, 3), np.int64),
+        released=z((count, players), np.int64),
+        left=z(count, np.int64),
+        turns=z(count, np.int64),
+        reverse=reverse,
+    )
+    ws = make_workspace() if ws is None else ws
+    out = drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    del out["reverse"]
     out["deck"] = out["deck"][:, :CARDS]
     return out

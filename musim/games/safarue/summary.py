@@ -18,6 +18,8 @@ EVENTS = (
 class DealSummary(seat_run.DealSummary):
     """Adds the mean count a game of each scoring event (all seats together) and the cards left on the table."""
 
+    UNIT = "game"
+
     def __init__(self, params):
         super().__init__(params)
         self.COLUMNS = (*self.COLUMNS, *(name for name, _ in EVENTS))
