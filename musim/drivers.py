@@ -32,10 +32,11 @@ def match_over(total, ws):
     """Does a player's running total end the match: ws's game's rule."""
 
 
-def register(workspace, row, deal, over):
+def register(workspace, row, deal=None, over=None):
     """Register a game's kernels for its workspace namedtuple class: row(n, dealer, seat_policy,
     state, rows, i, ws) plays deal row i, deal(n, dealer, seat_policy, state, ws) one deal of a
-    match into ws (scores in ws.scores), over(total) ends a match."""
+    match into ws (scores in ws.scores), over(total) ends a match; a game without matches
+    (Safarü, whose row is a whole game) registers its row alone."""
 
     def mine(ws):
         return getattr(ws, "instance_class", None) is workspace
@@ -44,6 +45,9 @@ def register(workspace, row, deal, over):
     def _row(n, dealer, seat_policy, state, rows, i, ws):
         if mine(ws):
             return lambda n, dealer, seat_policy, state, rows, i, ws: row(n, dealer, seat_policy, state, rows, i, ws)
+
+    if deal is None:
+        return
 
     @overload(match_deal, inline="always")
     def _deal(n, dealer, seat_policy, state, ws):

@@ -88,6 +88,8 @@ def toy(monkeypatch):
         (dict(players=(3, 9)), "seats"),
         (dict(default_players=6), "seats"),
         (dict(name="Toy Game"), "lowercase identifier"),
+        (dict(name="-toy"), "joined by single hyphens"),
+        (dict(name="reverse--toy"), "joined by single hyphens"),
         (dict(policies=("dd",), job=len, make_summary=len), "needs a solver"),
         (dict(policies=("random",)), "needs job and make_summary"),
         (dict(matches=True), "matches need policies"),
@@ -102,6 +104,10 @@ def toy(monkeypatch):
 def test_a_game_that_breaks_the_contract_fails_when_declared(change, message):
     with pytest.raises(GameError, match=message):
         Game(**{**BASE, **change})
+
+
+def test_a_variants_name_may_join_words_with_hyphens():
+    assert Game(**{**BASE, "name": "reverse-toy"}).name == "reverse-toy"  # `--game reverse-safarue`
 
 
 def test_every_registered_game_is_found_by_its_name():
@@ -187,7 +193,8 @@ def test_replay_and_solve_dispatch_by_the_games_name():
     res = invoke("replay", "-", input='{"game": "bridge"}\n{"players": 4}\n')
     lines = [json.loads(x)["error"] for x in res.output.splitlines()]
     assert res.exit_code == 1 and all(x.startswith("game: unknown game") for x in lines)
-    assert 'unknown game "bridge" for `musim replay` (known: mu, mueckenstich, panther, wimmueln)' in lines[0]
+    known = "mu, mueckenstich, panther, reverse-safarue, safarue, wimmueln"
+    assert f'unknown game "bridge" for `musim replay` (known: {known})' in lines[0]
     assert "game null" in lines[1]
     pbn = {"pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"}
     res = invoke("solve", "--game", "bridge", "-", input=json.dumps(pbn))

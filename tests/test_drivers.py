@@ -10,10 +10,13 @@ RUN = """
 import json
 from musim import drivers
 from musim.games.panther import simulate as panther
+from musim.games.safarue import simulate as safarue
 from musim.games.wimmueln import simulate as wimmueln
 for sim in (panther, wimmueln):
     sim.simulate_deals(4, 1, "heuristic", 0, 2)
     sim.simulate_matches(4, 1, "heuristic", 0, 2)
+safarue.simulate_deals(4, 1, "heuristic", 0, 2)  # a game per row and no matches; both variants, one compilation
+safarue.simulate_deals(4, 1, "heuristic", 0, 2, reverse=True)
 print(json.dumps({k.__name__: [sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values())]
                   for k in (drivers.simulate_chunk, drivers.simulate_match_chunk)}))
 """
@@ -26,4 +29,4 @@ def _hits_and_misses():
 
 def test_the_drivers_load_from_the_cache_for_every_game():
     _hits_and_misses()  # compiles what is not cached yet
-    assert _hits_and_misses() == {"simulate_chunk": [2, 0], "simulate_match_chunk": [2, 0]}
+    assert _hits_and_misses() == {"simulate_chunk": [3, 0], "simulate_match_chunk": [2, 0]}

@@ -12,6 +12,8 @@ GAMES = {
     "panther": "musim.games.panther",
     "wimmueln": "musim.games.wimmueln",
     "mueckenstich": "musim.games.mueckenstich",
+    "safarue": "musim.games.safarue",
+    "reverse-safarue": "musim.games.safarue.reverse",
 }
 DEFAULT_GAME = "mu"  # what `--game` means when not given
 

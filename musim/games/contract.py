@@ -89,8 +89,8 @@ class Game:
             raise GameError(f"game {self.name!r}: " + "; ".join(problems))
 
     def _problems(self):
-        if not self.name.isidentifier() or not self.name.islower():
-            yield "the name must be a lowercase identifier"
+        if not all(word.isidentifier() for word in self.name.split("-")) or not self.name.islower():
+            yield "the name must be lowercase identifier words joined by single hyphens (reverse-safarue)"
         low, high = self.players
         if not MIN_SEATS <= low <= self.default_players <= high <= MAX_SEATS:
             yield f"seats must satisfy {MIN_SEATS} <= fewest <= default <= most <= {MAX_SEATS}, got {self.players}"

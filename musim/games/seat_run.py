@@ -52,16 +52,19 @@ def job(spec, simulate, columns):
     )
 
 
-def header(params, items):
-    """First line: game, players, play mode, seed and size of the run."""
-    what = "matches" if params["mode"] == "matches" else "deals"
+def header(params, items, unit="deal"):
+    """First line: game, players, play mode, seed and size of the run (`unit`: what a row of a
+    deals run is; matches are matches)."""
+    what = "matches" if params["mode"] == "matches" else f"{unit}s"
     return (
         f"{params['game']}, {params['players']} players, {params['play']} play, seed {params['seed']}: {items:,} {what}"
     )
 
 
 class DealSummary:
-    """Each seat position's mean score and advantage, and the spread of a deal's scores."""
+    """Each seat position's mean score and advantage, and the spread of a row's scores."""
+
+    UNIT = "deal"  # what a row is: a game whose row is a whole game (Safarü) names it "game"
 
     def __init__(self, params):
         self.params = params
@@ -89,13 +92,14 @@ class DealSummary:
             self.high = high if self.high is None else max(self.high, high)
 
     def lines(self):
-        out = [header(self.params, self.deals)]
+        out = [header(self.params, self.deals, self.UNIT)]
         if not self.deals:
             return out
         n, d = self.players, self.deals
-        out.append(f"a seat's deal score: from {self.low} to {self.high}")
+        out.append(f"a seat's {self.UNIT} score: from {self.low} to {self.high}")
         out.append(
-            f"by seat position: mean score per deal, and its advantage over the mean of the seats {INTERVAL_NOTE}:"
+            f"by seat position: mean score per {self.UNIT}, and its advantage over the mean of the seats"
+            f" {INTERVAL_NOTE}:"
         )
         for name, t, tq, e, eq in zip(seat_names(n), self.total, self.total_sq, self.edge, self.edge_sq):
             advantage = mean_text(d, int(e) / n, int(eq) / (n * n), signed=True)

@@ -1,0 +1,194 @@
+"""Whole games of Safarü and Reverse Safarü as numba kernels: shuffle, rounds, turns, score.
+
+Game k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer, then the
+order of the 60 cards.  Each round deals from the front of that order: one card at a time
+to each seat from the one left of the round's dealer, four rounds of it (as far as the stock
+allows), then table cards until the table holds four (as far as it allows); the dealer
+moves one seat left each round.  Runs go through musim.drivers, one game a row (Safarü has
+no matches); `simulate_deals` is the Python entry point: one array per column, one row per game.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from musim import drivers
+from musim.bits import bit, popcount
+from musim.deal import deal_cards
+from musim.deck import MU as DECK
+from musim.duplicate import seat_policies
+from musim.games.safarue import policies
+from musim.games.safarue.rules import (
+    ADDING,
+    BLUE,
+    HAND,
+    MAX_PLAYERS,
+    MAX_SETS,
+    PAIRING,
+    TABLE,
+    TOTALLING,
+    YELLOW,
+    ZEROS,
+    caught_cards,
+    score,
+    side_of,
+    sides,
+    table_after,
+    triangles,
+)
+from musim.jit import flat_kernel
+
+Workspace = namedtuple("Workspace", "order adds totals held won side_won counts first second side_scores log rng")
+FULL = np.uint64(DECK.full)
+CARDS = DECK.n_cards
+MAX_TURNS = 64  # a game has at most 56 turns (every card but the first table's four)
+LOG = 4  # per turn: card, adding, totalling, pairing (sets as masks, 0: unused)
+
+
+def make_workspace():
+    """Scratch arrays for one thread's games."""
+    z = np.zeros
+    return Workspace(
+        order=z(64, np.int64),
+        adds=z(MAX_SETS, np.uint64),
+        totals=z(MAX_SETS, np.uint64),
+        held=z(MAX_PLAYERS, np.uint64),
+        won=z(MAX_PLAYERS, np.uint64),
+        side_won=z(MAX_PLAYERS, np.uint64),
+        counts=z(MAX_PLAYERS, np.int64),
+        first=z(MAX_PLAYERS, np.int64),
+        second=z(MAX_PLAYERS, np.int64),
+        side_scores=z(MAX_PLAYERS, np.int64),
+        log=z((MAX_TURNS, LOG), np.uint64),
+        rng=z(1, np.uint64),
+    )
+
+
+@flat_kernel
+def deal_round(n, first, deck, pos, held, table):
+    """Deal a round from deck[pos:]: HAND cards each, one at a time from `first`, then the table
+    up to TABLE cards, both as far as the stock allows.  Returns (new pos, new table)."""
+    for _ in range(HAND):
+        for j in range(n):
+            if pos < CARDS:
+                s = (first + j) % n
+                held[s] |= bit(deck[pos])
+                pos += 1
+    while popcount(table) < TABLE and pos < CARDS:
+        table |= bit(deck[pos])
+        pos += 1
+    return pos, table
+
+
+@flat_kernel
+def play_game(n, dealer, seat_policy, reverse, deck, methods, released, ws):
+    """Play one game on the card order `deck` from `dealer`; fills ws.won (per seat), methods
+    (turns each seat caught by each method), released (turns it released) and ws.log.
+    Returns (turns, cards left on the table)."""
+    held, won, state = ws.held, ws.won, ws.rng
+    for s in range(n):
+        held[s] = 0
+        won[s] = 0
+        released[s] = 0
+        for m in range(3):
+            methods[s, m] = 0
+    pos, table, cleared, turns, r = 0, np.uint64(0), False, 0, 0
+    while pos < CARDS:
+        first = (dealer + r + 1) % n
+        pos, table = deal_round(n, first, deck, pos, held, table)
+        seat = first
+        while _holding(held, n):
+            if held[seat]:
+                own, left = seat_policy[seat], seat_policy[(seat + 1) % n]
+                if reverse:
+                    card, a, t, p = policies.choose_reverse(own, left, held[seat], table, cleared, state, ws)
+                else:
+                    card, a, t, p = policies.choose_safarue(own, held[seat], table, cleared, state, ws)
+                held[seat] ^= bit(card)
+                won[seat] |= caught_cards(card, a, t, p)
+                table = table_after(table, card, a, t, p)
+                cleared = table == 0
+                methods[seat, ADDING] += 1 if a else 0
+                methods[seat, TOTALLING] += 1 if t else 0
+                methods[seat, PAIRING] += 1 if p else 0
+                released[seat] += 0 if a | t | p else 1
+                log = ws.log[turns]
+                log[0], log[1], log[2], log[3] = card, a, t, p
+                turns += 1
+            seat = seat + 1 if seat + 1 < n else 0
+        r += 1
+    return turns, popcount(table)
+
+
+@flat_kernel(inline="always")
+def _holding(held, n):
+    for s in range(n):
+        if held[s]:
+            return True
+    return False
+
+
+@flat_kernel
+def score_game(n, reverse, won, scores, first, second, ws):
+    """Each seat's score (its side's) and its side's majority bonuses from the seats' caught cards."""
+    k = sides(n)
+    for s in range(k):
+        ws.side_won[s] = 0
+    for s in range(n):
+        ws.side_won[side_of(n, s)] |= won[s]
+    score(ws.side_won, k, reverse, ws.counts, ws.first, ws.second, ws.side_scores)
+    for s in range(n):
+        side = side_of(n, s)
+        scores[s], first[s], second[s] = ws.side_scores[side], ws.first[side], ws.second[side]
+
+
+PARTS = ("cards", "blue", "yellow", "zeros", "triangles", "first_bonus", "second_bonus")
+
+# A run's per-game arrays (deck: 64 wide, the shuffle's scratch) and its variant.
+Rows = namedtuple("Rows", "dealer deck scores parts methods released left turns reverse")
+
+
+@flat_kernel(inline="always")
+def play_row(n, dealer, seat_policy, state, rows, i, ws):
+    """Game row i of a run (musim.drivers): shuffle, play, score.  parts[i, s]: cards, blue,
+    yellow, zeros, triangles caught by seat s; its side's first and second majority bonus."""
+    deck, parts = rows.deck[i], rows.parts[i]
+    deal_cards(1, FULL, deck, state, ws.held)
+    rows.turns[i], rows.left[i] = play_game(
+        n, dealer, seat_policy, rows.reverse, deck, rows.methods[i], rows.released[i], ws
+    )
+    score_game(n, rows.reverse, ws.won, rows.scores[i], parts[:, 5], parts[:, 6], ws)
+    for s in range(n):
+        w = ws.won[s]
+        parts[s, 0] = popcount(w)
+        parts[s, 1] = popcount(w & BLUE)
+        parts[s, 2] = popcount(w & YELLOW)
+        parts[s, 3] = popcount(w & ZEROS)
+        parts[s, 4] = triangles(w)
+
+
+drivers.register(Workspace, play_row)
+
+
+def simulate_deals(players, seed, policy, start, count, ws=None, reverse=False):
+    """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
+    name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer; deck (the card
+    order, 60 card indices); per seat scores, parts (PARTS), methods (turns catching by adding,
+    totalling, pairing) and released; left (cards left on the table); turns."""
+    z = np.zeros
+    rows = Rows(
+        dealer=z(count, np.int64),
+        deck=z((count, 64), np.int64),
+        scores=z((count, players), np.int64),
+        parts=z((count, players, len(PARTS)), np.int64),
+        methods=z((count, players, 3), np.int64),
+        released=z((count, players), np.int64),
+        left=z(count, np.int64),
+        turns=z(count, np.int64),
+        reverse=reverse,
+    )
+    ws = make_workspace() if ws is None else ws
+    out = drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    del out["reverse"]
+    out["deck"] = out["deck"][:, :CARDS]
+    return out
