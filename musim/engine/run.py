@@ -120,8 +120,9 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     yield from summary.lines()
     rate = remaining / elapsed if elapsed > 0 else float("inf")
     shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
-    resumed = f"; {spec.count - remaining:,} {spec.mode} were already written" if resume else ""
-    yield f"{_engine_text(spec)}, {elapsed:.2f} s ({shown} {spec.mode}/s{resumed}), written to {spec.out}"
+    unit = spec.mode if spec.mode == "matches" else getattr(summary, "UNIT", "deal") + "s"  # Safarü: games
+    resumed = f"; {spec.count - remaining:,} {unit} were already written" if resume else ""
+    yield f"{_engine_text(spec)}, {elapsed:.2f} s ({shown} {unit}/s{resumed}), written to {spec.out}"
 
 
 def _open_output(spec, game, job, resume):

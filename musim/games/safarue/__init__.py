@@ -2,6 +2,7 @@
 same game with the method chosen by the seat to the left and the scoring reversed, registers from
 this folder too (musim/games/safarue/reverse.py)."""
 
+from musim.deck import MU
 from musim.games.contract import Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (both variants).
@@ -13,7 +14,7 @@ GAME = Game(
     title="Safarü",
     players=(2, 4),
     default_players=2,
-    deck="mu-and-more",
+    deck=MU,
     result_version=RESULT_VERSION,
     policies=("heuristic", "random"),
     play_help=PLAY_HELP,

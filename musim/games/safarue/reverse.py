@@ -1,5 +1,6 @@
 """Reverse Safarü (RULES.md §6): Safarü's kernels with the reverse flag set, registered as `reverse-safarue`."""
 
+from musim.deck import MU
 from musim.games.contract import Game, lazy
 from musim.games.safarue import PLAY_HELP, RESULT_VERSION
 
@@ -8,7 +9,7 @@ GAME = Game(
     title="Reverse Safarü",
     players=(2, 4),
     default_players=2,
-    deck="mu-and-more",
+    deck=MU,
     result_version=RESULT_VERSION,
     policies=("heuristic", "random"),
     play_help=PLAY_HELP + " In Reverse Safarü the seat to the mover's left names the method by its own policy.",
