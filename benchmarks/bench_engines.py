@@ -24,7 +24,8 @@ def run(args, out):
     """(wall seconds, peak RSS MB of the musim process, of its largest descendant (a Dask
     worker), 0 if none) of one musim run; peaks are VmHWM, sampled while the run goes on."""
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "musim", "run", *args, "--out", out, "--no-progress"])
+    command = [sys.executable, "-m", "musim", "run", *args, "--out", out, "--no-progress"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     peaks = {}
     while proc.poll() is None:
         for pid in [proc.pid, *descendants(proc.pid)]:
@@ -85,7 +86,8 @@ def resume_figure(tmp, base):
     """Kill a run once half its parts are written, then time --resume to the end."""
     out = os.path.join(tmp, "resume")
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "musim", "run", *base, "--out", out, "--no-progress"])
+    command = [sys.executable, "-m", "musim", "run", *base, "--out", out, "--no-progress"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     manifest = os.path.join(out + ".partial", "_manifest.json")
     while proc.poll() is None:
         try:
