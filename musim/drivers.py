@@ -2,7 +2,8 @@
 
 Deal k of a run draws from the stream (seed, k) and match m from (~seed, m), a key space
 apart; the dealer of a deal, or of a match's first deal, is drawn first, and in a match
-the dealer moves one seat left each deal until a total ends it by the game's rule.
+the dealer moves one seat left each deal until the game's rule ends it: a total reaching
+a bound, or a fixed number of deals.
 
 Each driver is compiled once per game, told apart by the game's workspace type: the game
 registers its kernels for that type, and numba resolves `play_row`, `match_deal` and
@@ -28,15 +29,16 @@ def match_deal(n, dealer, seat_policy, state, ws):
     """Play one deal of a match, its scores to ws.scores: ws's game's kernel."""
 
 
-def match_over(total, ws):
-    """Does a player's running total end the match: ws's game's rule."""
+def match_over(n, played, total, ws):
+    """Does the match end after `played` deals, a player's running total being `total`: ws's game's rule."""
 
 
-def register(workspace, row, deal=None, over=None):
+def register(workspace, row, deal=None, over=None, length=None):
     """Register a game's kernels for its workspace namedtuple class: row(n, dealer, seat_policy,
     state, rows, i, ws) plays deal row i, deal(n, dealer, seat_policy, state, ws) one deal of a
-    match into ws (scores in ws.scores), over(total) ends a match; a game without matches
-    (Safarü, whose row is a whole game) registers its row alone."""
+    match into ws (scores in ws.scores); a match ends when over(total) holds for a player's
+    total, or, given length instead, after length(n) deals.  A game without matches (Safarü,
+    whose row is a whole game) registers its row alone."""
 
     def mine(ws):
         return getattr(ws, "instance_class", None) is workspace
@@ -55,9 +57,11 @@ def register(workspace, row, deal=None, over=None):
             return lambda n, dealer, seat_policy, state, ws: deal(n, dealer, seat_policy, state, ws)
 
     @overload(match_over, inline="always")
-    def _over(total, ws):
+    def _over(n, played, total, ws):
         if mine(ws):
-            return lambda total, ws: over(total)
+            if length is None:
+                return lambda n, played, total, ws: over(total)
+            return lambda n, played, total, ws: played >= length(n)
 
 
 @flat_kernel(nogil=True)
@@ -92,7 +96,7 @@ def simulate_match_chunk(n, seed, start, seat_policy, deals, totals, ws):
             played += 1
             for s in range(n):
                 totals[i, s] += ws.scores[s]
-                over |= match_over(totals[i, s], ws)
+                over |= match_over(n, played, totals[i, s], ws)
             dealer = dealer + 1 if dealer + 1 < n else 0
         deals[i] = played
 

@@ -1,4 +1,4 @@
-"""Run-output columns shared by the games scored per seat (The Last Panther, Wimmüln), and the
+"""Run-output columns shared by the games scored per seat (The Last Panther, Wimmüln, Mückenstich, Safarü), and the
 phrases every game's column descriptions use for seats.
 
 A deal row carries one scalar column per seat for what is compared seat by seat

@@ -1,6 +1,6 @@
 """Runs of the games scored per seat (`score_<i>` columns): their engine Job and summary.
 
-Panther and Wimmüln (and any game whose kernels return a dict of per-deal arrays) register
+Panther, Wimmüln, Mückenstich and Safarü (and any game whose kernels return a dict of per-deal arrays) register
 these: a chunk is the kernel's arrays with their first index, turned into an Arrow batch by
 the game's own columns module.
 """

@@ -5,62 +5,62 @@ import pyarrow as pa
 
 from musim import seat_columns
 from musim.deck import MUECKENSTICH as DECK
-from musim.engine.parquet import Column
-from musim.seat_columns import PER_SEAT, SEAT, batch, list_array, per_seat, per_seat_arrays
+from musim.drivers import MATCH_DEAL_CAP
+from musim.engine.parquet import SEAT, Column
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
 
 _COLOURS = pa.array(list(DECK.colours))
 
 
-def deal_columns(players):
-    """Columns of a deal row with this many players."""
-    return (
-        Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
-        Column("players", pa.int8(), "Number of players (3..6)."),
-        Column("dealer", pa.int8(), f"The dealer, {SEAT}; the seat to its left leads the first trick."),
-        *per_seat(
-            "score",
-            pa.int16(),
-            "The deal's points (number cards won: 2 in the double colour, 0 in the zero colour, else 1; "
-            "-5 for each colour of which a mosquito was won)",
-            players,
-        ),
-        *per_seat("tricks", pa.int8(), "Tricks won", players),
-        Column(
-            "mosquitoes_played",
-            pa.list_(pa.int8()),
-            f"Mosquitoes each seat played (each named a trump), {PER_SEAT}.",
-        ),
-        Column("mosquitoes_won", pa.list_(pa.int8()), f"Mosquitoes among each seat's won cards, {PER_SEAT}."),
-        Column(
-            "trumps_named",
-            pa.list_(pa.string()),
-            "The trump colour letter each mosquito named, in play order (empty: no mosquito played, no trump).",
-        ),
-        Column(
-            "double",
-            pa.string(),
-            "The colour worth 2 a number card, named by the single seat with the fewest tricks; "
-            "null if several share the fewest.",
-        ),
-        Column("double_by", pa.int8(), f"The seat that named the double colour, {SEAT}; null with no double colour."),
-        Column(
-            "zero",
-            pa.string(),
-            "The colour worth 0, named by the single seat with the most mosquitoes won; null if several share it.",
-        ),
-        Column("zero_by", pa.int8(), f"The seat that named the zero colour, {SEAT}; null with no zero colour."),
-        Column(
-            "discards",
-            pa.list_(pa.uint64()),
-            f"The two cards each seat laid aside as card masks (0 with 6 players), {PER_SEAT}.",
-        ),
-        Column(
-            "hands",
-            pa.list_(pa.uint64()),
-            f"The cards dealt to each seat (before the discard) as card masks, {PER_SEAT}; "
-            "the 4 cards in none were not dealt.",
-        ),
-    )
+DEAL_COLUMNS = (
+    Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
+    Column("players", pa.int8(), "Number of players (3..6)."),
+    Column("dealer", pa.int8(), f"The dealer, {SEAT_NUMBER}; the seat to its left leads the first trick."),
+    Column(
+        f"score_{SEAT}",
+        pa.int16(),
+        "The deal's points of seat i (number cards won: 2 in the double colour, 0 in the zero colour, else 1; "
+        "-5 for each colour of which a mosquito was won).",
+    ),
+    Column(f"tricks_{SEAT}", pa.int8(), "Tricks won by seat i."),
+    Column(
+        "mosquitoes_played",
+        pa.list_(pa.int8()),
+        f"Mosquitoes each seat played (each named a trump), {PER_SEAT}.",
+    ),
+    Column("mosquitoes_won", pa.list_(pa.int8()), f"Mosquitoes among each seat's won cards, {PER_SEAT}."),
+    Column(
+        "trumps_named",
+        pa.list_(pa.string()),
+        "The trump colour letter each mosquito named, in play order (empty: no mosquito played, no trump).",
+    ),
+    Column(
+        "double",
+        pa.string(),
+        "The colour worth 2 a number card, named by the single seat with the fewest tricks; "
+        "null if several share the fewest.",
+    ),
+    Column(
+        "double_by", pa.int8(), f"The seat that named the double colour, {SEAT_NUMBER}; null with no double colour."
+    ),
+    Column(
+        "zero",
+        pa.string(),
+        "The colour worth 0, named by the single seat with the most mosquitoes won; null if several share it.",
+    ),
+    Column("zero_by", pa.int8(), f"The seat that named the zero colour, {SEAT_NUMBER}; null with no zero colour."),
+    Column(
+        "discards",
+        pa.list_(pa.uint64()),
+        f"The two cards each seat laid aside as card masks (0 with 6 players), {PER_SEAT}.",
+    ),
+    Column(
+        "hands",
+        pa.list_(pa.uint64()),
+        f"The cards dealt to each seat (before the discard) as card masks, {PER_SEAT}; "
+        "the 4 cards in none were not dealt.",
+    ),
+)
 
 
 def _trumps(trumps):
@@ -86,8 +86,8 @@ def deal_batch(out, start, players):
         "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
         "players": pa.array(np.full(count, players), type=pa.int8()),
         "dealer": pa.array(out["dealer"], type=pa.int8()),
-        **per_seat_arrays("score", out["scores"], pa.int16()),
-        **per_seat_arrays("tricks", out["tricks"], pa.int8()),
+        f"score_{SEAT}": out["scores"],
+        f"tricks_{SEAT}": out["tricks"],
         "mosquitoes_played": list_array(out["mosquitoes_played"], pa.list_(pa.int8())),
         "mosquitoes_won": list_array(out["mosquitoes_won"], pa.list_(pa.int8())),
         "trumps_named": _trumps(out["trumps"]),
@@ -98,16 +98,16 @@ def deal_batch(out, start, players):
         "discards": list_array(out["discards"], pa.list_(pa.uint64())),
         "hands": list_array(out["hands"], pa.list_(pa.uint64())),
     }
-    return batch(values, deal_columns(players))
+    return batch(values, DEAL_COLUMNS, players)
 
 
-def match_columns(players):
-    """Columns of a match row with this many players (a match always ends by the rules: no cap)."""
-    end = "one deal per player (two with 3 players)"
-    return tuple(c for c in seat_columns.match_columns(players, end, 0) if c.name != "capped")
+MATCH_COLUMNS = tuple(  # a match always ends by the rules: no `capped` column
+    c
+    for c in seat_columns.match_columns("one deal per player (two with 3 players)", MATCH_DEAL_CAP)
+    if c.name != "capped"
+)
 
 
 def match_batch(out, start, players):
     """Arrow record batch of matches start.. from simulate.simulate_matches output."""
-    never = np.zeros(out["deals"].shape[0], bool)  # the shared match row's cap flag, left out of these columns
-    return seat_columns.match_batch({**out, "capped": never}, start, players, match_columns(players))
+    return seat_columns.match_batch(out, start, players, MATCH_COLUMNS)

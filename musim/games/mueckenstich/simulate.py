@@ -1,14 +1,16 @@
 """Whole deals of Mückenstich as numba kernels: deal, discard, play, name colours, score.
 
-Deal k of a run draws from the stream keyed by (seed, k) (musim.rng): four cards are set
-aside at random, the other 60 dealt.  `simulate_deals` is the Python entry point: it
-returns one array per column, one row per deal.
+Runs of deals and matches go through musim.drivers (deal k of a run draws from the
+stream keyed by (seed, k)): four cards are set aside at random, the other 60 dealt.
+`simulate_deals` and `simulate_matches` are the Python entry points: one array per
+column, one row per deal (match).
 """
 
 from collections import namedtuple
 
 import numpy as np
 
+from musim import drivers
 from musim.bits import bit
 from musim.deal import deal_cards
 from musim.deck import MUECKENSTICH as DECK
@@ -31,17 +33,20 @@ from musim.games.mueckenstich.rules import (
     trump_after,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint, random_bit, stream_state
+from musim.rng import random_bit
 from musim.tricks import NO_TRUMP
 
-Workspace = namedtuple("Workspace", "cards held won trick log named rng")
+Workspace = namedtuple(
+    "Workspace",
+    "cards held won trick log named rng hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming",
+)
 FULL = np.uint64(DECK.full)
 MOSQUITO_COUNT = 12  # at most this many trumps are named in a deal
 NAMING = 4  # per deal: double colour, its namer, zero colour, its namer (-1: none)
 
 
 def make_workspace():
-    """Scratch arrays for one thread's deals."""
+    """Scratch arrays for one thread's deals; hands..naming: one deal's results in a match."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -51,6 +56,14 @@ def make_workspace():
         log=z(64, np.int64),
         named=z(64, np.int64),
         rng=z(1, np.uint64),
+        hands=z(MAX_PLAYERS, np.uint64),
+        discards=z(MAX_PLAYERS, np.uint64),
+        scores=z(MAX_PLAYERS, np.int64),
+        tricks=z(MAX_PLAYERS, np.int64),
+        mosquitoes_played=z(MAX_PLAYERS, np.int64),
+        mosquitoes_won=z(MAX_PLAYERS, np.int64),
+        trumps=z(MOSQUITO_COUNT, np.int64),
+        naming=z(NAMING, np.int64),
     )
 
 
@@ -121,30 +134,29 @@ def play_deal(n, dealer, seat_policy, state, hands, discards, scores, tricks, pl
         scores[s] = score(ws.won[s], double, zero)
 
 
-@flat_kernel(nogil=True)
-def simulate_chunk(
-    n, seed, start, seat_policy, dealers, hands, discards, scores, tricks, played, won, trumps, naming, ws
-):
-    """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
-    state = ws.rng
-    for i in range(dealers.shape[0]):
-        state[0] = stream_state(seed, start + i)
-        dealers[i] = randint(state, n)
-        play_deal(
-            n,
-            dealers[i],
-            seat_policy,
-            state,
-            hands[i],
-            discards[i],
-            scores[i],
-            tricks[i],
-            played[i],
-            won[i],
-            trumps[i],
-            naming[i],
-            ws,
-        )
+Rows = namedtuple(  # a run's per-deal arrays
+    "Rows", "dealer hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming"
+)
+
+
+@flat_kernel(inline="always")
+def play_row(n, dealer, seat_policy, state, rows, i, ws):
+    """Deal row i of a run (musim.drivers)."""
+    play_deal(
+        n,
+        dealer,
+        seat_policy,
+        state,
+        rows.hands[i],
+        rows.discards[i],
+        rows.scores[i],
+        rows.tricks[i],
+        rows.mosquitoes_played[i],
+        rows.mosquitoes_won[i],
+        rows.trumps[i],
+        rows.naming[i],
+        ws,
+    )
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None):
@@ -153,63 +165,47 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
     hands and discards (uint64 masks), scores, tricks, mosquitoes_played and mosquitoes_won;
     trumps (the colours named, in play order, -1 after the last); naming (double colour, its
     namer, zero colour, its namer; -1: none)."""
-    ws = make_workspace() if ws is None else ws
     z = np.zeros
-    out = {
-        "dealer": z(count, np.int64),
-        "hands": z((count, players), np.uint64),
-        "discards": z((count, players), np.uint64),
-        "scores": z((count, players), np.int64),
-        "tricks": z((count, players), np.int64),
-        "mosquitoes_played": z((count, players), np.int64),
-        "mosquitoes_won": z((count, players), np.int64),
-        "trumps": z((count, MOSQUITO_COUNT), np.int64),
-        "naming": z((count, NAMING), np.int64),
-    }
-    simulate_chunk(players, seed, start, seat_policies(players, policy, policies.NAMES), *out.values(), ws)
-    return out
+    rows = Rows(
+        dealer=z(count, np.int64),
+        hands=z((count, players), np.uint64),
+        discards=z((count, players), np.uint64),
+        scores=z((count, players), np.int64),
+        tricks=z((count, players), np.int64),
+        mosquitoes_played=z((count, players), np.int64),
+        mosquitoes_won=z((count, players), np.int64),
+        trumps=z((count, MOSQUITO_COUNT), np.int64),
+        naming=z((count, NAMING), np.int64),
+    )
+    ws = make_workspace() if ws is None else ws
+    return drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
 
 
-@flat_kernel(nogil=True)
-def simulate_match_chunk(
-    n, seed, start, seat_policy, totals, hands, discards, scores, tricks, played, won, trumps, naming, ws
-):
-    """Play matches start .. start+len(totals)-1 (RULES.md §8: n deals, 2n with 3 players).
+@flat_kernel(inline="always")
+def match_deal(n, dealer, seat_policy, state, ws):
+    """One deal of a match (musim.drivers), into the workspace's deal arrays."""
+    play_deal(
+        n,
+        dealer,
+        seat_policy,
+        state,
+        ws.hands,
+        ws.discards,
+        ws.scores,
+        ws.tricks,
+        ws.mosquitoes_played,
+        ws.mosquitoes_won,
+        ws.trumps,
+        ws.naming,
+        ws,
+    )
 
-    Match m draws from stream (~seed, m), a key space apart from single deals; its first
-    dealer is drawn, then the dealer moves one seat left each deal."""
-    state = ws.rng
-    for i in range(totals.shape[0]):
-        state[0] = stream_state(~np.uint64(seed), start + i)
-        dealer = randint(state, n)
-        for s in range(n):
-            totals[i, s] = 0
-        for _ in range(match_deals(n)):
-            play_deal(n, dealer, seat_policy, state, hands, discards, scores, tricks, played, won, trumps, naming, ws)
-            for s in range(n):
-                totals[i, s] += scores[s]
-            dealer = dealer + 1 if dealer + 1 < n else 0
+
+drivers.register(Workspace, play_row, match_deal, length=match_deals)
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None):
-    """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per seat)."""
+    """Matches start..start+count-1 (RULES.md §8: n deals, 2n with 3 players) as a dict of
+    arrays, one row per match (musim.drivers.simulate_matches)."""
     ws = make_workspace() if ws is None else ws
-    totals = np.zeros((count, players), np.int64)
-    z = np.zeros
-    simulate_match_chunk(
-        players,
-        seed,
-        start,
-        seat_policies(players, policy, policies.NAMES),
-        totals,
-        z(players, np.uint64),
-        z(players, np.uint64),
-        z(players, np.int64),
-        z(players, np.int64),
-        z(players, np.int64),
-        z(players, np.int64),
-        z(MOSQUITO_COUNT, np.int64),
-        z(NAMING, np.int64),
-        ws,
-    )
-    return {"deals": np.full(count, int(match_deals(players)), np.int64), "totals": totals}
+    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
