@@ -84,7 +84,8 @@ def _game_sections(game):
             exact = _schema(game, mode, EXACT_PLAY)
             exact_only = set(exact.names) - set(schema.names)
             schema = exact
-        rows.append(f"### {mode[:-1].capitalize()} rows (`musim run --game {game.name} --{mode} N`)\n")
+        what = "Match rows" if mode == "matches" else "Rows"
+        rows.append(f"### {what} of `musim run --game {game.name} --{mode} N`\n")
         rows.append(_column_table(schema, exact_only))
     return rows
 
