@@ -175,7 +175,7 @@ def test_a_new_game_runs_records_and_replays_through_the_generic_cli(toy, tmp_pa
     assert "--bonus" in help_text and "[calm|wild]" in help_text and "2<=x<=5" in help_text
     res = invoke("run", "--game", "toy", "--deals", 10, "--players", 2, "--bonus", 3, "--seed", 1, "--workers", 2)
     assert res.exit_code == 0, res.output
-    path = "runs/toy-2p-plain-bonus3-seed1.parquet"  # the option not at its default is in the name
+    path = "runs/toy-2p-plain-bonus3-seed1"  # the option not at its default is in the name
     table = pq.read_table(path)
     assert table.column_names == ["deal", "score_0", "score_1"]
     assert table["score_1"].to_pylist() == [3 * d + 1 for d in range(10)]

@@ -128,5 +128,9 @@ def remove_partials():
 
 
 def read_metadata(path):
-    """The musim metadata dict stored in a run's Parquet schema."""
+    """The musim metadata dict stored in a run's Parquet schema (a file, or a run directory's)."""
+    if os.path.isdir(path):
+        from musim.engine.parts import read_manifest
+
+        return read_manifest(path)["metadata"]
     return json.loads(pq.read_schema(path).metadata[METADATA_KEY])
