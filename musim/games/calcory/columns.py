@@ -18,7 +18,9 @@ _PARTS = (
 DEAL_COLUMNS = (
     Column("deal", pa.int64(), "Index of the game within the run; game k draws from the random stream (seed, k)."),
     Column("players", pa.int8(), "Number of players (2..4)."),
-    Column("dealer", pa.int8(), f"The seat that laid out the grid, {SEAT_NUMBER} (drawn); the seat to its left starts."),
+    Column(
+        "dealer", pa.int8(), f"The seat that laid out the grid (drawn), {SEAT_NUMBER}; the seat to its left starts."
+    ),
     Column("starter", pa.int8(), f"The seat that takes the first turn (left of the dealer), {SEAT_NUMBER}."),
     Column(f"score_{SEAT}", pa.int8(), "Cards seat i won (kept) in the game; most cards wins."),
     Column("cards", pa.list_(pa.int8()), f"Cards each seat won, {PER_SEAT} (score_<i> again, as a list)."),
@@ -29,12 +31,12 @@ DEAL_COLUMNS = (
         "What ended the game: 'single' (a single marked card survived a round and its seat took it), "
         f"'exhausted' (no face-down card left at the start of a turn), 'cap' ({MAX_TURNS:,} turns played).",
     ),
-    Column("turns", pa.int16(), "Turns played in the game, all seats together."),
     Column("left", pa.int8(), "Cards still on the grid at the end (face down or marked; nobody wins them)."),
     Column(
         "grid",
         pa.list_(pa.int8()),
-        "The card (card index, docs/formats.md) laid face down at each grid position 0..59 (row p // 10, column p % 10).",
+        "The card (card index, docs/formats.md) laid face down at each grid position 0..59 "
+        "(row p // 10, column p % 10).",
     ),
 )
 
@@ -52,7 +54,6 @@ def deal_batch(out, start, players):
         "cards": list_array(parts[:, :, 0], pa.list_(pa.int8())),
         **{name: list_array(parts[:, :, k + 1], pa.list_(pa.int16())) for k, (name, _) in enumerate(_PARTS)},
         "end": pa.array(np.array(ENDS, dtype=object)[out["end"]], type=pa.string()),
-        "turns": pa.array(out["turns"], type=pa.int16()),
         "left": pa.array(out["left"], type=pa.int8()),
         "grid": list_array(out["grid"], pa.list_(pa.int8())),
     }

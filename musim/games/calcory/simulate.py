@@ -32,7 +32,6 @@ from musim.games.calcory.rules import (
     SEAT,
     TURNED,
     TURNS,
-
     new_table,
     put_back,
     reset,
@@ -154,5 +153,3 @@ def simulate_deals(players, seed, policy, start, count, ws=None, memory=1.0):
     del out["memory"]
     out["grid"] = out["grid"][:, :CARDS]
     return out
-
-
