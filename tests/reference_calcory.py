@@ -39,7 +39,8 @@ class State:
             return False
         if self.owner < 0:
             return True
-        return self.total() > self.mark_total or (self.total() == self.mark_total and len(self.turned) > len(self.marks))
+        total, count = self.total(), len(self.turned)
+        return total > self.mark_total or (total == self.mark_total and count > len(self.marks))
 
     def _take(self, places):
         cards = {self.at.pop(p) for p in places}

@@ -6,6 +6,7 @@ import copy
 import json
 import random
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -362,3 +363,10 @@ def test_a_memory_out_of_range_is_a_one_line_error():
 def test_the_heuristic_beats_random_on_duplicate_games(players, memory):
     mean, half = duplicate_advantage(partial(simulate_deals, memory=memory), players, 3, 1000)
     assert mean - half > 0
+
+
+def test_the_example_records_replay():
+    path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "calcory-records.jsonl"
+    res = CliRunner().invoke(cli, ["replay", str(path)])
+    results = [json.loads(line) for line in res.output.splitlines()]
+    assert res.exit_code == 0 and len(results) == 2 and all("scores" in r for r in results)
