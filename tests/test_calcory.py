@@ -219,6 +219,8 @@ def _same(t, s):
     assert int(t.m[DOWN]) == bits(*s.down) and int(t.m[MARKS]) == bits(*s.marks)
     assert int(t.m[HAND]) == bits(*s.hand) and int(t.m[rules.TURNED]) == bits(*s.turned)
     assert {p: int(t.at[p]) for p in range(CARDS) if t.at[p] >= 0} == s.at
+    for p, card in s.at.items():  # numbers[v]: the positions of the v cards (stale only on empty spaces)
+        assert [int(t.numbers[v]) >> p & 1 for v in range(10)] == [int(v == ref.number(card)) for v in range(10)]
     for seat in range(s.n):
         assert int(t.won[seat]) == bits(*s.won.get(seat, ()))
 

@@ -52,11 +52,9 @@ def choose_turn(policy, t, known, state):
     unknown = down & ~known
     if unknown == 0:
         return -1 if stoppable else lowest(down)
-    fail, rest = 0, unknown
-    while rest:
-        v = NUMBER[t.at[lowest(rest)]]
-        rest &= rest - np.uint64(1)
-        fail += 1 if v > need or (v == 0 and zero_bad) else 0
+    fail = popcount(unknown & t.numbers[0]) if zero_bad else 0
+    for v in range(need + 1, 10):
+        fail += popcount(unknown & t.numbers[v])
     if stoppable and 2 * fail > popcount(unknown):
         return -1
     return random_bit(state, unknown)

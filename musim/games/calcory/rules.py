@@ -33,13 +33,16 @@ ENDS = ("single", "exhausted", "cap")  # what ended a game, by t.g[END]
 # t.counts[seat]: the parts of a seat's game
 TURNS_OF, FAILED, THIRTEENS, TAKEN = range(4)
 
-Table = namedtuple("Table", "at g m won counts")
+# at: the card at each position; numbers[v]: the positions whose card is a v (stale on empty
+# spaces: read it with a mask of occupied positions)
+Table = namedtuple("Table", "at numbers g m won counts")
 
 
 def new_table():
     """An empty Table (reset() lays out a grid)."""
     return Table(
         at=np.full(64, -1, np.int64),
+        numbers=np.zeros(10, np.uint64),
         g=np.zeros(10, np.int64),
         m=np.zeros(4, np.uint64),
         won=np.zeros(MAX_PLAYERS, np.uint64),
@@ -50,8 +53,11 @@ def new_table():
 @flat_kernel
 def reset(t, n, starter, grid):
     """Lay the cards grid[0..59] face down at positions 0..59 and start `starter`'s turn."""
+    for v in range(10):
+        t.numbers[v] = 0
     for p in range(CELLS):
         t.at[p] = grid[p]
+        t.numbers[NUMBER[grid[p]]] |= bit(p)
     for k in range(t.g.shape[0]):
         t.g[k] = 0
     for k in range(t.m.shape[0]):
@@ -173,5 +179,8 @@ def put_back(t, c, p):
     t.won[t.g[SEAT]] |= t.m[HAND] & ~bit(c)
     t.m[HAND] = 0
     t.at[p] = c
+    for v in range(10):
+        t.numbers[v] &= ~bit(p)
+    t.numbers[NUMBER[c]] |= bit(p)
     t.m[DOWN] |= bit(p)
     _next(t)
