@@ -372,3 +372,26 @@ def test_the_example_records_replay():
     res = CliRunner().invoke(cli, ["replay", str(path)])
     results = [json.loads(line) for line in res.output.splitlines()]
     assert res.exit_code == 0 and len(results) == 2 and all("scores" in r for r in results)
+
+
+def test_the_summary_counts_the_ends_and_events_of_the_rows(tmp_path):
+    out = tmp_path / "out.parquet"
+    args = ["run", "--game", "calcory", "--players", "4", "--play", "random", "--deals", "400", "--seed", "4"]
+    res = CliRunner().invoke(cli, [*args, "--out", str(out), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    rows = pq.read_table(out).to_pandas()
+    single = (rows["end"] == "single").sum()
+    assert single < 400 and f"  single                 {single / 400:.2%}" in res.output
+    failed = rows["failed"].apply(sum).mean()
+    assert f"  failed turns           {failed:.2f} [" in res.output
+
+
+def test_rows_do_not_depend_on_the_workers(tmp_path):
+    tables = []
+    for workers in (1, 2):
+        out = tmp_path / f"{workers}.parquet"
+        args = ["run", "--game", "calcory", "--players", "3", "--deals", "5000", "--seed", "3", "--memory", "0.5"]
+        res = CliRunner().invoke(cli, [*args, "--workers", str(workers), "--out", str(out), "--no-progress"])
+        assert res.exit_code == 0, res.output
+        tables.append(pq.read_table(out))
+    assert tables[0].num_rows == 5000 and tables[0].equals(tables[1])
