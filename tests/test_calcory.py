@@ -106,10 +106,14 @@ def test_stopping_marks_the_cards_and_the_next_player_must_beat_them_without_usi
     rules.stop(t)  # seat 0 marks 9 + 2 = 11 with two cards
     assert t.g[OWNER] == 0 and int(t.m[MARKS]) == bits(0, 1) and not int(t.m[DOWN]) & bits(0, 1)
     rules.turn(t, 2)
-    assert not rules.can_stop(t)  # 8 < 11
+    assert not rules.can_stop(t)  # 8 < 11: a lower sum may not stop
+    rules.turn(t, 3)  # 8 + 3 = 11 with two cards: not more cards either; then 7 fails the turn
+    assert not rules.can_stop(t)
+    rules.turn(t, 4)
+    assert t.g[SEAT] == 2 and t.g[OWNER] == 0 and int(t.m[MARKS]) == bits(0, 1)  # the marks stay out
+    rules.turn(t, 2)
     rules.turn(t, 6)
-    assert not rules.can_stop(t)  # 9 < 11
-    # a lower sum may not stop: the turn goes on; seat 1 instead fails and seat 2 must beat the marks too
+    assert not rules.can_stop(t)  # seat 2 must beat them too: 9 < 11
     rules.turn(t, 5)  # 8 + 1 + 4 = 13: takes them, the old marks are turned back
     assert t.g[PHASE] == BACK and t.g[OWNER] == -1 and int(t.m[DOWN]) & bits(0, 1) == bits(0, 1)
 
