@@ -1,4 +1,4 @@
-"""Game throughput of Safarü and Reverse Safarü, and how much the heuristic beats random.
+"""Game throughput of Safarü, Reverse Safarü and Calcory, and how much the heuristic beats random.
 
 Prints, per game and player count:
   * kernel throughput on one thread (games/s, best of 5 chunks of 32768 games), random and heuristic
@@ -6,7 +6,8 @@ Prints, per game and player count:
   * with --duplicate N: the points a game one heuristic seat gains over the same seat playing
     random, the others random, on N duplicate games with the seats rotated, and its 95% interval
     (musim.duplicate.duplicate_advantage).  Reverse Safarü is won by the lowest score: there the
-    heuristic's gain is negative.
+    heuristic's gain is negative.  Calcory's score is the cards won; `calcory` plays with perfect
+    memory (--memory 1), `calcory-memory-0` with none.
 
 Usage: python benchmarks/bench_games.py [--duplicate 100000] [--seed 2026] [--games safarue ...]
 """
@@ -18,6 +19,7 @@ from types import SimpleNamespace
 from bench_tricks import rate
 
 from musim.duplicate import duplicate_advantage
+from musim.games.calcory import simulate as calcory
 from musim.games.safarue import simulate as safarue
 
 
@@ -27,7 +29,18 @@ def variant(reverse):
     )
 
 
-GAMES = {"safarue": (variant(False), range(2, 5)), "reverse-safarue": (variant(True), range(2, 5))}
+def calcory_memory(memory):
+    return SimpleNamespace(
+        simulate_deals=partial(calcory.simulate_deals, memory=memory), make_workspace=calcory.make_workspace
+    )
+
+
+GAMES = {
+    "safarue": (variant(False), range(2, 5)),
+    "reverse-safarue": (variant(True), range(2, 5)),
+    "calcory": (calcory_memory(1.0), range(2, 5)),
+    "calcory-memory-0": (calcory_memory(0.0), range(2, 5)),
+}
 
 
 def main():

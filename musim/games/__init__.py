@@ -14,6 +14,7 @@ GAMES = {
     "mueckenstich": "musim.games.mueckenstich",
     "safarue": "musim.games.safarue",
     "reverse-safarue": "musim.games.safarue.reverse",
+    "calcory": "musim.games.calcory",
 }
 DEFAULT_GAME = "mu"  # what `--game` means when not given
 
