@@ -1,61 +1,74 @@
-"""Game throughput of Safarü, Reverse Safarü and Calcory, and how much the heuristic beats random.
+"""Throughput of the games scored per seat, and how much each heuristic beats random.
 
 Prints, per game and player count:
-  * kernel throughput on one thread (games/s, best of 5 chunks of 32768 games), random and heuristic
-    (bench_tricks.rate);
-  * with --duplicate N: the points a game one heuristic seat gains over the same seat playing
-    random, the others random, on N duplicate games with the seats rotated, and its 95% interval
+  * kernel throughput on one thread (rows/s, best of 5 chunks of 32768 rows: deals of The Last
+    Panther, Wimmüln and Mückenstich, whole games of Safarü, Reverse Safarü and Calcory), random
+    and heuristic;
+  * with --duplicate N: the points a row one heuristic seat gains over the same seat playing
+    random, the others random, on N duplicate rows with the seats rotated, and its 95% interval
     (musim.duplicate.duplicate_advantage).  Reverse Safarü is won by the lowest score: there the
     heuristic's gain is negative.  Calcory's score is the cards won; `calcory` plays with perfect
     memory (--memory 1), `calcory-memory-0` with none.
 
-Usage: python benchmarks/bench_games.py [--duplicate 100000] [--seed 2026] [--games safarue ...]
+Usage: python benchmarks/bench_games.py [--duplicate 100000] [--seed 2026] [--games panther ...]
 """
 
 import argparse
+import time
 from functools import partial
 from types import SimpleNamespace
 
-from bench_tricks import rate
-
 from musim.duplicate import duplicate_advantage
 from musim.games.calcory import simulate as calcory
+from musim.games.mueckenstich import simulate as mueckenstich
+from musim.games.panther import simulate as panther
 from musim.games.safarue import simulate as safarue
+from musim.games.wimmueln import simulate as wimmueln
+
+CHUNK = 1 << 15
 
 
-def variant(reverse):
-    return SimpleNamespace(
-        simulate_deals=partial(safarue.simulate_deals, reverse=reverse), make_workspace=safarue.make_workspace
-    )
+def bound(sim, **options):
+    """The game's simulate module with its own options fixed."""
+    return SimpleNamespace(simulate_deals=partial(sim.simulate_deals, **options), make_workspace=sim.make_workspace)
 
 
-def calcory_memory(memory):
-    return SimpleNamespace(
-        simulate_deals=partial(calcory.simulate_deals, memory=memory), make_workspace=calcory.make_workspace
-    )
-
-
-GAMES = {
-    "safarue": (variant(False), range(2, 5)),
-    "reverse-safarue": (variant(True), range(2, 5)),
-    "calcory": (calcory_memory(1.0), range(2, 5)),
-    "calcory-memory-0": (calcory_memory(0.0), range(2, 5)),
+GAMES = {  # name: (simulate, player counts, what a row is)
+    "panther": (panther, range(3, 9), "deal"),
+    "wimmueln": (wimmueln, range(3, 7), "deal"),
+    "mueckenstich": (mueckenstich, range(3, 7), "deal"),
+    "safarue": (bound(safarue, reverse=False), range(2, 5), "game"),
+    "reverse-safarue": (bound(safarue, reverse=True), range(2, 5), "game"),
+    "calcory": (bound(calcory, memory=1.0), range(2, 5), "game"),
+    "calcory-memory-0": (bound(calcory, memory=0.0), range(2, 5), "game"),
 }
+
+
+def rate(sim, players, policy, ws):
+    """Best rows/s over 5 chunks (the first call compiles or loads the kernels beforehand)."""
+    sim.simulate_deals(players, 1, policy, 0, 10, ws)
+    best = float("inf")
+    for k in range(5):
+        t = time.perf_counter()
+        sim.simulate_deals(players, 1, policy, k * CHUNK, CHUNK, ws)
+        best = min(best, time.perf_counter() - t)
+    return CHUNK / best
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--duplicate", type=int, default=0, help="duplicate games per player count (0: skip)")
+    ap.add_argument("--duplicate", type=int, default=0, help="duplicate rows per player count (0: skip)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--games", nargs="+", choices=sorted(GAMES), default=list(GAMES))
     a = ap.parse_args()
-    header = "game             players  random games/s  heuristic games/s"
-    print(header + ("  heuristic gain a game" if a.duplicate else ""))
+    print("game              players  random rows/s  heuristic rows/s  (a row: a deal or a game)", end="")
+    print("  heuristic gain a row" if a.duplicate else "")
     for name in a.games:
-        sim, seats = GAMES[name]
+        sim, seats, unit = GAMES[name]
         ws = sim.make_workspace()
         for n in seats:
-            line = f"{name:16s} {n:7d}  {rate(sim, n, 'random', ws):14,.0f}  {rate(sim, n, 'heuristic', ws):17,.0f}"
+            line = f"{name:17s} {n:7d}  {rate(sim, n, 'random', ws):13,.0f}  {rate(sim, n, 'heuristic', ws):16,.0f}"
+            line += f"  ({unit}s)"
             if a.duplicate:
                 mean, half = duplicate_advantage(sim.simulate_deals, n, a.seed, a.duplicate)
                 line += f"  {mean:+8.2f} +- {half:.2f}"
