@@ -22,12 +22,18 @@ def remaining(g, st):
 
 @flat_kernel
 def mask_points(g, mask):
-    total = 0
+    """(the positive, the negative points) of the cards of mask."""
+    pos = 0
+    neg = 0
     m = mask
     while m:
-        total += g.points[lowest(m)]
+        p = g.points[lowest(m)]
+        if p > 0:
+            pos += p
+        else:
+            neg += p
         m = drop_lowest(m)
-    return total
+    return pos, neg
 
 
 @flat_kernel(inline="always")
@@ -73,16 +79,20 @@ def trick_relevance(g, line, start, leader, w):
 
 
 @flat_kernel(inline="always")
-def finish_trick(g, line, start, leader):
-    """(winning seat, points incl. the trick bonus) of the full trick line[start:start+n]."""
+def finish_trick(g, line, start, leader, last):
+    """(winning seat, points incl. the trick's bonuses, the negative part of those points) of the
+    full trick line[start:start+n]; last: it is the deal's last trick (its end bonus)."""
     n = g.n
     w = leader + trick_winner_pos(g, line, start, n)
     if w >= n:
         w -= n
-    pts = g.trick_bonus
+    pts = g.trick_bonus + (g.end_bonus if last else 0)
+    neg = min(pts, 0)
     for j in range(start, start + n):
-        pts += g.points[line[j]]
-    return w, pts
+        p = g.points[line[j]]
+        pts += p
+        neg += min(p, 0)
+    return w, pts, neg
 
 
 @flat_kernel(inline="always")

@@ -13,6 +13,7 @@ from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
 from musim.games.panther import policies
+from musim.games.panther.ddplay import dd_card, worker_dd
 from musim.games.panther.rules import (
     LAST_TRICK,
     MAX_PLAYERS,
@@ -28,25 +29,31 @@ from musim.games.panther.rules import (
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
-Workspace = namedtuple("Workspace", "cards held trick log rng")
+Workspace = namedtuple("Workspace", "cards held trick log rng dd")
 MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
 
 
-def make_workspace():
-    """Scratch arrays for one thread's deals."""
+def make_workspace(players=None, seat_policy=()):
+    """Scratch arrays for one thread's deals; with a seat playing dd (seat_policy: codes per
+    seat) the solver's scratch for `players` seats (ddplay.worker_dd), else none."""
     z = np.zeros
+    dd = None
+    if policies.DD in list(seat_policy):
+        dd = worker_dd(players)
     return Workspace(
         cards=z(64, np.int64),
         held=z(MAX_PLAYERS, np.uint64),
         trick=z(MAX_PLAYERS, np.int64),
         log=z(64, np.int64),
         rng=z(1, np.uint64),
+        dd=dd,
     )
 
 
 @flat_kernel
-def play_tricks(n, leader, seat_policy, state, scores, tricks, ws):
-    """Play out the hands in ws.held from `leader`; fills scores and tricks, returns the last trick's winner."""
+def play_tricks(n, leader, seat_policy, state, scores, tricks, ws, dd):
+    """Play out the hands in ws.held from `leader`; fills scores and tricks, returns the last trick's
+    winner.  dd: ws.dd, passed on its own so that numba compiles the solver away when it is None."""
     held, trick, log = ws.held, ws.trick, ws.log
     for s in range(n):
         scores[s] = 0
@@ -57,7 +64,10 @@ def play_tricks(n, leader, seat_policy, state, scores, tricks, ws):
         won = np.uint64(0)
         for k in range(n):
             ok = legal(held[seat], trick[0] if k > 0 else -1)
-            card = policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
+            if dd is not None and seat_policy[seat] == policies.DD:
+                card = dd_card(dd, n, seat, held, trick, k, leader)
+            else:
+                card = policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
             held[seat] ^= bit(card)
             trick[k] = card
             won |= bit(card)
@@ -81,7 +91,7 @@ def play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws):
     for s in range(n):
         passed[s] = policies.choose_pass(seat_policy[s], hands[s], k, state)
     after_pass(n, hands, passed, ws.held)
-    return play_tricks(n, (dealer + 1) % n, seat_policy, state, scores, tricks, ws)
+    return play_tricks(n, (dealer + 1) % n, seat_policy, state, scores, tricks, ws, ws.dd)
 
 
 @flat_kernel(nogil=True)
@@ -98,7 +108,8 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
     name or one name per seat (musim.duplicate.seat_policies).  Columns:
     dealer, hands and passed (uint64 masks per seat), scores and tricks (per seat), last_trick."""
-    ws = make_workspace() if ws is None else ws
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes) if ws is None else ws
     out = {
         "dealer": np.zeros(count, np.int64),
         "hands": np.zeros((count, players), np.uint64),
@@ -111,7 +122,7 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
         players,
         seed,
         start,
-        seat_policies(players, policy, policies.NAMES),
+        codes,
         out["dealer"],
         out["hands"],
         out["passed"],
@@ -149,7 +160,8 @@ def simulate_match_chunk(n, seed, start, seat_policy, deals, totals, hands, pass
 def simulate_matches(players, seed, policy, start, count, ws=None):
     """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per
     seat), capped (no end within MATCH_DEAL_CAP deals)."""
-    ws = make_workspace() if ws is None else ws
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes) if ws is None else ws
     deals = np.zeros(count, np.int64)
     totals = np.zeros((count, players), np.int64)
     z = np.zeros
@@ -157,7 +169,7 @@ def simulate_matches(players, seed, policy, start, count, ws=None):
         players,
         seed,
         start,
-        seat_policies(players, policy, policies.NAMES),
+        codes,
         deals,
         totals,
         z(players, np.uint64),

@@ -19,4 +19,5 @@ GAME = Game(
     record=lazy("musim.games.wimmueln.run", "record"),
     replay=lazy("musim.games.wimmueln.record", "replay"),
     matches=True,
+    solver=lazy("musim.games.wimmueln.solve", "WimmuelnSolver"),
 )
