@@ -161,3 +161,35 @@ def test_bad_positions_get_one_line_errors(change, message):
     result = CliRunner().invoke(cli, ["solve", "-"], input=json.dumps(GOOD | change))
     assert result.exit_code != 0
     assert message in result.output, result.output
+
+
+@pytest.mark.parametrize("n, tricks", [(3, 3), (4, 2), (6, 2)])
+def test_dd_card_keeps_the_movers_value(n, tricks):
+    """`--play dd`'s card: of the mover's cards that keep its own value (card points and
+    estimate bonus) against all the others, the one of lowest card index."""
+    import numpy as np
+
+    from musim.games.seat_solve import parse_position
+    from musim.games.wimmueln.ddplay import dd_card, worker_dd
+    from musim.games.wimmueln.rules import legal as rule_legal
+
+    dd = worker_dd(n, 8)
+    rng = random.Random(n)
+    for _ in range(40):
+        obj = random_ending(rng, n, tricks)
+        if set(obj["estimates"]) & ({c for h in obj["hands"] for c in h} | set(obj["trick"])):
+            continue
+        leader, trick = obj["leader"], obj["trick"]
+        mover = (leader + len(trick)) % n
+        obj["seat"] = mover
+        value, moves = brute_force(obj)
+        trump = -1 if obj["trump"] is None else COLOURS.index(obj["trump"])
+        _, hands, _, cards, _, _ = parse_position(
+            obj, (3, 6), lambda n: MU.full, lambda h, led, t=trump: rule_legal(h, led, t)
+        )
+        held = np.array(hands, np.uint64)
+        line = np.array(cards + [0] * (6 - len(cards)), np.int64)
+        up, down = (int(t[1:]) for t in obj["estimates"])
+        card = int(dd_card(dd, n, mover, held, line, len(cards), leader, trump, obj["tricks"], up, down))
+        keeping = [i for i in range(MU.n_cards) if int(held[mover]) >> i & 1 and moves.get(MU.text(i)) == value]
+        assert card == min(keeping), obj

@@ -14,6 +14,7 @@ from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
 from musim.games.wimmueln import policies
+from musim.games.wimmueln.ddplay import dd_card, worker_dd
 from musim.games.wimmueln.rules import (
     CARD_RANK,
     DECKS,
@@ -31,12 +32,13 @@ from musim.games.wimmueln.rules import (
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
 
-Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength")
+Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength dd")
 MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
 
 
-def make_workspace():
-    """Scratch arrays for one thread's deals."""
+def make_workspace(players=None, seat_policy=()):
+    """Scratch arrays for one thread's deals; with a seat playing dd (seat_policy: codes per
+    seat) the solver's scratch for `players` seats (ddplay.worker_dd), else none."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -47,12 +49,14 @@ def make_workspace():
         kind_card=z(20, np.int64),
         kind_rank=z(20, np.int64),
         kind_strength=z(20, np.int64),
+        dd=worker_dd(players) if policies.DD in list(seat_policy) else None,
     )
 
 
 @flat_kernel
-def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws):
-    """Play every trick, the dealer having led `lead` to the first; fills won and card_points."""
+def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws, dd):
+    """Play every trick, the dealer having led `lead` to the first; fills won and card_points.
+    dd: ws.dd, passed on its own so that numba compiles the solver away when it is None."""
     held, trick, log = ws.held, ws.trick, ws.log
     count = tricks_per_deal(n)
     for s in range(n):
@@ -68,9 +72,12 @@ def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card
             else:
                 ok = legal(held[seat], trick[0] if k > 0 else -1, trump)
                 up, down = CARD_RANK[estimates[seat, 0]], CARD_RANK[estimates[seat, 1]]
-                card = policies.choose_card(
-                    seat_policy[seat], ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
-                )
+                if dd is not None and seat_policy[seat] == policies.DD:
+                    card = dd_card(dd, n, seat, held, trick, k, leader, trump, won[seat], up, down)
+                else:
+                    card = policies.choose_card(
+                        seat_policy[seat], ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
+                    )
                 held[seat] ^= bit(card)
             trick[k] = card
             taken |= bit(card)
@@ -111,7 +118,7 @@ def play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, ca
         )
         estimates[s, 0], estimates[s, 1] = up, down
         ws.held[s] ^= bit(up) | bit(down)
-    play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws)
+    play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws, ws.dd)
     for s in range(n):
         bonus[s] = estimate_bonus(won[s], CARD_RANK[estimates[s, 0]], CARD_RANK[estimates[s, 1]])
         scores[s] = card_points[s] + bonus[s]
@@ -148,7 +155,8 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
     name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer, trump
     (-1: none), hands (uint64 per seat), revealed (the dealer's two cards), estimates (per seat
     the face-up then the hidden card index), tricks, card_points, bonus and scores (per seat)."""
-    ws = make_workspace() if ws is None else ws
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes) if ws is None else ws
     z = np.zeros
     out = {
         "dealer": z(count, np.int64),
@@ -161,7 +169,7 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
         "bonus": z((count, players), np.int64),
         "scores": z((count, players), np.int64),
     }
-    simulate_chunk(players, seed, start, seat_policies(players, policy, policies.NAMES), *out.values(), ws)
+    simulate_chunk(players, seed, start, codes, *out.values(), ws)
     return out
 
 
@@ -193,7 +201,8 @@ def simulate_match_chunk(
 def simulate_matches(players, seed, policy, start, count, ws=None):
     """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per
     seat), capped (no end within MATCH_DEAL_CAP deals)."""
-    ws = make_workspace() if ws is None else ws
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes) if ws is None else ws
     deals = np.zeros(count, np.int64)
     totals = np.zeros((count, players), np.int64)
     z = np.zeros
@@ -201,7 +210,7 @@ def simulate_matches(players, seed, policy, start, count, ws=None):
         players,
         seed,
         start,
-        seat_policies(players, policy, policies.NAMES),
+        codes,
         deals,
         totals,
         z(players, np.uint64),
