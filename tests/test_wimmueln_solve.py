@@ -111,7 +111,9 @@ def solver():
     return WimmuelnSolver(make_table(8))
 
 
-@pytest.mark.parametrize("n, tricks, count", [(3, 4, 400), (4, 3, 400), (5, 3, 200), (6, 2, 300)])
+@pytest.mark.parametrize(
+    "n, tricks, count", [(3, 4, 400), (4, 3, 400), (5, 3, 200), (6, 2, 300), (4, 1, 300), (6, 1, 300)]
+)
 def test_solver_matches_brute_force(solver, n, tricks, count):
     """Values and per-card values agree with plain minimax, the estimate bonus paid on the
     tricks won in all (those before the position included)."""
@@ -193,3 +195,19 @@ def test_dd_card_keeps_the_movers_value(n, tricks):
         card = int(dd_card(dd, n, mover, held, line, len(cards), leader, trump, obj["tricks"], up, down))
         keeping = [i for i in range(MU.n_cards) if int(held[mover]) >> i & 1 and moves.get(MU.text(i)) == value]
         assert card == min(keeping), obj
+
+
+def test_the_last_trick_mid_way_pays_the_bonus_once():
+    """A position inside the last trick: the bonus bounds the value, and is paid once (found on a
+    dd run: the bound counted it twice and the search went past the last trick)."""
+    obj = GOOD | {
+        "players": 6,
+        "hands": [["Y9"], ["Y1"], ["R7"], ["G3"], [], ["R8"]],
+        "leader": 4,
+        "trick": ["B5"],
+        "trump": "G",
+        "seat": 5,
+        "estimates": ["R0", "K1"],
+    }
+    assert WimmuelnSolver(make_table(1)).solve(obj, all_moves=True) == {"value": 10, "moves": {"R8": 10}}
+    assert brute_force(obj)[0] == 10

@@ -35,10 +35,10 @@ def solve_between(g, tt, st, leader, k, lo, hi, first):
     asked first if it lies in lo + 1..hi."""
     least, avail = point_range(g, st.hands, st.line, 0, k)
     left = popcount(st.hands[(leader + k) % g.n])  # the tricks not yet complete
-    least += g.bonus_range[0, st.won[0], left]
-    avail += g.bonus_range[1, st.won[0], left]
     set_owners(g, st)
-    lo, hi = max(lo, least), min(hi, avail)
+    # the count bonus to come bounds the value too (can_reach adds it itself, to the cards' avail)
+    lo = max(lo, least + g.bonus_range[0, st.won[0], left])
+    hi = min(hi, avail + g.bonus_range[1, st.won[0], left])
     need = first if lo < first <= hi else (lo + hi + 1) // 2
     while lo < hi:
         r, bound = can_reach(g, tt, st, leader, k, need, avail, k)
