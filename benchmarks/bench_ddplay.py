@@ -91,7 +91,7 @@ def play_out(setup, solver, leader, value, rule):
         st.line[k] = c
         k += 1
         if k == n:
-            w, pts = finish_trick(g, st.line, 0, leader)
+            w, pts, _ = finish_trick(g, st.line, 0, leader, not st.hands.any())
             got += pts if g.team[w] else 0
             leader, k = w, 0
     return got, cards

@@ -143,7 +143,10 @@ def test_run_help_shows_the_games_own_options():
         (["record", "--game", "bridge", "--seed", 1, "--deal", 0], "bridge has no game records"),
         (["run", "--deals", 1, "--goal", 0], "--goal"),
         (["record", "--seed", 1, "--deal", 0, "--goal", 300], "No such option '--goal'"),  # matches only
-        (["solve", "--game", "chess", "-"], 'unknown game "chess" for `musim solve` (known: bridge, mu)'),
+        (
+            ["solve", "--game", "chess", "-"],
+            'unknown game "chess" for `musim solve` (known: bridge, mu, panther, wimmueln)',
+        ),
     ],
 )
 def test_a_command_checks_its_game_in_one_line(args, message):

@@ -333,8 +333,8 @@ def test_points_shift_matches_cheapest_to_cheapest_matching(seed):
             for c, s in zip(deal, owners):
                 state.hands[s] |= np.uint64(1) << np.uint64(setup.canon_of[c])
         st.owner[:] = 0
-        _, tops = position_keys(g, st, 0, st.words[0], st.key[0], st.points[0])
-        position_keys(g, st2, 0, st2.words[0], st2.key[0], st2.points[0])
+        _, tops = position_keys(g, st, 0, 0, st.words[0], st.key[0], st.points[0])
+        position_keys(g, st2, 0, 0, st2.words[0], st2.key[0], st2.points[0])
         assert list(st.key[0]) == list(st2.key[0])
         new_generation(tt, 16)
         tt.stamp[:] = 0
@@ -398,8 +398,8 @@ def test_points_shift_with_other_top_points_is_the_least_matching_cost(seed):
             state.hands[:] = 0
             for c, s in deal.items():
                 state.hands[s] |= np.uint64(1) << np.uint64(c)
-        _, tops = position_keys(g, st, 0, st.words[0], st.key[0], st.points[0])
-        position_keys(g, st2, 0, st2.words[0], st2.key[0], st2.points[0])
+        _, tops = position_keys(g, st, 0, 0, st.words[0], st.key[0], st.points[0])
+        position_keys(g, st2, 0, 0, st2.words[0], st2.key[0], st2.points[0])
         assert list(st.key[0]) == list(st2.key[0])
         new_generation(tt, 16)
         tt.stamp[:] = 0
@@ -503,3 +503,23 @@ def test_a_search_past_its_node_limit_gives_up_with_sound_bounds(solver):
             exact += 1
         assert int(solve(setup.game, limited.tt, st, leader, len(trick))) == value, obj
     assert gave_up > 30 and exact > 30  # both kinds of outcome were exercised
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((9, [[(r, 0) for r in range(9)]], -1, 0, [0]), "9 seats: the solver takes 2..8"),
+        ((4, [[(r, 0) for r in range(13)]] * 5, -1, 0, [0]), "65 cards: the solver takes at most 64"),
+        ((4, [[(r, 0)] for r in range(9)], -1, 0, [0]), "9 classes: the solver takes at most 8"),
+        ((4, [[(r, 9000) for r in range(4)]], -1, 0, [0]), "the table's bounds hold at most 16000"),
+        ((4, [[(0, 0), (1, 1), (2, 5), (3, -5)]], -1, 0, [0]), "class 0 has 4 point values"),
+        ((4, [[(r, 0) for r in range(4)]], -1, 0, [4]), "team [4]: expected some of the seats 0..3"),
+    ],
+)
+def test_make_game_checks_its_limits(args, message):
+    """A game that does not fit the solver's keys and table is refused when its layout is made,
+    with the limit it breaks, never overflowing later."""
+    from musim.solver.layout import make_game
+
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        make_game(*args)

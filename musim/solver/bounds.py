@@ -2,8 +2,10 @@
 points): where one reaches the need, or denies it, the node is decided without a search.
 
 Each bound comes with the cards whose rank it relied on, for the table entry of the proof.
-Cards worth more than 2 points count 2 (at_least_points, the game's point_mask), so the
-bounds stay lower bounds in any game the layout describes.
+With signed points a side sure to take a set of cards takes at least the least it can take
+(all negative points left) plus those cards' positive points: the bounds count only the
+positive part of a card's points, and cards worth more than 2 count 2 (at_least_points,
+the game's point_mask), so they stay lower bounds in any game the layout describes.
 """
 
 import numpy as np
@@ -104,7 +106,7 @@ def quick_points(g, st, leader, sides):
     q = popcount(win)
     if q == 0:
         return 0, rel
-    return at_least_points(g, win) + followed_points(g, st, leader, q, rounds) + q * g.trick_bonus, rel
+    return at_least_points(g, win) + followed_points(g, st, leader, q, rounds) + q * max(g.trick_bonus, 0), rel
 
 
 @flat_kernel(inline="always")
@@ -131,15 +133,16 @@ def sole_trump_points(g, st, holder):
         return 0, np.uint64(0)
     win, _, rel = sure_winners(g, st, holder, True, False)
     q = popcount(win)
-    return at_least_points(g, win) + cheapest_points(g, st, holder, q) + q * g.trick_bonus, rel
+    return at_least_points(g, win) + cheapest_points(g, st, holder, q) + q * max(g.trick_bonus, 0), rel
 
 
 @flat_kernel(inline="always")
-def sure_decides(maximising, sure, need, avail):
-    """(decided?, result, bound): what a side sure of `sure` of the `avail` points left
-    proves about "can the maximising team take `need`?" (maximising: the side is that team)."""
+def sure_decides(maximising, sure, need, least, avail):
+    """(decided?, result, bound): what a side sure of `sure` positive points, the maximising team
+    able to take from `least` to `avail` points, proves about "can the maximising team take
+    `need`?" (maximising: the side is that team)."""
     if maximising:
-        return need <= sure, True, sure
+        return need <= least + sure, True, least + sure
     return need > avail - sure, False, avail - sure
 
 
@@ -195,4 +198,4 @@ def top_trump_points(g, st, leader):
     q = popcount(win)
     if q == 0:
         return -1, 0, np.uint64(0)
-    return h, at_least_points(g, win) + cheapest_points(g, st, h, q) + q * g.trick_bonus, rel
+    return h, at_least_points(g, win) + cheapest_points(g, st, h, q) + q * max(g.trick_bonus, 0), rel

@@ -15,16 +15,18 @@ from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_STARTS, top_owners
 
 
 @flat_kernel(inline="always")
-def position_keys(g, st, leader, words, key, points):
+def position_keys(g, st, leader, won, words, key, points):
     """The position's table keys at a trick boundary (see tt.py); returns (the remaining cards,
     the owners of each class's top two cards, as tt.top_owners fields).
 
+    won: the tricks the maximising side has won since the search's root, in the key where the
+    game's count_bonus makes the value depend on it (layout.SolverGame).
     words: remaining cards numbered 0.. in class and power order; words 0-2 are the
-    bit planes of their owners, 3-4 their points (1 and 2), 5 marks a card of the
+    bit planes of their owners, 3-4 their point levels (1 and 2: layout.SolverGame), 5 marks a card of the
     same power as the one before it.  key: the leader and the number of cards each seat
     holds per class, as that many 1 bits and a 0 (at most 60 cards + 8 classes x 6 seats
-    + 3 bits: 2 words).  points: the number of cards each seat holds per class and points,
-    packed alike (at most 6 classes x (60 cards + 18 zeros): 3 words).  st.segs: where each
+    + 3 bits: 2 words; layout.check_limits).  points: the number of cards each seat holds per class
+    and point level, packed alike (at most 192 bits: 3 words).  st.segs: where each
     class and seat's run of points starts (k * MAX_SEATS + s), and from SEG_STARTS on where each
     class starts among the remaining cards, then their number (for tt._point_shift).
     """
@@ -39,8 +41,8 @@ def position_keys(g, st, leader, words, key, points):
             if s >> b & 1:
                 plane |= st.hands[s]
         words[b] = compress(plane, rem)
-    words[3] = compress(g.point_mask[1], rem)
-    words[4] = compress(g.point_mask[2], rem)
+    words[3] = compress(g.level_mask[1], rem)
+    words[4] = compress(g.level_mask[2], rem)
     tied = np.uint64(0)
     m = rem & g.tied
     while m:  # a card whose power the remaining card just below it shares
@@ -69,13 +71,15 @@ def position_keys(g, st, leader, words, key, points):
                 cnt = popcount(h)
                 pos = put_run(key, pos, cnt)
                 if cnt:
-                    c0 = popcount(h & g.point_mask[0])
-                    c1 = popcount(h & g.point_mask[1])
+                    c0 = popcount(h & g.level_mask[0])
+                    c1 = popcount(h & g.level_mask[1])
                     seg = ones(c0) | (ones(c1) << np.uint64(c0 + 1)) | (ones(cnt - c0 - c1) << np.uint64(c0 + c1 + 2))
                     put_bits(points, ppos, seg, cnt + 3)
                 st.segs[k * MAX_SEATS + s] = ppos
                 ppos += cnt + 3
     st.segs[SEG_STARTS + MAX_CLASSES] = at
+    if g.counts_tricks:
+        put_run(key, pos, won)
     key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
     return rem, tops
 

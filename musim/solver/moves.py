@@ -47,7 +47,7 @@ def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class):
     top, w = c, seat
     if k > 0:
         led = led_class
-        if not beats(g, c, win_card, led_class):
+        if not beats(g, c, win_card):
             top, w = win_card, ws
     else:
         led = g.klass[c]
@@ -57,7 +57,7 @@ def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class):
         if g.team[s] == g.team[w]:
             continue
         y = playable_top(g, st, s, led)
-        if y >= 0 and beats(g, y, top, led):
+        if y >= 0 and beats(g, y, top):
             return 0
     return 1 if g.team[w] == g.team[seat] else -1
 
@@ -74,14 +74,14 @@ def side_takes_later(g, st, seat, k, win_card, led_class, side):
         if g.team[s] != side:
             continue
         x = playable_top(g, st, s, led_class)
-        if x < 0 or not beats(g, x, win_card, led_class):
+        if x < 0 or not beats(g, x, win_card):
             continue
         safe = True
         o = seat
         for _ in range(k, n):
             if g.team[o] != side:
                 y = playable_top(g, st, o, led_class)
-                if y >= 0 and not beats(g, x, y, led_class):  # an equal power played first wins
+                if y >= 0 and not beats(g, x, y):  # an equal power played first wins
                     safe = False
                     break
             o = o + 1 if o + 1 < n else 0
@@ -178,8 +178,8 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         elif keen < 0 or lost:  # it goes (or a later opponent can take it) to the others:
             score = -20 * pts - g.power[c]  # the cheapest, lowest card
         elif mate_winning:
-            score = 20 * pts - (5 if beats(g, c, win_card, led_class) else 0)
-        elif beats(g, c, win_card, led_class):
+            score = 20 * pts - (5 if beats(g, c, win_card) else 0)
+        elif beats(g, c, win_card):
             score = 500 + 10 * (trick_pts + pts) - g.power[c]
         else:
             score = -20 * pts - g.power[c]

@@ -33,12 +33,14 @@ from musim.solver.frame import (
     F_IDX,
     F_K,
     F_LEADER,
+    F_LEAST,
     F_MOVE_DEADLINE,
     F_NEED,
     F_NODES,
     F_PHASE,
     F_SEAT,
     F_TOPS,
+    F_WON,
     FRAME_FIELDS,
 )
 from musim.solver.keys import position_keys, rank_of, top_cards, top_mask
@@ -86,7 +88,7 @@ NO_DEADLINE = 1 << 62
 SearchState = namedtuple(
     "SearchState",
     "hands owner line trick_save moves groups scores status frames words key points segs rel trel stats budget "
-    "counts limit control",
+    "counts limit control won",
 )
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
@@ -98,7 +100,8 @@ SearchState = namedtuple(
 # stats, counts: the search's counters (stats.py; counts is None unless the state was made to
 # count); limit[0]: the node count at which a search gives up (NO_DEADLINE, or a caller's limit
 # on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests
-# shrink them); control: pause.py
+# shrink them); control: pause.py; won[0]: the tricks the maximising side has won since the
+# position it was loaded with (layout.SolverGame.count_bonus; solve.play_card moves it)
 
 
 def make_state(counting=False):
@@ -125,6 +128,7 @@ def make_state(counting=False):
         budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
         limit=np.array([NO_DEADLINE]),
         control=make_control(),
+        won=z(1, np.int64),
     )
 
 
@@ -141,7 +145,7 @@ def _store_result(g, tt, st, d, bound, result, best, rel):
     if result:
         store(tt, st.key[d], tops, covered, deep, st.points[d], st.words[d], mask, bound, NO_BOUND_HI, rank, work)
     else:
-        store(tt, st.key[d], tops, covered, deep, st.points[d], st.words[d], mask, 0, bound, rank, work)
+        store(tt, st.key[d], tops, covered, deep, st.points[d], st.words[d], mask, -NO_BOUND_HI, bound, rank, work)
 
 
 @flat_kernel(inline="always")
@@ -153,26 +157,31 @@ def _play(g, st, d, ply):
     c = st.moves[ply + d, fr[d, F_IDX]]
     st.hands[seat] ^= np.uint64(1) << np.uint64(c)
     st.line[ply + d] = c
-    need, avail = fr[d, F_NEED], fr[d, F_AVAIL]
+    need, avail, least, won = fr[d, F_NEED], fr[d, F_AVAIL], fr[d, F_LEAST], fr[d, F_WON]
     st.trel[d + 1] = 0
     if k + 1 == n:
         st.stats[S_TRICKS] += 1
         start = ply + d + 1 - n
-        w, pts = finish_trick(g, st.line, start, leader)
+        last = st.hands[seat] == 0
+        w, pts, neg = finish_trick(g, st.line, start, leader, last)
         st.trel[d + 1] = trick_relevance(g, st.line, start, leader, w)
-        leader, k, avail = w, 0, avail - pts
+        leader, k, avail, least = w, 0, avail - pts + neg, least - neg
         if g.team[w]:
             need -= pts
+            won += 1
+        if last:
+            need -= g.count_bonus[won]
     else:
         k += 1
     fr[d + 1, F_LEADER], fr[d + 1, F_K], fr[d + 1, F_NEED], fr[d + 1, F_AVAIL] = leader, k, need, avail
+    fr[d + 1, F_LEAST], fr[d + 1, F_WON] = least, won
     fr[d + 1, F_DEADLINE] = fr[d, F_MOVE_DEADLINE]
 
 
 @flat_kernel
 def can_reach(g, tt, st, leader, k, need, avail, ply):
     """(can the maximising team still take `need` points from here?, the bound proven):
-    avail = all points left.  The bound is fail-soft: a lower bound >= need on the points
+    avail = the most it can take (available).  The bound is fail-soft: a lower bound >= need on the points
     the team takes from here if it can, an upper bound < need if it cannot, often tighter
     than need itself (a quick-trick count, a table bound, a trick's points).
 
@@ -190,6 +199,8 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
     n = g.n
     hands, fr = st.hands, st.frames
     fr[0, F_LEADER], fr[0, F_K], fr[0, F_NEED], fr[0, F_AVAIL] = leader, k, need, avail
+    fr[0, F_LEAST] = point_range(g, hands, st.line, ply - k, k)[0]
+    fr[0, F_WON] = st.won[0]
     st.trel[0] = 0
     fr[0, F_DEADLINE] = st.limit[0]
     st.stats[S_GAVE_UP] = 0
@@ -216,10 +227,16 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
             continue
         # enter frame d: bounds, table, or expand
         leader, k, need, avail = fr[d, F_LEADER], fr[d, F_K], fr[d, F_NEED], fr[d, F_AVAIL]
+        least = fr[d, F_LEAST]
+        won = fr[d, F_WON]
+        if g.counts_tricks:  # the bonus still to come, by the tricks the side may yet win
+            left = popcount(hands[leader + k if leader + k < n else leader + k - n])
+            least += g.bonus_range[0, won, left]
+            avail += g.bonus_range[1, won, left]
         resolved = True
         rr = np.uint64(0)
-        if need <= 0:
-            r, rb = True, 0
+        if need <= least:
+            r, rb = True, least
             tally(st.counts, C_TRIVIAL)
         elif need > avail:
             r, rb = False, avail
@@ -236,38 +253,41 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 for j in range(n):
                     st.line[base + j] = lowest(hands[seat])
                     seat = seat + 1 if seat + 1 < n else 0
-                w, pts = finish_trick(g, st.line, base, leader)
+                w, pts, _ = finish_trick(g, st.line, base, leader, True)
                 rr = trick_relevance(g, st.line, base, leader, w)
                 rb = pts if g.team[w] else 0
+                rb += g.count_bonus[won + 1 if g.team[w] else won]
                 r, resolved = rb >= need, True
                 tally(st.counts, C_LAST_TRICK)
             elif k == 0:
                 sure, rel = quick_points(g, st, leader, True)
-                resolved, r, rb = sure_decides(g.team[leader], sure, need, avail)
+                resolved, r, rb = sure_decides(g.team[leader], sure, need, least, avail)
                 if resolved:
                     tally(st.counts, C_QUICK)
                     rr = rel
                     if g.trump_class >= 0 and rel & ~g.class_mask[g.trump_class]:
                         # if the trump winners alone decide, the proof needs no side class's cards
                         t_sure, t_rel = quick_points(g, st, leader, False)
-                        t_resolved, _, t_rb = sure_decides(g.team[leader], t_sure, need, avail)
+                        t_resolved, _, t_rb = sure_decides(g.team[leader], t_sure, need, least, avail)
                         if t_resolved:
                             rb, rr = t_rb, t_rel
                 else:
                     holder, sure, rel = top_trump_points(g, st, leader)
                     if holder >= 0:
-                        resolved, r, rb = sure_decides(g.team[holder], sure, need, avail)
+                        resolved, r, rb = sure_decides(g.team[holder], sure, need, least, avail)
                         rr = rel
                         if not resolved:
                             sure, rel = sole_trump_points(g, st, holder)
-                            resolved, r, rb = sure_decides(g.team[holder], sure, need, avail)
+                            resolved, r, rb = sure_decides(g.team[holder], sure, need, least, avail)
                             rr = rel
                         if resolved:
                             tally(st.counts, C_TOP_TRUMP)
             if k == 0 and not resolved:
-                rem, tops = position_keys(g, st, leader, st.words[d], st.key[d], st.points[d])
+                rem, tops = position_keys(g, st, leader, won, st.words[d], st.key[d], st.points[d])
                 fr[d, F_TOPS] = tops
-                found, bound, idx, hint = probe(tt, st.key[d], tops, st.points[d], st.words[d], st.segs, need)
+                found, bound, idx, hint = probe(
+                    tt, st.key[d], tops, st.points[d], st.words[d], st.segs, need, g.free_points
+                )
                 tally(st.counts, C_TT_PROBES)
                 if found >= 0:
                     r, rb, resolved = found == 1, bound, True
@@ -343,13 +363,28 @@ def set_owners(g, st):
 
 
 @flat_kernel
-def available(g, hands, line, k):
-    """All points still to be won: remaining cards, the current trick's line[:k], and trick bonuses."""
+def point_range(g, hands, line, start, k):
+    """(least, most): the fewest and the most points the maximising side can still take: the
+    negative and the positive points of the remaining cards, of the current trick's
+    line[start:start+k] and of the tricks' bonuses."""
     cards = 0
-    pts = 0
+    most = 0
+    least = 0
     for s in range(g.n):
         cards += popcount(hands[s])
-        pts += mask_points(g, hands[s])
-    for j in range(k):
-        pts += g.points[line[j]]
-    return pts + g.trick_bonus * ((cards + k) // g.n)
+        pos, neg = mask_points(g, hands[s])
+        most += pos
+        least += neg
+    for j in range(start, start + k):
+        p = g.points[line[j]]
+        most += max(p, 0)
+        least += min(p, 0)
+    bonus = g.trick_bonus * ((cards + k) // g.n) + g.end_bonus
+    return least + min(bonus, 0), most + max(bonus, 0)
+
+
+@flat_kernel
+def available(g, hands, line, k):
+    """The most points the maximising side can still take from a position whose trick is line[:k]
+    (point_range): in a game of no negative points, all points left."""
+    return point_range(g, hands, line, 0, k)[1]

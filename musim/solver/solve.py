@@ -5,12 +5,14 @@ card choice of double-dummy play).
 
 import numpy as np
 
-from musim.bits import drop_lowest, lowest
+from musim.bits import drop_lowest, lowest, popcount
 from musim.jit import flat_kernel
 from musim.solver.moves import same_run
-from musim.solver.search import available, can_reach, set_owners
+from musim.solver.search import available, can_reach, point_range, set_owners
 from musim.solver.stats import S_GAVE_UP
 from musim.solver.trick import finish_trick, legal_cards, remaining
+
+UNBOUNDED = 1 << 30  # beyond any value (layout.MAX_POINTS)
 
 
 @flat_kernel(inline="always")
@@ -19,11 +21,11 @@ def solve_bounds(g, tt, st, leader, k, first):
     lie in lo..hi; lo == hi, the exact value, unless a search gave up at st.limit[0].
 
     The position is st.hands (remaining cards per seat) and st.line[:k] (cards
-    already played to the current trick, led by `leader`).  `first` (if in 1..all points)
-    is asked first, so that whether the team reaches it is known even when a later search
-    gives up.
+    already played to the current trick, led by `leader`).  `first` (if above the least the
+    team can take, and at most the most: search.point_range) is asked first, so that whether
+    the team reaches it is known even when a later search gives up.
     """
-    return solve_between(g, tt, st, leader, k, 0, 1 << 30, first)
+    return solve_between(g, tt, st, leader, k, -UNBOUNDED, UNBOUNDED, first)
 
 
 @flat_kernel(inline="always")
@@ -31,9 +33,12 @@ def solve_between(g, tt, st, leader, k, lo, hi, first):
     """solve_bounds for a position whose value is known to lie in lo..hi: a binary search of
     null-window searches within them (each narrowed further by the bound it proves), `first`
     asked first if it lies in lo + 1..hi."""
-    avail = available(g, st.hands, st.line, k)
+    least, avail = point_range(g, st.hands, st.line, 0, k)
+    left = popcount(st.hands[(leader + k) % g.n])  # the tricks not yet complete
     set_owners(g, st)
-    lo, hi = max(lo, 0), min(hi, avail)
+    # the count bonus to come bounds the value too (can_reach adds it itself, to the cards' avail)
+    lo = max(lo, least + g.bonus_range[0, st.won[0], left])
+    hi = min(hi, avail + g.bonus_range[1, st.won[0], left])
     need = first if lo < first <= hi else (lo + hi + 1) // 2
     while lo < hi:
         r, bound = can_reach(g, tt, st, leader, k, need, avail, k)
@@ -64,7 +69,8 @@ def copy_line(src, dst, count):
 @flat_kernel(inline="always")
 def play_card(g, st, leader, k, card):
     """Play `card` for the seat to move (saving the trick for unplay_card); returns (that seat,
-    the next leader, the cards then in the trick, the team's points from a trick it completed)."""
+    the next leader, the cards then in the trick, the team's points from a trick it completed,
+    its count bonus included after the last: st.won counts the tricks)."""
     n = g.n
     seat = leader + k
     if seat >= n:
@@ -74,15 +80,24 @@ def play_card(g, st, leader, k, card):
     copy_line(st.line, st.trick_save, k + 1)
     if k + 1 < n:
         return seat, leader, k + 1, 0
-    w, pts = finish_trick(g, st.line, 0, leader)
-    return seat, w, 0, pts if g.team[w] else 0
+    last = remaining(g, st) == 0
+    w, pts, _ = finish_trick(g, st.line, 0, leader, last)
+    gained = 0
+    if g.team[w]:
+        gained = pts
+        st.won[0] += 1
+    if last:
+        gained += g.count_bonus[st.won[0]]
+    return seat, w, 0, gained
 
 
 @flat_kernel(inline="always")
-def unplay_card(st, seat, k, card):
-    """Undo play_card (a search from the new position may have reused the line)."""
+def unplay_card(st, seat, k, card, won):
+    """Undo play_card, st.won[0] having been `won` (a search from the new position may have
+    reused the line)."""
     copy_line(st.trick_save, st.line, k + 1)
     st.hands[seat] ^= np.uint64(1) << np.uint64(card)
+    st.won[0] = won
 
 
 @flat_kernel
@@ -90,12 +105,13 @@ def value_after(g, tt, st, leader, k, card, value):
     """Exact value of the position after the seat to move plays `card` (its points included),
     given the position's exact value `value`: no card does better for its mover than `value`,
     so the first search asks whether the card keeps it, and the best cards are done in one."""
+    won = st.won[0]
     seat, nl, nk, gained = play_card(g, st, leader, k, card)
     if g.team[seat]:
-        v = solve_between(g, tt, st, nl, nk, 0, value - gained, value - gained)[0]
+        v = solve_between(g, tt, st, nl, nk, -UNBOUNDED, value - gained, value - gained)[0]
     else:
-        v = solve_between(g, tt, st, nl, nk, value - gained, 1 << 30, value - gained + 1)[0]
-    unplay_card(st, seat, k, card)
+        v = solve_between(g, tt, st, nl, nk, value - gained, UNBOUNDED, value - gained + 1)[0]
+    unplay_card(st, seat, k, card, won)
     return v + gained
 
 
@@ -135,13 +151,14 @@ def keeps_value(g, tt, st, leader, k, card, value):
     One null-window search: a maximiser's card keeps it if the team can still
     reach `value`, a minimiser's if the team cannot reach `value + 1`.
     """
+    won = st.won[0]
     seat, nl, nk, gained = play_card(g, st, leader, k, card)
     maximiser = g.team[seat]
     avail = available(g, st.hands, st.line, nk)
     need = value - gained if maximiser else value + 1 - gained
     set_owners(g, st)
     r, _ = can_reach(g, tt, st, nl, nk, need, avail, nk)
-    unplay_card(st, seat, k, card)
+    unplay_card(st, seat, k, card, won)
     return r if maximiser else not r
 
 

@@ -2,11 +2,13 @@
 trick and with what points, which cards a seat may play, and bit ranges by power.
 
 The search, its bounds and its move generation all apply these rules; they hold for any
-game the layout describes.
+game the layout describes.  Which card beats which, the trick's winner and the legal cards
+are musim/tricks.py's, the games' own kernels, given the layout's classes and powers.
 """
 
 import numpy as np
 
+from musim import tricks
 from musim.bits import drop_lowest, highest, lowest
 from musim.jit import flat_kernel
 
@@ -22,12 +24,18 @@ def remaining(g, st):
 
 @flat_kernel
 def mask_points(g, mask):
-    total = 0
+    """(the positive, the negative points) of the cards of mask."""
+    pos = 0
+    neg = 0
     m = mask
     while m:
-        total += g.points[lowest(m)]
+        p = g.points[lowest(m)]
+        if p > 0:
+            pos += p
+        else:
+            neg += p
         m = drop_lowest(m)
-    return total
+    return pos, neg
 
 
 @flat_kernel(inline="always")
@@ -43,20 +51,16 @@ def from_power_of(g, card):
 
 
 @flat_kernel(inline="always")
-def beats(g, card, best, led_class):
-    k = g.klass[card]
-    return (k == led_class or k == g.trump_class) and g.power[card] > g.power[best]
+def beats(g, card, best):
+    """Does `card`, played after the trick's current winner `best`, take it?  musim.tricks's
+    rule in the layout: its classes are the colours, its powers the ranks."""
+    return tricks.beats(card, best, g.trump_class, g.klass, g.power, False)
 
 
 @flat_kernel
 def trick_winner_pos(g, line, start, count):
-    """Position in the trick line[start:start+count] of its winning card (first played wins ties)."""
-    led_class = g.klass[line[start]]
-    best = 0
-    for j in range(1, count):
-        if beats(g, line[start + j], line[start + best], led_class):
-            best = j
-    return best
+    """Position in the trick line[start:start+count] of its winning card (musim.tricks)."""
+    return tricks.trick_winner(line[start : start + count], count, g.trump_class, g.klass, g.power, False)
 
 
 @flat_kernel
@@ -73,16 +77,20 @@ def trick_relevance(g, line, start, leader, w):
 
 
 @flat_kernel(inline="always")
-def finish_trick(g, line, start, leader):
-    """(winning seat, points incl. the trick bonus) of the full trick line[start:start+n]."""
+def finish_trick(g, line, start, leader, last):
+    """(winning seat, points incl. the trick's bonuses, the negative part of those points) of the
+    full trick line[start:start+n]; last: it is the deal's last trick (its end bonus)."""
     n = g.n
     w = leader + trick_winner_pos(g, line, start, n)
     if w >= n:
         w -= n
-    pts = g.trick_bonus
+    pts = g.trick_bonus + (g.end_bonus if last else 0)
+    neg = min(pts, 0)
     for j in range(start, start + n):
-        pts += g.points[line[j]]
-    return w, pts
+        p = g.points[line[j]]
+        pts += p
+        neg += min(p, 0)
+    return w, pts, neg
 
 
 @flat_kernel(inline="always")
@@ -97,9 +105,5 @@ def playable_top(g, st, s, led_class):
 
 @flat_kernel(inline="always")
 def legal_cards(g, hand, line, t0, k):
-    """The cards of `hand` that may go to the trick line[t0: t0 + k]: the led class's, if it holds any."""
-    if k > 0:
-        follow = hand & g.class_mask[g.klass[line[t0]]]
-        if follow:
-            return follow
-    return hand
+    """The cards of `hand` that may go to the trick line[t0: t0 + k] (musim.tricks)."""
+    return tricks.legal_cards(hand, line[t0] if k > 0 else -1, g.klass, g.class_mask, g.trump_class, False)

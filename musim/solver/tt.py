@@ -17,8 +17,10 @@ fixes: the same play, card for card of each seat and class, wins the same tricks
 Only their points may differ, and the team's points move by at most the points the
 low cards lose (or gain) when each seat's cards of a class are matched cheapest to
 cheapest.  So an entry also keeps the stored position's points profile (per class
-and seat, the count of cards worth 0, 1 and 2 points: 3 words), and a probe lowers
-its lower bound by that loss and raises its upper bound by that gain (`_shift`);
+and seat, the count of cards of each point level, layout.SolverGame: 3 words), and a
+probe lowers its lower bound by that loss and raises its upper bound by that gain (`_shift`;
+only where the levels are the points 0, 1 and 2, the game's free_points, else an entry
+holds only positions of the same points);
 for positions with the same profile the bounds hold as stored.  The top cards, matched
 rank to rank, win the same tricks whatever their points, so their points may differ
 too, at the cost of a dearer shift (`_point_shift`).  Keys are compared in full, so a
@@ -380,8 +382,9 @@ def _second(tt, key, points):
 
 
 @flat_kernel
-def _probe_bucket(tt, b, h, key, tops, points, full, segs, need, hint):
-    """probe's answer from bucket b alone (hint: the best-move hint found so far)."""
+def _probe_bucket(tt, b, h, key, tops, points, full, segs, need, hint, free):
+    """probe's answer from bucket b alone (hint: the best-move hint found so far; free: the
+    game's free_points, layout.SolverGame)."""
     base = b * tt.meta[2]
     used = _used(tt, b)
     _candidates(tt, base, used, h | tops, False)
@@ -393,6 +396,8 @@ def _probe_bucket(tt, b, h, key, tops, points, full, segs, need, hint):
         if tt.flags[j] and _covers(tt, i, key, full, False):
             lb, ub = lower(tt, i), upper(tt, i)
             x = _top_differ(tt, i, full)
+            if not free and (x or not _same_points(tt, i, points)):
+                lb, ub = need - 1, need  # its points differ: its bounds are not known to hold
             if lb >= need:
                 if x:
                     lb -= _point_shift(tt, i, points, full, segs, x, True, lb - need)
@@ -413,17 +418,18 @@ def _probe_bucket(tt, b, h, key, tops, points, full, segs, need, hint):
 
 
 @flat_kernel(inline="always")
-def probe(tt, key, tops, points, full, segs, need):
+def probe(tt, key, tops, points, full, segs, need, free):
     """(1 if an entry holding the position proves the team takes `need`, 0 if one proves it
     cannot, else -1; that bound; the entry; the best-move hint of an entry holding it, or -1).
     tops: the owners of each class's top two cards (top_owners).  Entries of the key's own
-    bucket may hold it with other points, those of the second bucket (`_second`) with these."""
+    bucket may hold it with other points, those of the second bucket (`_second`) with these;
+    free: the game's free_points (else only an entry of the same points holds a position)."""
     b, h = _place(tt, key)
-    found, bound, i, hint = _probe_bucket(tt, b, h, key, tops, points, full, segs, need, -1)
+    found, bound, i, hint = _probe_bucket(tt, b, h, key, tops, points, full, segs, need, -1, free)
     if found < 0 and _used(tt, b) == tt.meta[2]:  # only a full bucket passes entries on
         b2 = _second(tt, key, points)
         if b2 != b:
-            found, bound, i, hint = _probe_bucket(tt, b2, h, key, tops, points, full, segs, need, hint)
+            found, bound, i, hint = _probe_bucket(tt, b2, h, key, tops, points, full, segs, need, hint, free)
     return found, bound, i, hint
 
 

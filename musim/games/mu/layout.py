@@ -14,7 +14,15 @@ from musim.bits import bit, drop_lowest, lowest
 from musim.cards import CARD_POINTS, N_CARDS
 from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
 from musim.jit import flat_kernel
-from musim.solver.layout import MAX_CLASSES, MAX_SEATS, SolverGame, fill_equal_power_ranges, fill_point_masks, tied_mask
+from musim.solver.layout import (
+    MAX_CLASSES,
+    MAX_SEATS,
+    MAX_TRICKS,
+    SolverGame,
+    fill_equal_power_ranges,
+    fill_point_masks,
+    tied_mask,
+)
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation): 512 finds ~3% fewer
 # nodes but scans twice as long (bench_solver.py 3 players auction contracts: median 58 ms with
@@ -61,7 +69,9 @@ def to_canon(mask, canon_of):
     return out
 
 
-MuLayout = namedtuple("MuLayout", "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi team")
+MuLayout = namedtuple(
+    "MuLayout", "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi no_bonus no_range team"
+)
 
 
 def make_layout():
@@ -77,6 +87,8 @@ def make_layout():
         class_mask=z(MAX_CLASSES, np.uint64),
         eq_lo=z(64, np.int64),
         eq_hi=z(64, np.int64),
+        no_bonus=z(MAX_TRICKS + 1, np.int64),
+        no_range=z((2, MAX_TRICKS + 1, MAX_TRICKS + 1), np.int64),
         team=z(MAX_SEATS, np.bool_),
     )
 
@@ -105,19 +117,26 @@ def fill_game(n, chief_trump, vice_trump, on_team, lay, klass, power, class_mask
 
 @flat_kernel
 def solver_game(n, lay):
-    """The SolverGame of a filled layout."""
+    """The SolverGame of a filled layout.  Mü's cards are worth 0, 1 or 2 points: those are the
+    table's levels, and its shifts between positions of other points hold (layout.point_levels)."""
     return SolverGame(
         n,
         lay.klass,
         lay.power,
         lay.points,
         lay.point_mask,
+        lay.point_mask,
+        True,
         lay.class_mask,
         lay.eq_lo,
         lay.eq_hi,
         tied_mask(lay.eq_lo),
         np.int64(TRUMP),
         np.int64(0),
+        np.int64(0),
+        lay.no_bonus,
+        lay.no_range,
+        False,
         lay.team,
     )
 

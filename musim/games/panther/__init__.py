@@ -1,7 +1,7 @@
 """The Last Panther (RULES.md §4): rules kernels, policies, deal simulation, records."""
 
 from musim.deck import MU
-from musim.games.contract import Game, lazy
+from musim.games.contract import EXACT_PLAY, Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -13,11 +13,15 @@ GAME = Game(
     default_players=4,
     deck=MU,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random"),
-    play_help="random/heuristic: every decision by that policy (docs/players.md).",
+    policies=("heuristic", "random", EXACT_PLAY),
+    play_help=(
+        "random/heuristic: every decision by that policy; dd: heuristic passes, every card double-dummy "
+        "for the mover's own seat (a solve per card: slow with few players; docs/players.md)."
+    ),
     job=lazy("musim.games.panther.run", "job"),
     make_summary=lazy("musim.games.panther.summary", "for_run"),
     record=lazy("musim.games.panther.run", "record"),
     replay=lazy("musim.games.panther.record", "replay"),
     matches=True,
+    solver=lazy("musim.games.panther.solve", "PantherSolver"),
 )

@@ -15,6 +15,7 @@ heuristic  a careful player using only its own hand and the current trick:
     be overtaken);
   * cannot follow: discard a black 7, then the highest red card, then the highest
     card, except with two cards left the lower one.
+dd         passes as the heuristic; plays each card double-dummy (ddplay.py).
 """
 
 import numpy as np
@@ -27,7 +28,8 @@ from musim.tricks import highest_ranked, lowest_ranked
 
 RANDOM = 0
 HEURISTIC = 1
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC}
+DD = 2  # cards double-dummy (ddplay.py), the pass as the heuristic's
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD}
 
 
 @flat_kernel(inline="always")
@@ -65,7 +67,7 @@ def guard(hand):
 def choose_pass(policy, hand, k, state):
     """The k cards a seat passes to its left."""
     chosen = np.uint64(0)
-    keep = guard(hand) if policy == HEURISTIC else np.uint64(0)
+    keep = guard(hand) if policy != RANDOM else np.uint64(0)
     for _ in range(k):
         avail = hand & ~chosen & ~keep
         c = random_bit(state, avail) if policy == RANDOM else most_dangerous(avail)

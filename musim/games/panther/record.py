@@ -12,7 +12,8 @@ import numpy as np
 from musim import records
 from musim.batch import InputError
 from musim.deck import MU
-from musim.games.panther import rules
+from musim.duplicate import seat_policies
+from musim.games.panther import policies, rules
 from musim.games.panther.simulate import make_workspace, simulate_deals
 
 RULES = SimpleNamespace(
@@ -47,7 +48,7 @@ def _passes(passed, hands, n):
 
 def record(players, seed, policy, index):
     """The game record (FORMATS.md) of deal `index` of a run, re-played from its seed."""
-    ws = make_workspace()
+    ws = make_workspace(players, seat_policies(players, policy, policies.NAMES))
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.hand_size(players))
     return {

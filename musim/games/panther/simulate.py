@@ -15,6 +15,7 @@ from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
 from musim.games.panther import policies
+from musim.games.panther.ddplay import dd_card, worker_dd
 from musim.games.panther.rules import (
     LAST_TRICK,
     MAX_PLAYERS,
@@ -28,13 +29,19 @@ from musim.games.panther.rules import (
     points,
 )
 from musim.jit import flat_kernel
+from musim.solver.table_size import DEFAULT_MB
 
-Workspace = namedtuple("Workspace", "cards held trick log rng hands passed scores tricks")
+Workspace = namedtuple("Workspace", "cards held trick log rng hands passed scores tricks dd")
 
 
-def make_workspace():
-    """Scratch arrays for one thread's deals; hands..tricks: one deal's results in a match."""
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
+    """Scratch arrays for one thread's deals; hands..tricks: one deal's results in a match; with
+    a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
+    table of tt_mb (ddplay.worker_dd), else none."""
     z = np.zeros
+    dd = None
+    if policies.DD in list(seat_policy):
+        dd = worker_dd(players, tt_mb)
     return Workspace(
         cards=z(64, np.int64),
         held=z(MAX_PLAYERS, np.uint64),
@@ -45,12 +52,14 @@ def make_workspace():
         passed=z(MAX_PLAYERS, np.uint64),
         scores=z(MAX_PLAYERS, np.int64),
         tricks=z(MAX_PLAYERS, np.int64),
+        dd=dd,
     )
 
 
 @flat_kernel
-def play_tricks(n, leader, seat_policy, state, scores, tricks, ws):
-    """Play out the hands in ws.held from `leader`; fills scores and tricks, returns the last trick's winner."""
+def play_tricks(n, leader, seat_policy, state, scores, tricks, ws, dd):
+    """Play out the hands in ws.held from `leader`; fills scores and tricks, returns the last trick's
+    winner.  dd: ws.dd, passed on its own so that numba compiles the solver away when it is None."""
     held, trick, log = ws.held, ws.trick, ws.log
     for s in range(n):
         scores[s] = 0
@@ -61,7 +70,10 @@ def play_tricks(n, leader, seat_policy, state, scores, tricks, ws):
         won = np.uint64(0)
         for k in range(n):
             ok = legal(held[seat], trick[0] if k > 0 else -1)
-            card = policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
+            if dd is not None and seat_policy[seat] == policies.DD:
+                card = dd_card(dd, n, seat, held, trick, k, leader)
+            else:
+                card = policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
             held[seat] ^= bit(card)
             trick[k] = card
             won |= bit(card)
@@ -85,7 +97,7 @@ def play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws):
     for s in range(n):
         passed[s] = policies.choose_pass(seat_policy[s], hands[s], k, state)
     after_pass(n, hands, passed, ws.held)
-    return play_tricks(n, (dealer + 1) % n, seat_policy, state, scores, tricks, ws)
+    return play_tricks(n, (dealer + 1) % n, seat_policy, state, scores, tricks, ws, ws.dd)
 
 
 Rows = namedtuple("Rows", "dealer hands passed scores tricks last_trick")  # a run's per-deal arrays
@@ -98,7 +110,7 @@ def play_row(n, dealer, seat_policy, state, rows, i, ws):
     rows.last_trick[i] = play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws)
 
 
-def simulate_deals(players, seed, policy, start, count, ws=None):
+def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
     name or one name per seat (musim.duplicate.seat_policies).  Columns:
     dealer, hands and passed (uint64 masks per seat), scores and tricks (per seat), last_trick."""
@@ -111,8 +123,9 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
         tricks=z((count, players), np.int64),
         last_trick=z(count, np.int64),
     )
-    ws = make_workspace() if ws is None else ws
-    return drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
+    return drivers.simulate_deals(players, codes, seed, start, rows, ws)
 
 
 @flat_kernel(inline="always")
@@ -124,8 +137,9 @@ def match_deal(n, dealer, seat_policy, state, ws):
 drivers.register(Workspace, play_row, match_deal, match_over)
 
 
-def simulate_matches(players, seed, policy, start, count, ws=None):
+def simulate_matches(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
     """Matches start..start+count-1 (RULES.md §4: until someone is at -200 or lower) as a dict
     of arrays, one row per match (musim.drivers.simulate_matches)."""
-    ws = make_workspace() if ws is None else ws
-    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
+    return drivers.simulate_matches(players, codes, seed, start, count, ws)

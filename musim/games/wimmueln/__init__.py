@@ -1,7 +1,7 @@
 """Wimmüln (RULES.md §3): rules kernels, policies, deal simulation, records."""
 
 from musim.deck import MU
-from musim.games.contract import Game, lazy
+from musim.games.contract import EXACT_PLAY, Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -13,11 +13,15 @@ GAME = Game(
     default_players=4,
     deck=MU,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random"),
-    play_help="random/heuristic: every decision by that policy (docs/players.md).",
+    policies=("heuristic", "random", EXACT_PLAY),
+    play_help=(
+        "random/heuristic: every decision by that policy; dd: heuristic lead and estimates, every card "
+        "double-dummy for the mover's own seat (a solve per card: slow; docs/players.md)."
+    ),
     job=lazy("musim.games.wimmueln.run", "job"),
     make_summary=lazy("musim.games.wimmueln.summary", "for_run"),
     record=lazy("musim.games.wimmueln.run", "record"),
     replay=lazy("musim.games.wimmueln.record", "replay"),
     matches=True,
+    solver=lazy("musim.games.wimmueln.solve", "WimmuelnSolver"),
 )

@@ -31,7 +31,8 @@ from musim.tricks import highest_ranked, lowest_ranked
 
 RANDOM = 0
 HEURISTIC = 1
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC}
+DD = 2  # cards double-dummy (ddplay.py), the lead without a trump and the estimates as the heuristic's
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD}
 UNIT = 20  # strengths and expected tricks in twentieths of a trick, so that the estimate search stays in integers
 SPREAD = 30  # half-width of the triangle of tricks around the expected number: 1.5 tricks
 

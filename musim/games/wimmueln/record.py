@@ -13,7 +13,8 @@ import numpy as np
 from musim import records
 from musim.batch import InputError
 from musim.deck import MU
-from musim.games.wimmueln import rules
+from musim.duplicate import seat_policies
+from musim.games.wimmueln import policies, rules
 from musim.games.wimmueln.simulate import make_workspace, simulate_deals
 from musim.tricks import NO_TRUMP
 
@@ -93,7 +94,7 @@ def _estimates(estimates, held, n):
 
 def record(players, seed, policy, index):
     """The game record (FORMATS.md) of deal `index` of a run, re-played from its seed."""
-    ws = make_workspace()
+    ws = make_workspace(players, seat_policies(players, policy, policies.NAMES))
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.tricks_per_deal(players))
     return {

@@ -16,6 +16,7 @@ from musim.bits import bit
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
 from musim.games.wimmueln import policies
+from musim.games.wimmueln.ddplay import dd_card, worker_dd
 from musim.games.wimmueln.rules import (
     CARD_RANK,
     DECKS,
@@ -31,15 +32,19 @@ from musim.games.wimmueln.rules import (
     trump_of,
 )
 from musim.jit import flat_kernel
+from musim.solver.table_size import DEFAULT_MB
 
 Workspace = namedtuple(
     "Workspace",
-    "cards held trick log rng kind_card kind_rank kind_strength hands revealed estimates won card_points bonus scores",
+    "cards held trick log rng kind_card kind_rank kind_strength hands revealed estimates won card_points bonus scores "
+    "dd",
 )
 
 
-def make_workspace():
-    """Scratch arrays for one thread's deals; hands..scores: one deal's results in a match."""
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
+    """Scratch arrays for one thread's deals; hands..scores: one deal's results in a match; with
+    a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
+    table of tt_mb (ddplay.worker_dd), else none."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -57,12 +62,14 @@ def make_workspace():
         card_points=z(MAX_PLAYERS, np.int64),
         bonus=z(MAX_PLAYERS, np.int64),
         scores=z(MAX_PLAYERS, np.int64),
+        dd=worker_dd(players, tt_mb) if policies.DD in list(seat_policy) else None,
     )
 
 
 @flat_kernel
-def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws):
-    """Play every trick, the dealer having led `lead` to the first; fills won and card_points."""
+def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws, dd):
+    """Play every trick, the dealer having led `lead` to the first; fills won and card_points.
+    dd: ws.dd, passed on its own so that numba compiles the solver away when it is None."""
     held, trick, log = ws.held, ws.trick, ws.log
     count = tricks_per_deal(n)
     for s in range(n):
@@ -78,9 +85,12 @@ def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card
             else:
                 ok = legal(held[seat], trick[0] if k > 0 else -1, trump)
                 up, down = CARD_RANK[estimates[seat, 0]], CARD_RANK[estimates[seat, 1]]
-                card = policies.choose_card(
-                    seat_policy[seat], ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
-                )
+                if dd is not None and seat_policy[seat] == policies.DD:
+                    card = dd_card(dd, n, seat, held, trick, k, leader, trump, won[seat], up, down)
+                else:
+                    card = policies.choose_card(
+                        seat_policy[seat], ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
+                    )
                 held[seat] ^= bit(card)
             trick[k] = card
             taken |= bit(card)
@@ -121,7 +131,7 @@ def play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, ca
         )
         estimates[s, 0], estimates[s, 1] = up, down
         ws.held[s] ^= bit(up) | bit(down)
-    play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws)
+    play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws, ws.dd)
     for s in range(n):
         bonus[s] = estimate_bonus(won[s], CARD_RANK[estimates[s, 0]], CARD_RANK[estimates[s, 1]])
         scores[s] = card_points[s] + bonus[s]
@@ -150,7 +160,7 @@ def play_row(n, dealer, seat_policy, state, rows, i, ws):
     )
 
 
-def simulate_deals(players, seed, policy, start, count, ws=None):
+def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
     name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer, trump
     (-1: none), hands (uint64 per seat), revealed (the dealer's two cards), estimates (per seat
@@ -167,8 +177,9 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
         bonus=z((count, players), np.int64),
         scores=z((count, players), np.int64),
     )
-    ws = make_workspace() if ws is None else ws
-    return drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
+    return drivers.simulate_deals(players, codes, seed, start, rows, ws)
 
 
 @flat_kernel(inline="always")
@@ -193,8 +204,9 @@ def match_deal(n, dealer, seat_policy, state, ws):
 drivers.register(Workspace, play_row, match_deal, match_over)
 
 
-def simulate_matches(players, seed, policy, start, count, ws=None):
+def simulate_matches(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
     """Matches start..start+count-1 (RULES.md §3: to 200) as a dict of arrays, one row per match
     (musim.drivers.simulate_matches)."""
-    ws = make_workspace() if ws is None else ws
-    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
+    return drivers.simulate_matches(players, codes, seed, start, count, ws)

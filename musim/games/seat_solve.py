@@ -1,0 +1,105 @@
+"""`musim solve` for the games scored per seat (The Last Panther, Wimmüln): the value of a
+position for one seat against all the others.
+
+A game's adapter parses what its position adds (trump, tricks, estimates) and builds the
+SolverGame; the common part — players, hands, the trick in progress, leader and seat, each
+checked with a one-line InputError — and the solve itself live here.
+"""
+
+import numpy as np
+
+from musim.batch import InputError
+from musim.cards import CardError
+from musim.deck import MU
+from musim.records import is_int, show
+from musim.solver.search import make_state
+from musim.solver.solve import move_values, solve
+from musim.solver.tt import new_generation
+
+TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation), as Mü's
+
+
+def seat_field(obj, name, n):
+    v = obj.get(name)
+    if not is_int(v) or not 0 <= v < n:
+        raise InputError(f"{name}: expected a seat 0..{n - 1}, got {show(v)}")
+    return v
+
+
+def cards_field(cards, within, item):
+    """Mask (int) of a list of card texts, each taken from `within`."""
+    if not isinstance(cards, list):
+        raise InputError(f"{item}: expected a list of cards, got {show(cards)}")
+    try:
+        return MU.parse(cards, within=within)
+    except CardError as exc:
+        raise InputError(f"{item}: {exc}") from None
+
+
+def parse_position(obj, players, deck, legal):
+    """(n, hand masks, leader, trick card indices, seat, cards still free) of a position:
+    players = (fewest, most); deck(n) the mask of the cards in play; legal(hand, led) the rule
+    the trick's cards must have followed."""
+    n = obj.get("players")
+    if not is_int(n) or not players[0] <= n <= players[1]:
+        raise InputError(f"players: expected {players[0]}..{players[1]}, got {show(n)}")
+    hands_txt = obj.get("hands")
+    if not isinstance(hands_txt, list) or len(hands_txt) != n:
+        raise InputError(f"hands: expected a list of {n} hands, got {show(hands_txt)}")
+    trick_txt = obj.get("trick", [])
+    if not isinstance(trick_txt, list):
+        raise InputError(f"trick: expected a list of cards, got {show(trick_txt)}")
+    if len(trick_txt) >= n:
+        raise InputError(f"trick: {len(trick_txt)} cards, a trick in progress has at most {n - 1}")
+    leader = seat_field(obj, "leader", n)
+    seat = seat_field(obj, "seat", n)
+    free = int(deck(n))
+    hands = []
+    for s, cards in enumerate(hands_txt):
+        hands.append(cards_field(cards, free, f"hands[{s}] (the {n}-player deck)"))
+        free &= ~hands[-1]
+    trick = []
+    for j, text in enumerate(trick_txt):
+        card = cards_field([text], free, f"trick[{j}] (the {n}-player deck)").bit_length() - 1
+        free &= ~(1 << card)
+        trick.append(card)
+    for j in range(1, len(trick)):
+        before = (leader + j) % n
+        if not int(legal(np.uint64(hands[before] | 1 << trick[j]), trick[0])) >> trick[j] & 1:
+            card, led = MU.text(trick[j]), MU.text(trick[0])
+            raise InputError(f"trick[{j}]: {card} does not follow {led}, as seat {before} can")
+    k = len(trick)
+    sizes = [bin(h).count("1") for h in hands]
+    left = [sizes[(leader + j) % n] + (1 if j < k else 0) for j in range(n)]
+    if len(set(left)) != 1:
+        raise InputError(f"hands: sizes {sizes} do not fit a trick led by seat {leader} with {k} card(s) played")
+    if left[0] == 0:
+        raise InputError("hands: no cards left to play")
+    return n, hands, leader, trick, seat, free
+
+
+class SeatSolver:
+    """Solves a game's positions for one seat against all the others, keeping one transposition
+    table and search state across calls.  A game's subclass gives `layout(obj)`: (SolverGame,
+    canonical position of each deck card (-1: none), hands, leader, trick, legal cards of the
+    mover).  counting: keep the search's detailed counters (solver/stats.py)."""
+
+    def __init__(self, tt, counting=False):
+        self.tt = tt
+        self.st = make_state(counting)
+
+    def solve(self, obj, all_moves=False):
+        g, canon, hands, leader, trick, legal = self.layout(obj)
+        new_generation(self.tt, TT_BUCKET)
+        for s in range(g.n):
+            self.st.hands[s] = np.uint64(sum(1 << int(canon[c]) for c in range(MU.n_cards) if hands[s] >> c & 1))
+        for j, c in enumerate(trick):
+            self.st.line[j] = canon[c]
+        k = len(trick)
+        value = int(solve(g, self.tt, self.st, leader, k))
+        result = {"value": value}
+        if all_moves:
+            values = np.full(64, -1, np.int64)
+            move_values(g, self.tt, self.st, leader, k, value, values)
+            result["moves"] = {MU.text(c): int(values[canon[c]]) for c in range(MU.n_cards) if legal >> c & 1}
+        return result
