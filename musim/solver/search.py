@@ -58,7 +58,6 @@ from musim.solver.moves import (
     next_move,
     start_budget,
 )
-from musim.solver.pause import make_control, pause_point
 from musim.solver.stats import (
     C_ALL_FAILED,
     C_FIRST_MOVE,
@@ -88,7 +87,7 @@ NO_DEADLINE = 1 << 62
 SearchState = namedtuple(
     "SearchState",
     "hands owner line trick_save moves groups scores status frames words key points segs rel trel stats budget "
-    "counts limit control won",
+    "counts limit won",
 )
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
@@ -100,7 +99,7 @@ SearchState = namedtuple(
 # stats, counts: the search's counters (stats.py; counts is None unless the state was made to
 # count); limit[0]: the node count at which a search gives up (NO_DEADLINE, or a caller's limit
 # on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests
-# shrink them); control: pause.py; won[0]: the tricks the maximising side has won since the
+# shrink them); won[0]: the tricks the maximising side has won since the
 # position it was loaded with (layout.SolverGame.count_bonus; solve.play_card moves it)
 
 
@@ -127,7 +126,6 @@ def make_state(counting=False):
         counts=z(N_COUNTS, np.int64) if counting else None,
         budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
         limit=np.array([NO_DEADLINE]),
-        control=make_control(),
         won=z(1, np.int64),
     )
 
@@ -243,7 +241,6 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
             tally(st.counts, C_TRIVIAL)
         else:
             st.stats[S_NODES] += 1
-            pause_point(st.control, st.stats[S_NODES])
             resolved = False
             tt_best = -1
             if k == 0 and popcount(hands[leader]) == 1:
