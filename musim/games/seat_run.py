@@ -13,7 +13,15 @@ import numpy as np
 from musim.engine.parquet import schema_of
 from musim.engine.run import Job
 from musim.games.contract import EXACT_PLAY
-from musim.games.summary_lines import INTERVAL_NOTE, MatchSummary, by_position, mean_text, numpy_column, seat_names
+from musim.games.summary_lines import (
+    INTERVAL_NOTE,
+    MatchSummary,
+    by_position,
+    list_column,
+    mean_text,
+    numpy_column,
+    seat_names,
+)
 
 CHUNK_DEALS = 4096
 CHUNK_MATCHES = 64
@@ -68,11 +76,13 @@ class DealSummary:
     """Each seat position's mean score and advantage, and the spread of a row's scores."""
 
     UNIT = "deal"  # what a row is: a game whose row is a whole game (Safarü) names it "game"
+    EVENTS = ()  # (list column of per-seat counts, text): the mean count a row, all seats together
 
     def __init__(self, params):
         self.params = params
         n = self.players = params["players"]
-        self.COLUMNS = ("dealer", *(f"score_{i}" for i in range(n)))  # what add() reads
+        self.COLUMNS = ("dealer", *(f"score_{i}" for i in range(n)), *(name for name, _ in self.EVENTS))
+        self.event_sums = {name: [0, 0] for name, _ in self.EVENTS}
         self.deals = 0
         self.total = np.zeros(n, np.int64)
         self.total_sq = np.zeros(n, np.int64)
@@ -93,6 +103,10 @@ class DealSummary:
             low, high = int(scores.min()), int(scores.max())
             self.low = low if self.low is None else min(self.low, low)
             self.high = high if self.high is None else max(self.high, high)
+        for name, _ in self.EVENTS:
+            per_row = list_column(batch, name, n).sum(axis=1)
+            self.event_sums[name][0] += int(per_row.sum())
+            self.event_sums[name][1] += int((per_row * per_row).sum())
 
     def lines(self):
         out = [header(self.params, self.deals, self.UNIT)]
@@ -107,6 +121,10 @@ class DealSummary:
         for name, t, tq, e, eq in zip(seat_names(n), self.total, self.total_sq, self.edge, self.edge_sq):
             advantage = mean_text(d, int(e) / n, int(eq) / (n * n), signed=True)
             out.append(f"  {name:<9} {mean_text(d, int(t), int(tq))}  advantage {advantage}")
+        if self.EVENTS:
+            out.append(f"a {self.UNIT}, all seats together {INTERVAL_NOTE}:")
+            for name, text in self.EVENTS:
+                out.append(f"  {text:<22} {mean_text(d, *self.event_sums[name])}")
         return out
 
 

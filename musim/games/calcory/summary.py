@@ -5,33 +5,27 @@ import numpy as np
 
 from musim.games import seat_run
 from musim.games.calcory.rules import ENDS
-from musim.games.summary_lines import INTERVAL_NOTE, column, list_column, mean_text, rate_text
-
-EVENTS = (
-    ("turns", "turns"),
-    ("failed", "failed turns"),
-    ("thirteens", "thirteens"),
-    ("marks_taken", "surviving marks taken"),
-)
+from musim.games.summary_lines import INTERVAL_NOTE, column, rate_text
 
 
 class DealSummary(seat_run.DealSummary):
     """Adds the mean count a game of each event (all seats together) and the rate of each end."""
 
     UNIT = "game"
+    EVENTS = (
+        ("turns", "turns"),
+        ("failed", "failed turns"),
+        ("thirteens", "thirteens"),
+        ("marks_taken", "surviving marks taken"),
+    )
 
     def __init__(self, params):
         super().__init__(params)
-        self.COLUMNS = (*self.COLUMNS, *(name for name, _ in EVENTS), "end")
-        self.sums = {name: [0, 0] for name, _ in EVENTS}
+        self.COLUMNS = (*self.COLUMNS, "end")
         self.ends = dict.fromkeys(ENDS, 0)
 
     def add(self, batch):
         super().add(batch)
-        for name, _ in EVENTS:
-            per_game = list_column(batch, name, self.players).sum(axis=1)
-            self.sums[name][0] += int(per_game.sum())
-            self.sums[name][1] += int((per_game * per_game).sum())
         ends, counts = np.unique(np.array(column(batch, "end").to_pylist(), dtype=object), return_counts=True)
         for end, k in zip(ends, counts):
             self.ends[end] += int(k)
@@ -39,13 +33,8 @@ class DealSummary(seat_run.DealSummary):
     def lines(self):
         out = super().lines()
         if self.deals:
-            out.append(f"a game, all seats together {INTERVAL_NOTE}:")
-            for name, text in EVENTS:
-                total, total_sq = self.sums[name]
-                out.append(f"  {text:<22} {mean_text(self.deals, total, total_sq)}")
             out.append(f"what ended the game {INTERVAL_NOTE}:")
-            for end, k in self.ends.items():
-                out.append(f"  {end:<22} {rate_text(k, self.deals)}")
+            out += [f"  {end:<22} {rate_text(k, self.deals)}" for end, k in self.ends.items()]
         return out
 
 
