@@ -9,14 +9,31 @@ checked with a one-line InputError — and the solve itself live here.
 import numpy as np
 
 from musim.batch import InputError
+from musim.bits import bit, drop_lowest, lowest
 from musim.cards import CardError
 from musim.deck import MU
+from musim.jit import flat_kernel
 from musim.records import is_int, show
 from musim.solver.search import make_state
 from musim.solver.solve import move_values, solve
 from musim.solver.tt import new_generation
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation), as Mü's
+
+
+@flat_kernel(inline="always")
+def load_position(canon, n, held, trick, k, st):
+    """Put the hands held[:n] and the trick's cards trick[:k] (deck indices) into the solver
+    state st in the canonical layout (canon[card]: its position), for a --play dd card."""
+    for s in range(n):
+        m = held[s]
+        h = np.uint64(0)
+        while m:
+            h |= bit(canon[lowest(m)])
+            m = drop_lowest(m)
+        st.hands[s] = h
+    for j in range(k):
+        st.line[j] = canon[trick[j]]
 
 
 def seat_field(obj, name, n):

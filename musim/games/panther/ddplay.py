@@ -16,9 +16,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, drop_lowest, lowest
 from musim.games.panther.solve import solver_game
-from musim.games.seat_solve import TT_BUCKET
+from musim.games.seat_solve import TT_BUCKET, load_position
 from musim.jit import flat_kernel
 from musim.solver.search import make_state
 from musim.solver.solve import first_keeping_move, solve
@@ -56,14 +55,6 @@ def dd_card(dd, n, seat, held, trick, k, leader):
     for s in range(g.team.shape[0]):
         g.team[s] = s == seat
     new_generation(dd.tt, TT_BUCKET)
-    for s in range(n):
-        m = held[s]
-        h = np.uint64(0)
-        while m:
-            h |= bit(dd.canon[lowest(m)])
-            m = drop_lowest(m)
-        st.hands[s] = h
-    for j in range(k):
-        st.line[j] = dd.canon[trick[j]]
+    load_position(dd.canon, n, held, trick, k, st)
     value = solve(g, dd.tt, st, leader, k)
     return dd.orig[first_keeping_move(g, dd.tt, st, leader, k, value, dd.order)]

@@ -16,8 +16,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, drop_lowest, lowest, popcount
-from musim.games.seat_solve import TT_BUCKET
+from musim.bits import popcount
+from musim.games.seat_solve import TT_BUCKET, load_position
 from musim.games.wimmueln.rules import estimate_bonus
 from musim.games.wimmueln.solve import TRUMP_POWER, solver_game
 from musim.jit import flat_kernel
@@ -103,15 +103,7 @@ def dd_card(dd, n, seat, held, trick, k, leader, trump, won, up, down):
     """The card `seat` plays double-dummy: held[s] the hands (deck masks), trick[:k] the cards
     of the trick led by `leader`, won the tricks `seat` has won, up and down its estimates' numbers."""
     st = dd.st
-    for s in range(n):
-        m = held[s]
-        h = np.uint64(0)
-        while m:
-            h |= bit(dd.canon[lowest(m)])
-            m = drop_lowest(m)
-        st.hands[s] = h
-    for j in range(k):
-        st.line[j] = dd.canon[trick[j]]
+    load_position(dd.canon, n, held, trick, k, st)
     g = _game(dd, seat, trump, won, popcount(held[seat]), up, down)
     new_generation(dd.tt, TT_BUCKET)
     value = solve(g, dd.tt, st, leader, k)
