@@ -17,6 +17,14 @@ SEAT_NUMBER = "a seat number (0..players-1)"
 PER_SEAT = "one entry per seat, in seat order"
 
 
+def row_index(unit="deal"):
+    """The `deal` column: the row's index within the run, which keys its random stream
+    (`unit`: what a row is, a deal or a whole game)."""
+    return Column(
+        "deal", pa.int64(), f"Index of the {unit} within the run; {unit} k draws from the random stream (seed, k)."
+    )
+
+
 def list_array(values, typ):
     """Arrow list array (type typ) with one list per row of a 2-D array."""
     rows, width = values.shape[0], values.shape[1]

@@ -6,7 +6,7 @@ import pyarrow as pa
 
 from musim.engine.parquet import SEAT, Column
 from musim.games.calcory.rules import ENDS, MAX_TURNS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
 
 _PARTS = (
     ("turns", "Turns each seat took (taking its own surviving marks counts as a turn)"),
@@ -16,7 +16,7 @@ _PARTS = (
 )
 
 DEAL_COLUMNS = (
-    Column("deal", pa.int64(), "Index of the game within the run; game k draws from the random stream (seed, k)."),
+    row_index("game"),
     Column("players", pa.int8(), "Number of players (2..4)."),
     Column(
         "dealer", pa.int8(), f"The seat that laid out the grid (drawn), {SEAT_NUMBER}; the seat to its left starts."

@@ -11,12 +11,12 @@ import pyarrow as pa
 from musim.cards import COLOURS
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column, schema_of
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, row_index
 
 _TYPES = f"a colour letter ({', '.join(COLOURS)}) or a number digit (0..9)"
 
 DEAL_COLUMNS = (
-    Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
+    row_index(),
     Column("players", pa.int8(), "Number of players (3..6)."),
     Column("dealer", pa.int8(), f"The dealer, {SEAT_NUMBER}; seats are numbered clockwise."),
     Column("outcome", pa.string(), '"played", or "eklat" (no unique highest bid: the deal ends unplayed).'),

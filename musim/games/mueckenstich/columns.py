@@ -7,13 +7,13 @@ from musim import seat_columns
 from musim.deck import MUECKENSTICH as DECK
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
 
 _COLOURS = pa.array(list(DECK.colours))
 
 
 DEAL_COLUMNS = (
-    Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
+    row_index(),
     Column("players", pa.int8(), "Number of players (3..6)."),
     Column("dealer", pa.int8(), f"The dealer, {SEAT_NUMBER}; the seat to its left leads the first trick."),
     Column(

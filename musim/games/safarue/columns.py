@@ -6,7 +6,7 @@ import pyarrow as pa
 
 from musim.engine.parquet import SEAT, Column
 from musim.games.safarue.simulate import PARTS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
 
 SIDE = "with 4 players the partners opposite share it, each seat showing its side's"
 
@@ -42,7 +42,7 @@ _SCORE = {
 def _columns(reverse):
     """Columns of a game row of one variant."""
     return (
-        Column("deal", pa.int64(), "Index of the game within the run; game k draws from the random stream (seed, k)."),
+        row_index("game"),
         Column("players", pa.int8(), "Number of players (2..4; 4 play as partners opposite)."),
         Column(
             "dealer",

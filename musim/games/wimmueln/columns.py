@@ -7,13 +7,13 @@ from musim import seat_columns
 from musim.deck import MU
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
 
 _TEXT = pa.array([MU.text(i) for i in range(MU.n_cards)])
 
 
 DEAL_COLUMNS = (
-    Column("deal", pa.int64(), "Index of the deal within the run; deal k draws from the random stream (seed, k)."),
+    row_index(),
     Column("players", pa.int8(), "Number of players (3..6)."),
     Column("dealer", pa.int8(), f"The dealer, {SEAT_NUMBER}; it leads the first trick."),
     Column("trump", pa.string(), "The trump colour letter; null when the revealed cards share a number or colour."),
