@@ -3,7 +3,8 @@
 import itertools
 import random
 
-from musim.cards import CARD_TEXT, N_CARDS, mask_cards, type_text
+from musim.cards import CARD_TEXT, N_CARDS, type_text
+from musim.deck import MU
 from musim.games.bridge.solve import SEATS, STRAINS, random_pbn
 from musim.games.mu import simulate as sim
 from musim.games.mu.run import simulate_deals
@@ -48,7 +49,7 @@ def auction_positions(n, seed):
         yield {
             "game": "mu",
             "players": n,
-            "hands": [mask_cards(h) for h in ch.hands[0][:n]],
+            "hands": [MU.format(h) for h in ch.hands[0][:n]],
             "leader": int(r[sim.CHIEF]),
             "trick": [],
             "chief": int(r[sim.CHIEF]),

@@ -1,15 +1,16 @@
-"""The Mü & More deck: bit layout, text notation, points, colour and number masks.
+"""The Mü & More deck as Mü's kernels use it: points, colour and number masks, trump types.
 
 Layout (RULES.md §1): card index = 12*colour + slot, colours R Y G B K, slots
 holding the numbers 0 1 1 2 3 4 5 6 7 7 8 9.  Bit i of a uint64 is card i.  The
-two copies of a 1 or a 7 are identical; text notation names the kind ("R7") and
-the first copy always takes the lower slot.
+text notation ("R7"; the first copy of a 1 or 7 takes the lower slot) is deck.MU's.
 
 A trump *type* is encoded as a small int: 0..4 a colour, 5..14 the number
 (type - 5), and -1 for none/absent.
 """
 
 import numpy as np
+
+from musim.deck import MU, CardError
 
 COLOURS = "RYGBK"
 DIGITS = "0123456789"
@@ -35,57 +36,12 @@ POINT_MASK = np.array([sum(1 << i for i in range(N_CARDS) if CARD_POINTS[i] == p
 DECK = np.uint64((1 << N_CARDS) - 1)
 DECK_3P = np.uint64(int(COLOUR_MASK[0]) | int(COLOUR_MASK[1]) | int(COLOUR_MASK[2]))  # default: no B, K
 
-CARD_TEXT = [COLOURS[i // CARDS_PER_COLOUR] + str(SLOT_NUMBERS[i % CARDS_PER_COLOUR]) for i in range(N_CARDS)]
-
-
-class CardError(ValueError):
-    """Malformed card text or an impossible multiset of cards."""
-
-
-def card_kind(text):
-    """(colour, number) of a card written like 'R7'; CardError if it is not a card."""
-    if not isinstance(text, str) or len(text) != 2 or text[0] not in COLOURS or text[1] not in DIGITS:
-        raise CardError(f"unknown card {text!r}")
-    return COLOURS.index(text[0]), int(text[1])
-
-
-def kind_slots(colour, number):
-    """Card indices of the copies of one kind, lower slot first."""
-    return [CARDS_PER_COLOUR * colour + s for s in range(CARDS_PER_COLOUR) if SLOT_NUMBERS[s] == number]
+CARD_TEXT = [MU.text(i) for i in range(N_CARDS)]  # the notation is deck.MU's
 
 
 def hand_mask(cards, within=None):
-    """uint64 mask of a list of card texts; each repeat of a 1 or 7 takes the next slot.
-
-    `within`, if given, is a mask the cards must come from (e.g. a player's hand):
-    copies are then assigned to the slots present there, lowest first.
-    """
-    if not isinstance(cards, (list, tuple)):
-        raise CardError(f"expected a list of cards, got {cards!r}")
-    mask = 0
-    for text in cards:
-        slots = kind_slots(*card_kind(text))
-        for i in slots:
-            if not mask >> i & 1 and (within is None or int(within) >> i & 1):
-                mask |= 1 << i
-                break
-        else:
-            raise CardError(f"card {text} appears more often than available")
-    return np.uint64(mask)
-
-
-def card_index(text, held):
-    """Index of a copy of `text` present in mask `held` (lowest slot), or -1."""
-    for i in kind_slots(*card_kind(text)):
-        if int(held) >> i & 1:
-            return i
-    return -1
-
-
-def mask_cards(mask):
-    """Card texts of a mask, in index order (copies written twice)."""
-    m = int(mask)
-    return [CARD_TEXT[i] for i in range(N_CARDS) if m >> i & 1]
+    """uint64 mask of a list of card texts (deck.MU.parse, as the kernels take it)."""
+    return np.uint64(MU.parse(cards, within))
 
 
 def type_text(t):

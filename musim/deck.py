@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from musim.cards import CardError
+
+class CardError(ValueError):
+    """Malformed card text or an impossible multiset of cards."""
 
 
 @dataclass(frozen=True)
@@ -117,14 +119,16 @@ class Deck:
 
     def kind_mask(self, text):
         """Mask of every copy of one card kind ("R7": both red 7s)."""
-        return sum(1 << i for i in self._copies(text))
+        return sum(1 << i for i in self.copies(text))
 
     def text(self, i):
         """Text of card index i."""
         c, s = self.colour_slot(i)
         return self.colours[c] + self.labels[c][s]
 
-    def _copies(self, text):
+    def copies(self, text):
+        """Indices of the copies of a card kind ("R7": both red 7s), lower slot first; CardError if
+        `text` is not a card of this deck."""
         if not isinstance(text, str) or text not in self.kinds:
             raise CardError(f"unknown card {text!r}")
         return self.kinds[text]
@@ -140,7 +144,7 @@ class Deck:
         mask = 0
         allowed = self.full if within is None else int(within)
         for text in cards:
-            for i in self._copies(text):
+            for i in self.copies(text):
                 if not mask >> i & 1 and allowed >> i & 1:
                     mask |= 1 << i
                     break
@@ -150,7 +154,7 @@ class Deck:
 
     def index(self, text, held):
         """Index of a copy of `text` in mask `held` (lowest slot), or -1."""
-        for i in self._copies(text):
+        for i in self.copies(text):
             if int(held) >> i & 1:
                 return i
         return -1

@@ -27,21 +27,28 @@ def test_mu_deck_agrees_with_cards_bit_for_bit():
     assert MU.card_rank.tolist() == cards.CARD_NUMBER.tolist()
     assert MU.card_points.tolist() == cards.CARD_POINTS.tolist()
     assert MU.colour_masks.tolist() == cards.COLOUR_MASK.tolist()
-    assert [MU.text(i) for i in range(60)] == cards.CARD_TEXT
     assert MU.full == int(cards.DECK)
     for d in range(10):
         assert MU.label_mask(str(d)) == int(cards.NUMBER_MASK[d])
+
+
+def test_mu_notation_is_the_rulebook_layout():
+    """Card i is written colour letter + number, 12 a colour in the order 0 1 1 2 3 4 5 6 7 7 8 9;
+    a repeated 1 or 7 takes the next copy, within a given mask its lowest copy present."""
+    expected = [c + str(d) for c in "RYGBK" for d in (0, 1, 1, 2, 3, 4, 5, 6, 7, 7, 8, 9)]
+    assert [MU.text(i) for i in range(60)] == expected
     rng = np.random.default_rng(1)
     for _ in range(500):
         mask = int(rng.integers(0, 2**60, dtype=np.uint64))
-        texts = cards.mask_cards(mask)
-        assert MU.format(mask) == texts
-        assert MU.parse(texts) == int(cards.hand_mask(texts))
+        texts = MU.format(mask)
+        assert texts == [expected[i] for i in range(60) if mask >> i & 1]
+        slots = {t: [i for i in range(60) if expected[i] == t] for t in texts}
+        assert MU.parse(texts) == sum(1 << slots[t][texts[:k].count(t)] for k, t in enumerate(texts))
         within = int(rng.integers(0, 2**60, dtype=np.uint64))
-        some = cards.mask_cards(within)[::2]
-        assert MU.parse(some, within=within) == int(cards.hand_mask(some, within=np.uint64(within)))
-        for t in some:
-            assert MU.index(t, within) == cards.card_index(t, np.uint64(within))
+        for t in MU.format(within)[::2]:
+            present = [i for i in range(60) if within >> i & 1 and expected[i] == t]
+            assert MU.index(t, within) == present[0]
+            assert MU.parse([t], within=within) == 1 << present[0]
 
 
 def test_mu_deck_points_total_60_and_12_a_colour():

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import musim
-from musim.cards import mask_cards
 from musim.cli import cli
+from musim.deck import MU
 from musim.engine.parquet import DESCRIPTION_KEY, METADATA_FIELDS, read_metadata
 from musim.formats_doc import formats_markdown
 from musim.games.mu import RESULT_VERSION
@@ -93,8 +93,8 @@ def test_read_run_gives_nullable_dtypes_and_readable_hands(runs, name, players):
     assert df.loc[eklat, "chief"].isna().all() and df.loc[~eklat, "chief"].notna().all()
     if players == 3:
         assert df["vice"].isna().all() and df["partner"].isna().all()
-    for column in ["hands", "laid"]:  # the vectorised conversion agrees with mask_cards, mask by mask
-        assert df[column].tolist() == [[mask_cards(m) for m in masks] for masks in raw[column]]
+    for column in ["hands", "laid"]:  # the vectorised conversion agrees with MU.format, mask by mask
+        assert df[column].tolist() == [[MU.format(m) for m in masks] for masks in raw[column]]
     assert [[len(h) for h in hands] for hands in df["hands"]] == [[12] * players] * 200
     assert df.attrs["musim"] == read_metadata(runs[name])
 

@@ -13,8 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from musim.batch import InputError
-from musim.cards import COLOURS, CardError, card_kind, kind_slots, parse_type
+from musim.cards import COLOURS, CardError, parse_type
 from musim.cli import cli
+from musim.deck import MU
 from musim.games.mu import rules
 from musim.games.mu.record import replay
 
@@ -341,7 +342,7 @@ def m_fails_to_follow(golden):
         )
 
         def cls(card, klass=klass):
-            return klass[kind_slots(*card_kind(card))[0]]
+            return klass[MU.copies(card)[0]]
 
         n = record["players"]
         plays = [

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import reference as ref
 
-from musim.cards import card_kind, kind_slots
+from musim.deck import MU
 from musim.games.mu import rules
 
 TYPES = list(range(-1, 15))  # -1 none, 0..4 colours, 5..14 numbers
@@ -23,7 +23,7 @@ PLAYERS = (3, 4, 5, 6)
 
 def card(text, copy=0):
     """Card index of e.g. 'R7' (copy=1: the second 7)."""
-    return kind_slots(*card_kind(text))[copy]
+    return MU.copies(text)[copy]
 
 
 def cards(*texts):

@@ -21,7 +21,7 @@ import numpy as np
 from musim import records
 from musim.batch import InputError
 from musim.bits import popcount
-from musim.cards import COLOURS, NO_TYPE, card_index, mask_cards, parse_type, type_text
+from musim.cards import COLOURS, NO_TYPE, parse_type, type_text
 from musim.deck import MU
 from musim.games.mu import rules
 
@@ -33,7 +33,7 @@ def replay(obj):
     laid, counts, last_lay = _auction(obj.get("auction"), hands, n, dealer)
     tied = np.empty(n, np.int64)
     chief, vice, provoker, n_tied = rules.auction_result(laid, counts, last_lay, n, tied)
-    laid_text = [mask_cards(m) for m in laid]
+    laid_text = [MU.format(m) for m in laid]
     scores = np.empty(n, np.int64)
     if chief < 0:
         _check_eklat_leftovers(obj)
@@ -117,9 +117,9 @@ def _auction(auction, hands, n, dealer):
         cards = np.uint64(0)
         for text in turn:
             with records.at(where):
-                c = card_index(text, in_hand & ~cards)
+                c = MU.index(text, in_hand & ~cards)
                 if c < 0:
-                    why = "already laid" if card_index(text, hands[seat]) >= 0 else "not dealt to this seat"
+                    why = "already laid" if MU.index(text, hands[seat]) >= 0 else "not dealt to this seat"
                     raise InputError(f"{where}: lays {text}, which is not in hand ({why})")
             cards |= _bit(c)
         limit = rules.lay_limit(counts[seat], rules.top_other(counts, n, seat), popcount(in_hand))
@@ -155,7 +155,7 @@ def _vice_trump(text, laid, vice):
         t = parse_type(text)
     if not rules.nameable_types(laid[vice], NO_TYPE) >> t & 1:
         raise InputError(
-            f"vice_trump: {text} is not among vice seat {vice}'s laid cards ({' '.join(mask_cards(laid[vice]))})"
+            f"vice_trump: {text} is not among vice seat {vice}'s laid cards ({' '.join(MU.format(laid[vice]))})"
         )
     return t
 
@@ -170,7 +170,7 @@ def _chief_trump(text, laid, chief, vice_trump):
         if t == vice_trump:
             raise InputError(f"chief_trump: {text} is already the vice trump")
         raise InputError(
-            f"chief_trump: {text} is not among chief seat {chief}'s laid cards ({' '.join(mask_cards(laid[chief]))})"
+            f"chief_trump: {text} is not among chief seat {chief}'s laid cards ({' '.join(MU.format(laid[chief]))})"
         )
     return t
 

@@ -12,7 +12,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from musim.cards import CARD_TEXT, mask_cards, type_text
+from musim.cards import CARD_TEXT, type_text
+from musim.deck import MU
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.run import Job
 from musim.games.mu import simulate as sim
@@ -224,8 +225,8 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
         "game": "mu",
         "players": players,
         "dealer": int(ch.dealers[0]),
-        "hands": [mask_cards(h) for h in ch.hands[0, :players]],
-        "auction": [mask_cards(m) for m in ws.auction_log[: r[sim.AUCTION_TURNS]]],
+        "hands": [MU.format(h) for h in ch.hands[0, :players]],
+        "auction": [MU.format(m) for m in ws.auction_log[: r[sim.AUCTION_TURNS]]],
     }
     if r[sim.OUTCOME] == sim.PLAYED:
         record["vice_trump"] = type_text(r[sim.VICE_TRUMP]) if r[sim.VICE_TRUMP] >= 0 else None

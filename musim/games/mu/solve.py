@@ -8,7 +8,8 @@ distinct legal card of the seat to move).
 import numpy as np
 
 from musim.batch import InputError
-from musim.cards import CARD_TEXT, N_CARDS, CardError, card_kind, hand_mask, kind_slots, parse_type
+from musim.cards import CARD_TEXT, N_CARDS, CardError, hand_mask, parse_type
+from musim.deck import MU
 from musim.games.mu import rules
 from musim.games.mu.layout import TT_BUCKET, MuSolverSetup, to_canon
 from musim.solver.search import make_state
@@ -64,10 +65,10 @@ def parse_position(obj):
     trick = []
     for j, text in enumerate(trick_txt):
         try:
-            card_kind(text)
+            copies = MU.copies(text)
         except CardError as exc:
             raise InputError(f"trick[{j}]: {exc}") from None
-        free = [i for i in kind_slots(*card_kind(text)) if not used >> i & 1]
+        free = [i for i in copies if not used >> i & 1]
         if not free:
             raise InputError(f"trick[{j}]: {text} appears more often than available")
         used |= 1 << free[0]

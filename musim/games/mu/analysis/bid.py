@@ -21,7 +21,7 @@ import numpy as np
 
 from musim.analysis.stats import mean_interval, samples_for_margin, wilson
 from musim.batch import InputError
-from musim.cards import COLOURS, N_CARDS, CardError, card_kind, deck_for, hand_mask, type_text
+from musim.cards import COLOURS, N_CARDS, CardError, deck_for, hand_mask, type_text
 from musim.engine.engines import ordered
 from musim.engine.local import chunk_starts
 from musim.games.mu import rules
@@ -43,8 +43,6 @@ def parse_hand(text, players):
     if len(cards) != size:
         raise InputError(f"--hand: {len(cards)} cards, a {players}-player hand holds {size}")
     try:
-        for c in cards:
-            card_kind(c)
         mask = hand_mask(cards)
     except CardError as exc:
         raise InputError(f"--hand: {exc}") from None
