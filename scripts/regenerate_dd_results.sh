@@ -8,7 +8,8 @@
 # no stand-in for them (regenerate_dd_tricks_validation.sh).
 # Each table is sized to regenerate within 2 hours on a 2-core machine. Worker time of its deals,
 # measured in earlier runs that shared the cores (so up to 2x high), about half of it wall time on
-# 2 workers: 3 players 189 s on one core; 4 players 9,400 s (50 deals, pure strength on 4);
+# 2 workers: 3 players 189 s on one core; 4 players, 100 deals under --question reach and pure strength
+# on 4: 15,040 s (beside four other jobs; 1,000 deals about 38 hours of it, one deal alone 3,262 s);
 # 5 players, 1,000 deals under --question reach and pure strength on 5: 14,229 s (7,853 s wall beside
 # three other jobs); 6 players, 1,000 deals under --question reach
 # (one null-window search a deal, about 1.8 s) and pure strength on 20 (about 5,200 s): about 7,000 s;
@@ -26,7 +27,7 @@ table_3p() {
         --out results/balance_dd --overwrite --no-progress
 }
 table_4p() {
-    musim balance --players 4 --deals 50 --play dd --strength-deals 4 --node-limit 1e9 --seed 2026 --workers 2 \
+    musim balance --players 4 --deals 100 --play dd --question reach --strength-deals 4 --node-limit 1e9 --seed 2026 --workers 2 \
         --tt-mb 2048 --out results/balance_dd_4p --overwrite --checkpoint "$CHECKPOINTS" --no-progress
 }
 table_5p() {
