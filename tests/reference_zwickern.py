@@ -5,7 +5,7 @@ values: A 1 or 11, J 2 or 12, Q 3 or 13, K 4 or 14, 2..10 face value, jokers 15 
 (one value); a buy is found by trying every subset of the items and every way to split it.
 """
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
 
 DUAL = {"A": 1, "J": 2, "Q": 3, "K": 4}
@@ -30,7 +30,7 @@ def _sums(item_values):
 def _splits(items, target):
     """Can the items (a tuple of value tuples) be split into groups each summing to target?"""
 
-    @lru_cache(maxsize=None)
+    @cache
     def can(rest):
         if not rest:
             return True

@@ -4,6 +4,7 @@ replay, illegal records, the victory-points parameter, and the heuristic against
 
 import copy
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -352,3 +353,11 @@ def test_the_heuristic_makes_the_move_worth_most():
         policies.HEURISTIC, 2, 0, np.uint64(mask("C8", "HA")), t, parse(DEFAULT), np.zeros(1, np.uint64), mv
     )
     assert (DECK.text(got[0]), got[1], DECK.format(int(got[2]))) == ("HA", BUY, ["SA"])
+
+
+def test_the_example_records_replay():
+    path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "zwickern-records.jsonl"
+    res = CliRunner().invoke(cli, ["replay", str(path)])
+    results = [json.loads(line) for line in res.output.splitlines()]
+    assert res.exit_code == 0 and len(results) == 2 and all("scores" in r for r in results)
+    assert results[1]["scores"][0] == results[1]["scores"][2] and results[1]["piles"]
