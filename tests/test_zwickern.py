@@ -361,3 +361,11 @@ def test_the_example_records_replay():
     results = [json.loads(line) for line in res.output.splitlines()]
     assert res.exit_code == 0 and len(results) == 2 and all("scores" in r for r in results)
     assert results[1]["scores"][0] == results[1]["scores"][2] and results[1]["piles"]
+
+
+def test_buys_refuse_more_buys_than_they_have_room_for():
+    # 16 piles worth 5 each: every non-empty set of them is a buy of a 5, 65,535 of them
+    cards = [c for c in DECK.format(DECK.full) if c not in ("S5", "H5")][:32]
+    t = table([], [((cards[2 * k], cards[2 * k + 1]), 5, 0) for k in range(16)])
+    with pytest.raises(ValueError, match="MAX_BUYS"):
+        buys_of(t, "S5")
