@@ -27,7 +27,7 @@ MAX_ITEMS = 64
 MAX_GROUPS = 1 << 12  # room for the groups of one value (groups raises beyond it)
 MAX_BUYS = 1 << 14  # room for the buys of one card (buys raises beyond it)
 MAX_BUILDS = 1024  # a build on an item makes at most 8 values (sum and difference of 4 value pairs): 8 x 55
-GROUP_HASH, BUY_HASH = 1 << 13, 1 << 15  # open-addressing sets of item masks, at most half full
+GROUP_HASH, BUY_HASH = 1 << 13, 1 << 15  # open-addressing sets of item masks (powers of 2), at most half full
 LAY, BUY, BUILD = range(3)
 ACTIONS = ("lay", "buy", "build")
 # parts of a seat's deal (simulate and score): cards won, their victory points, the most-cards
@@ -152,9 +152,11 @@ def _insert_item(mv, m, cards, low, high):
 
 @flat_kernel
 def _add_new(keys, stamps, gen, key):
-    """Add `key` (non-zero) to the set of generation `gen` in keys/stamps; False if it was there."""
+    """Add `key` (non-zero) to the set of generation `gen` in keys/stamps; False if it was there.
+    The slot is the key's low bits: item masks of a table of up to log2(size) items never
+    collide and stay within a few cache lines; larger tables probe on."""
     size = keys.shape[0]
-    i = np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (size - 1)
+    i = np.int64(key & np.uint64(size - 1))
     while stamps[i] == gen:
         if keys[i] == key:
             return False
