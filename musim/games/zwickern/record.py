@@ -31,7 +31,7 @@ def replay(obj):
         points = parse(text)
     except PointsError as exc:
         raise InputError(f"victory_points: {exc}") from None
-    deck = _deck(obj, n, dealer)
+    deck = np.array(records.dealt_order(DECK, obj, n, dealer, HAND, TABLE) + [0] * (64 - CARDS), np.int64)
     turns = obj.get("turns")
     if not isinstance(turns, list):
         raise InputError(f"turns: expected a list of turns, got {records.show(turns)}")
@@ -67,29 +67,6 @@ def replay(obj):
         "parts": {name: ws.parts[:n, k].tolist() for k, name in enumerate(PARTS)},
         "scores": ws.scores[:n].tolist(),
     }
-
-
-def _deck(obj, n, dealer):
-    """The card order (indices) of the record's hands, table and stock: the 55 cards once each."""
-    hands = records.dealt_hands(DECK, obj.get("hands"), n, HAND)
-    lists = obj.get("hands")
-    table, stock = obj.get("table"), obj.get("stock")
-    if not isinstance(table, list) or len(table) != TABLE:
-        raise InputError(f"table: expected a list of {TABLE} cards, got {records.show(table)}")
-    if not isinstance(stock, list):
-        raise InputError(f"stock: expected a list of cards, got {records.show(stock)}")
-    taken = 0
-    for h in hands:
-        taken |= h
-    with records.at("table"):
-        taken |= DECK.parse(table, within=DECK.full & ~taken)
-    with records.at("stock"):
-        taken |= DECK.parse(stock, within=DECK.full & ~taken)
-    records.check_deck(DECK, [taken], DECK.full, f"the {CARDS} cards of the deck")
-    first = (dealer + 1) % n
-    dealt = [lists[(first + k) % n][j] for j in range(HAND) for k in range(n)]
-    order = [DECK.index(text, DECK.full) for text in [*dealt, *table, *stock]]
-    return np.array(order + [0] * (64 - CARDS), np.int64)
 
 
 def _turn(ws, n, seat, entry, where):
