@@ -8,7 +8,7 @@ Prints, per game and player count:
     random, the others random, on N duplicate rows with the seats rotated, and its 95% interval
     (musim.duplicate.duplicate_advantage).  Reverse Safarü is won by the lowest score: there the
     heuristic's gain is negative.  Calcory's score is the cards won; `calcory` plays with perfect
-    memory (--memory 1), `calcory-memory-0` with none.
+    memory (--memory 1), `calcory-memory-0` with none.  A Zwickern row is one deal (a game is n deals).
 
 Usage: python benchmarks/bench_games.py [--duplicate 100000] [--seed 2026] [--games panther ...]
 """
@@ -24,6 +24,7 @@ from musim.games.mueckenstich import simulate as mueckenstich
 from musim.games.panther import simulate as panther
 from musim.games.safarue import simulate as safarue
 from musim.games.wimmueln import simulate as wimmueln
+from musim.games.zwickern import simulate as zwickern
 
 CHUNK = 1 << 15
 
@@ -41,6 +42,7 @@ GAMES = {  # name: (simulate, player counts, what a row is)
     "reverse-safarue": (bound(safarue, reverse=True), range(2, 5), "game"),
     "calcory": (bound(calcory, memory=1.0), range(2, 5), "game"),
     "calcory-memory-0": (bound(calcory, memory=0.0), range(2, 5), "game"),
+    "zwickern": (zwickern, range(2, 5), "deal"),
 }
 
 

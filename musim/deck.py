@@ -187,3 +187,13 @@ MU = Deck.uniform(
 MUECKENSTICH = Deck.uniform(
     "Mückenstich", "RYGB", [*(str(d) for d in range(1, 13)), "12", "M", "M", "M"], [*range(1, 13), 12, 13, 13, 13]
 )
+
+# Zwickern (RULES.md §10): 52 French cards, suits S H D C, ace to king (rank 1..13), and the
+# three jokers as a colour of their own, J1 J2 J3 (capture values 15, 20, 25: the game's own).
+FRENCH_LABELS = ("A", *(str(v) for v in range(2, 11)), "J", "Q", "K")
+ZWICKERN = Deck(
+    "Zwickern",
+    ("S", "H", "D", "C", "J"),
+    (FRENCH_LABELS,) * 4 + (("1", "2", "3"),),
+    (tuple(range(1, 14)),) * 4 + ((1, 2, 3),),
+)

@@ -2,7 +2,8 @@
 
 Each game's record module walks its record in order and asks its own rule kernels;
 this module holds what every such walk needs: the header, the dealt hands, sets of
-cards taken from a hand, and the trick-by-trick play.  Errors are `InputError`s whose
+cards taken from a hand, and the trick-by-trick play; and the card order of the records that
+deal hands, a table and a stock (`dealt_order`).  Errors are `InputError`s whose
 one-line message names the offending item; indices are 0-based, like the record's
 lists ("play card j" is record["play"][j]).
 """
@@ -159,3 +160,31 @@ def play_tricks(deck, play, held, n, leader, count, rules, first=0, trick0=()):
         )
         leader = winner
     return tricks, tricks_won, won
+
+
+def dealt_order(deck, obj, n, dealer, hand, table):
+    """The card indices, in dealing order, of a record's `hands`, `table` and `stock` (the
+    records of the fishing games): `hand` cards a seat, dealt one at a time from the seat left of
+    `dealer`, then the `table` cards, then the stock; together the whole deck, once."""
+    lists = obj.get("hands")
+    dealt = dealt_hands(deck, lists, n, hand)
+    cards, stock = obj.get("table"), obj.get("stock")
+    if not isinstance(cards, list) or len(cards) != table:
+        raise InputError(f"table: expected a list of {table} cards, got {show(cards)}")
+    if not isinstance(stock, list):
+        raise InputError(f"stock: expected a list of cards, got {show(stock)}")
+    taken = 0
+    for mask in dealt:
+        taken |= mask
+    with at("table"):
+        taken |= deck.parse(cards, within=deck.full & ~taken)
+    with at("stock"):
+        taken |= deck.parse(stock, within=deck.full & ~taken)
+    check_deck(deck, [taken], deck.full, f"the {deck.n_cards} cards of the deck")
+    first = (dealer + 1) % n
+    order, used = [], 0
+    for text in [*(lists[(first + k) % n][j] for j in range(hand) for k in range(n)), *cards, *stock]:
+        c = deck.index(text, deck.full & ~used)
+        used |= 1 << c
+        order.append(c)
+    return order

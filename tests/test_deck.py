@@ -87,3 +87,18 @@ def test_danger_deck_uses_two_words():
         texts = DANGER.format(mask)
         assert DANGER.format(DANGER.parse(texts)) == texts  # copies re-parse to the lowest slots
         assert DANGER.parse(texts, within=mask) == mask
+
+
+def test_zwickern_deck_notation_and_layout():
+    from musim.deck import ZWICKERN as d
+
+    assert d.n_cards == 55 and d.words == 1 and d.colours == ("S", "H", "D", "C", "J")
+    assert d.format(d.colour_mask("S")) == ["SA", *(f"S{v}" for v in range(2, 11)), "SJ", "SQ", "SK"]
+    assert d.format(d.colour_mask("J")) == ["J1", "J2", "J3"] and d.colour_mask("J") == 0b111 << 52
+    assert d.parse(["D10", "SA", "CK"]) == 1 << 35 | 1 | 1 << 51
+    assert d.full == 2**55 - 1 and len(d.kinds) == 55
+    assert d.format(d.label_mask("J")) == ["SJ", "HJ", "DJ", "CJ"]  # jacks; the jokers are the colour J
+    with pytest.raises(CardError, match="unknown card"):
+        d.parse(["J4"])
+    with pytest.raises(CardError, match="more often"):
+        d.parse(["HQ", "HQ"])

@@ -1,0 +1,212 @@
+"""Whole deals of Zwickern as numba kernels: shuffle, rounds, turns, score; and matches.
+
+Deal k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer, then the
+order of the 55 cards.  The first round deals from the front of that order one card at a time
+to each seat from the one left of the dealer, four rounds of it, then four cards face up to the
+table; each later round deals four more to each seat the same way, as far as the stock allows.
+The seat left of the dealer plays first in every round; play goes left, skipping seats without
+cards.  Runs go through musim.drivers; a match is n deals (RULES.md §10), the dealer moving one
+seat left each deal.  `simulate_deals` and `simulate_matches` are the Python entry points.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from musim import drivers
+from musim.bits import bit, popcount
+from musim.deal import deal_cards
+from musim.deck import ZWICKERN as DECK
+from musim.duplicate import seat_policies
+from musim.games.zwickern import policies
+from musim.games.zwickern.points import DEFAULT, parse
+from musim.games.zwickern.rules import (
+    BUY,
+    HAND,
+    LAY,
+    MAX_PLAYERS,
+    PARTS,
+    TABLE,
+    TURN_PART,
+    ZWICKS,
+    build,
+    buy,
+    clear,
+    is_empty,
+    lay,
+    new_moves,
+    new_table,
+    on_table,
+    score,
+)
+from musim.jit import flat_kernel
+
+Workspace = namedtuple("Workspace", "table moves held won parts scores side_cards side_total points deck log rng")
+FULL = np.uint64(DECK.full)
+CARDS = DECK.n_cards
+MAX_TURNS = 64  # a deal has 51 turns: every card but the first table's four
+LOG = 4  # per turn: card, action, cards (taken, or of the item built on), the new pile's value
+
+
+def make_workspace(points=None):
+    """Scratch arrays for one thread's deals; `points` the victory points (points.parse; the
+    default table if None); deck: a match deal's card order."""
+    z = np.zeros
+    return Workspace(
+        table=new_table(),
+        moves=new_moves(),
+        held=z(MAX_PLAYERS, np.uint64),
+        won=z(MAX_PLAYERS, np.uint64),
+        parts=z((MAX_PLAYERS, len(PARTS)), np.int64),
+        scores=z(MAX_PLAYERS, np.int64),
+        side_cards=z(MAX_PLAYERS, np.int64),
+        side_total=z(MAX_PLAYERS, np.int64),
+        points=parse(DEFAULT) if points is None else points,
+        deck=z(64, np.int64),
+        log=z((MAX_TURNS, LOG), np.uint64),
+        rng=z(1, np.uint64),
+    )
+
+
+@flat_kernel
+def deal_hands(n, first, deck, pos, held):
+    """Deal HAND cards to each seat from deck[pos:], one at a time from `first`, as far as the
+    stock allows.  Returns the new pos."""
+    for _ in range(HAND):
+        for j in range(n):
+            if pos < CARDS:
+                held[(first + j) % n] |= bit(deck[pos])
+                pos += 1
+    return pos
+
+
+@flat_kernel
+def turn(n, seat, card, action, cards, value, ws):
+    """Play one (legal) move of `seat`: the card leaves the hand; a buy wins the cards taken and
+    the played card, and a Zwick when it clears the table."""
+    t, parts = ws.table, ws.parts
+    ws.held[seat] ^= bit(card)
+    parts[seat, TURN_PART[action]] += 1
+    if action == LAY:
+        lay(t, card)
+    elif action == BUY:
+        buy(t, cards)
+        ws.won[seat] |= cards | bit(card)
+        if is_empty(t):
+            parts[seat, ZWICKS] += 1
+    else:
+        build(t, card, cards, value, seat)
+
+
+@flat_kernel
+def play_deal(n, dealer, seat_policy, deck, state, ws):
+    """Play one deal on the card order `deck`; fills ws.won, ws.parts and ws.scores (score) and
+    ws.log.  Returns the number of turns."""
+    t, held = ws.table, ws.held
+    clear(t)
+    for s in range(n):
+        held[s] = 0
+        ws.won[s] = 0
+        for k in range(ws.parts.shape[1]):
+            ws.parts[s, k] = 0
+    first = (dealer + 1) % n
+    pos = deal_hands(n, first, deck, 0, held)
+    for _ in range(TABLE):
+        lay(t, deck[pos])
+        pos += 1
+    turns = 0
+    while True:
+        seat = first
+        while _holding(held, n):
+            if held[seat]:
+                card, action, cards, value = policies.choose(
+                    seat_policy[seat], n, seat, held[seat], t, ws.points, state, ws.moves
+                )
+                turn(n, seat, card, action, cards, value, ws)
+                log = ws.log[turns]
+                log[0], log[1], log[2], log[3] = card, action, cards, value
+                turns += 1
+            seat = seat + 1 if seat + 1 < n else 0
+        if pos >= CARDS:
+            break
+        pos = deal_hands(n, first, deck, pos, held)
+    score(n, ws.won, t, ws.points, ws.parts, ws.scores, ws.side_cards, ws.side_total)
+    return turns
+
+
+@flat_kernel(inline="always")
+def _holding(held, n):
+    for s in range(n):
+        if held[s]:
+            return True
+    return False
+
+
+# A run's per-deal arrays (deck: 64 wide, the shuffle's scratch)
+Rows = namedtuple("Rows", "dealer deck scores parts left piles turns")
+
+
+@flat_kernel(inline="always")
+def play_row(n, dealer, seat_policy, state, rows, i, ws):
+    """Deal row i of a run (musim.drivers): shuffle, play, score."""
+    deck = rows.deck[i]
+    deal_cards(1, FULL, deck, state, ws.held)
+    rows.turns[i] = play_deal(n, dealer, seat_policy, deck, state, ws)
+    for s in range(n):
+        rows.scores[i, s] = ws.scores[s]
+        for k in range(ws.parts.shape[1]):
+            rows.parts[i, s, k] = ws.parts[s, k]
+    rows.left[i] = popcount(on_table(ws.table))
+    rows.piles[i] = ws.table.count[0]
+
+
+@flat_kernel(inline="always")
+def match_deal(n, dealer, seat_policy, state, ws):
+    """One deal of a match (musim.drivers), its scores in ws.scores."""
+    deal_cards(1, FULL, ws.deck, state, ws.held)
+    play_deal(n, dealer, seat_policy, ws.deck, state, ws)
+
+
+@flat_kernel
+def match_deals(n):
+    """RULES.md §10: 4 players play 4 deals, 3 players 3; (Decision) 2 players 2."""
+    return n
+
+
+drivers.register(Workspace, play_row, match_deal, length=match_deals)
+
+
+def simulate_deals(players, seed, policy, start, count, ws=None, points=None):
+    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
+    name or one name per seat (musim.duplicate.seat_policies), `points` the victory-points table
+    (points.DEFAULT if None).  Columns: dealer; deck (the card order, 55 card indices); per seat
+    scores and parts (rules.PARTS); left (cards left on the table); piles (piles left); turns."""
+    z = np.zeros
+    rows = Rows(
+        dealer=z(count, np.int64),
+        deck=z((count, 64), np.int64),
+        scores=z((count, players), np.int64),
+        parts=z((count, players, len(PARTS)), np.int64),
+        left=z(count, np.int64),
+        piles=z(count, np.int64),
+        turns=z(count, np.int64),
+    )
+    ws = _workspace(ws, points)
+    out = drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    out["deck"] = out["deck"][:, :CARDS]
+    return out
+
+
+def simulate_matches(players, seed, policy, start, count, ws=None, points=None):
+    """Matches start..start+count-1 (n deals each) as a dict of arrays, one row per match
+    (musim.drivers.simulate_matches)."""
+    ws = _workspace(ws, points)
+    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
+
+
+def _workspace(ws, points):
+    table = points if isinstance(points, np.ndarray) else parse(DEFAULT if points is None else points)
+    if ws is None:
+        return make_workspace(table)
+    ws.points[:] = table
+    return ws
