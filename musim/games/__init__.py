@@ -15,6 +15,7 @@ GAMES = {
     "safarue": "musim.games.safarue",
     "reverse-safarue": "musim.games.safarue.reverse",
     "calcory": "musim.games.calcory",
+    "danger": "musim.games.danger",
 }
 DEFAULT_GAME = "mu"  # what `--game` means when not given
 
