@@ -63,7 +63,8 @@ DEAL_COLUMNS = (
     Column(
         "deck",
         pa.list_(pa.int8()),
-        "The stock at the start (card indices, docs/formats.md: the Danger deck), the top card first.",
+        "The stock at the start, the top card first: card indices of the run's deck (docs/formats.md: the "
+        "Danger deck; with --copies or --multicolour, musim.deck.danger_deck(copies, multicolour)).",
     ),
 )
 

@@ -51,7 +51,7 @@ def _random_colour(mask, state):
     return _nth(mask, randint(state, k))
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def _best_row(t, s, card, rows):
     """The row of `rows` where the card does most good (heuristic)."""
     best, key = -1, -(1 << 30)
@@ -65,7 +65,7 @@ def _best_row(t, s, card, rows):
     return best
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def choose_take(policy, t, state):
     """Take the offered discard (True) or the stock's top card (False); asked when can_take_offer."""
     if policy == RANDOM:
@@ -75,7 +75,7 @@ def choose_take(policy, t, state):
     return t.total[s, c] + t.kind[card, 2] <= LIMIT
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def choose_row(policy, t, state):
     """The row of the two-colour card in hand, both of its rows being open (ROW)."""
     s, card = t.g[SEAT], t.g[CARD]
@@ -85,7 +85,7 @@ def choose_row(policy, t, state):
     return _best_row(t, s, card, rows)
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def choose_secure(policy, t, state):
     """The row to secure among securable(t), or -1 (SECURE)."""
     rows = securable(t)

@@ -112,7 +112,7 @@ def counted(t, s, c):
     return 0 if t.state[s, c] == BLOCKED else t.total[s, c]
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def lowest_total(t, c):
     """The lowest counted total of colour c over all seats."""
     low = counted(t, 0, c)
@@ -121,7 +121,7 @@ def lowest_total(t, c):
     return low
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def securable(t):
     """Colours (bit c) the seat to move may secure: from its second card placed in the round,
     its open rows in which it does not have the (possibly shared) lowest total."""
@@ -134,7 +134,7 @@ def securable(t):
     return out
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def open_rows(t, s, card):
     """Colours (bit c) of the card's rows that are open for seat s."""
     out = 0
@@ -145,14 +145,14 @@ def open_rows(t, s, card):
     return out
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def can_take_offer(t):
     """May the seat to move take the card the previous seat just discarded: there is one, and
     the seat can place it (an open row of its colours)."""
     return t.g[OFFER] >= 0 and open_rows(t, t.g[SEAT], t.g[OFFER]) != 0
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def stock_empty(t):
     return t.g[TOP] == t.g[STOCK_END]
 
@@ -168,7 +168,7 @@ def refill(t):
     t.g[RESHUFFLES] += 1
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def begin(t):
     """Start the turn of t.g[SEAT], or end the round when it has lasted MAX_ROUND_TURNS turns or
     no card is left to take (stock and discard pile empty), then start the next round's."""
@@ -185,7 +185,7 @@ def begin(t):
             return
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def take(t, offer):
     """Take the offered discard (offer true; legal when can_take_offer) or the stock's top card
     (the caller refills an empty stock first).  A card with no open row is discarded; with one,
@@ -214,7 +214,7 @@ def take(t, offer):
         place(t, t.kind[card, 0] if rows == 1 << t.kind[card, 0] else t.kind[card, 1])
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def place(t, c):
     """Place the card in hand in the seat's open row c; above LIMIT the row is blocked, and a
     fourth row secured or blocked ends the round at once."""
@@ -241,7 +241,7 @@ def _after_placing(t):
         next_turn(t)
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def secure(t, c):
     """Secure the seat's row c (a colour of securable(t)), or none (c < 0); the turn ends, and a
     fourth row secured or blocked ends the round."""
@@ -256,7 +256,7 @@ def secure(t, c):
     next_turn(t)
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def next_turn(t):
     """The seat to the left takes its turn; the card just discarded, if any, is offered to it."""
     t.g[OFFER], t.g[DISCARDED] = t.g[DISCARDED], -1
@@ -264,7 +264,7 @@ def next_turn(t):
     begin(t)
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def end_round(t, why):
     """Score the round, then start the next one (or end the game)."""
     _score_round(t, why)
