@@ -17,7 +17,7 @@ from musim.batch import InputError
 from musim.cli import cli
 from musim.deck import DANGER, danger_deck
 from musim.duplicate import duplicate_advantage
-from musim.games.danger import rules
+from musim.games.danger import policies, rules
 from musim.games.danger.record import record, replay
 from musim.games.danger.rules import (
     BLOCKED,
@@ -186,6 +186,16 @@ def test_the_fourth_row_secured_or_blocked_ends_the_round_at_once():
     assert (t.total == 0).all() and (t.state == OPEN).all()
 
 
+def test_blocking_the_fourth_row_ends_the_round_at_once_without_securing():
+    t = table("R9", "Y1", "G1", "R8")
+    t.state[0, Y], t.state[0, G], t.state[0, B] = SECURED, SECURED, SECURED
+    t.closed[0] = 3
+    draw(t, 3)
+    rules.take(t, False)  # seat 0: R9 + R8 = 17, its fourth row blocked
+    assert t.g[ROUND] == 1 and t.ends[rules.FOURTH] == 1 and t.g[PHASE] == TAKE and t.g[SEAT] == 1
+    assert t.counts[0, rules.BLOCKED_ROWS + R] == 1
+
+
 def test_the_worked_example_of_docs_rules_md():
     """Round scoring (docs/rules.md, Danger): red 12 / 7 / 7, yellow blocked (19) / 6 / 0, green 10 / 10 / 3,
     blue 4 / 4 / 4: seat 0 scores 12 + 10 = 22, seat 1 6 + 10 = 16, seat 2 nothing."""
@@ -230,6 +240,39 @@ def test_five_rounds_a_game_each_starting_one_seat_further_left():
     assert t.g[SEAT] == 3 and t.g[PHASE] == TAKE
     rules.end_round(t, rules.FOURTH)
     assert t.g[PHASE] == OVER
+
+
+# ---------------------------------------------------------------- the heuristic's choices
+
+
+def test_the_heuristic_takes_a_discard_that_fits_and_puts_a_two_colour_card_where_it_does_most_good():
+    state = np.zeros(1, np.uint64)
+    t = table("R5")
+    t.g[OFFER], t.total[0, R] = DANGER.index("R5", DANGER.full), 10
+    assert policies.choose_take(policies.HEURISTIC, t, state)  # 10 + 5 = 15 does not block
+    t.total[0, R] = 11
+    assert not policies.choose_take(policies.HEURISTIC, t, state)
+    t = table("RY2")
+    t.total[0, R], t.total[0, Y] = 10, 3
+    rules.take(t, False)
+    assert policies.choose_row(policies.HEURISTIC, t, state) == R  # 12 beats 5
+    t.total[0, R] = 14
+    assert policies.choose_row(policies.HEURISTIC, t, state) == Y  # R would block
+
+
+def test_the_heuristic_secures_where_it_is_highest_or_at_13_and_more():
+    state = np.zeros(1, np.uint64)
+    t = table()
+    t.placed[0] = 2
+    t.total[0, R], t.total[1, R] = 6, 9  # not highest, not 13: kept open
+    t.total[0, Y], t.total[1, Y] = 13, 14  # 13: secured despite seat 1's 14
+    t.total[0, G], t.total[2, G] = 8, 8  # shares the highest
+    assert rules.securable(t) == (1 << R) | (1 << Y) | (1 << G)
+    assert policies.choose_secure(policies.HEURISTIC, t, state) == Y
+    t.total[0, Y] = 12
+    assert policies.choose_secure(policies.HEURISTIC, t, state) == G
+    t.total[0, G] = 7
+    assert policies.choose_secure(policies.HEURISTIC, t, state) == -1
 
 
 # ---------------------------------------------------------------- the kernels against the reference
