@@ -29,10 +29,10 @@ from musim.games.danger.rules import (
     card_table,
 )
 from musim.games.danger.simulate import (
+    RECORD_SHUFFLED,
     RESHUFFLE,
     ROW_CHOICE,
     SECURE_CHOICE,
-    SHUFFLED,
     TAKE_OFFER,
     make_workspace,
     simulate_deals,
@@ -168,14 +168,12 @@ def _turn(t, deck, entry, where, shuffles, used):
 
 def record(players, seed, policy, index, copies=3, multicolour=3, rounds=5):
     """The game record of game `index` of a run, re-played from its seed."""
-    ws = make_workspace()
+    ws = make_workspace(RECORD_SHUFFLED)
     row = simulate_deals(players, seed, policy, index, 1, ws, copies, multicolour, rounds)
     deck = danger_deck(copies, multicolour)
     turns, shuffles, kept = [], [], 0
     for kind, a in ws.log[: int(row["events"][0])]:
         if kind == RESHUFFLE:
-            if kept + a > SHUFFLED:
-                raise ValueError(f"game {index} reshuffled more than {SHUFFLED} cards: too long to record")
             shuffles.append([deck.text(int(c)) for c in ws.shuffled[kept : kept + a]])
             kept += int(a)
         elif kind == ROW_CHOICE:

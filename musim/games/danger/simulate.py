@@ -48,17 +48,19 @@ from musim.rng import randint
 Workspace = namedtuple("Workspace", "table log shuffled rng")
 MAX_ROUNDS = 20
 LOG_EVENTS = MAX_ROUNDS * MAX_ROUND_TURNS * 4  # a turn: maybe a reshuffle, take, maybe a row, maybe a secure
-SHUFFLED = 1 << 16  # cards of the reshuffles kept for records (more are dropped: `record` says so)
+# the most cards a game's reshuffles can hold: what a workspace for records keeps (runs keep none)
+RECORD_SHUFFLED = MAX_ROUNDS * MAX_ROUND_TURNS * MAX_CARDS
 # log kinds: (kind, a); a: the colour of ROW_CHOICE and SECURE_CHOICE (-1: none), the cards of RESHUFFLE
 TAKE_STOCK, TAKE_OFFER, ROW_CHOICE, SECURE_CHOICE, RESHUFFLE = range(5)
 
 
-def make_workspace():
-    """Scratch arrays for one thread's games."""
+def make_workspace(shuffled=0):
+    """Scratch arrays for one thread's games, keeping the first `shuffled` cards of the reshuffles
+    (RECORD_SHUFFLED for a record)."""
     return Workspace(
         table=new_table(),
         log=np.zeros((LOG_EVENTS, 2), np.int64),
-        shuffled=np.zeros(SHUFFLED, np.int64),
+        shuffled=np.zeros(shuffled, np.int64),
         rng=np.zeros(1, np.uint64),
     )
 
@@ -89,7 +91,7 @@ def play_game(n, starter, seat_policy, rounds, kind, order, ws):
                 log[events, 0], log[events, 1] = RESHUFFLE, m
                 events += 1
                 for k in range(m):
-                    if kept < SHUFFLED:
+                    if kept < ws.shuffled.shape[0]:
                         ws.shuffled[kept] = t.stock[k]
                     kept += 1
             card = t.g[OFFER] if offer else t.stock[t.g[TOP]]
