@@ -460,6 +460,7 @@ def test_a_run_record_and_replay_through_the_cli(tmp_path):
     res = CliRunner().invoke(cli, [*args, "--out", str(out), "--no-progress"])
     assert res.exit_code == 0, res.output
     assert "danger, 5 players, heuristic play, seed 9: 40 games" in res.output and "B rows blocked" in res.output
+    assert "  no card left to take   0.00% [" in res.output  # 40 games x 5 rounds, none without a fourth row
     table = pq.read_table(out)
     assert table.num_rows == 40 and all(f.metadata for f in table.schema)
     rows = table.to_pandas()
