@@ -9,6 +9,8 @@ A Table always waits for a decision of the seat to move: TAKE (the stock's top c
 card the previous seat just discarded), ROW (the row of a two-colour card whose two rows are
 open), SECURE (secure a row, or not), or OVER.  Each action moves on to the next decision,
 resolving whatever needs none (a forced row, a discard, a block, the end of a round).
+The kernels of a turn are inlined into their callers: a call passing the Table's dozen arrays
+costs more than most rules it would run.
 """
 
 from collections import namedtuple
@@ -154,6 +156,7 @@ def can_take_offer(t):
 
 @flat_kernel(inline="always")
 def stock_empty(t):
+    """Has the stock run out (a draw needs a refill first)?"""
     return t.g[TOP] == t.g[STOCK_END]
 
 
