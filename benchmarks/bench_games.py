@@ -20,6 +20,7 @@ from types import SimpleNamespace
 
 from musim.duplicate import duplicate_advantage
 from musim.games.calcory import simulate as calcory
+from musim.games.danger import simulate as danger
 from musim.games.mueckenstich import simulate as mueckenstich
 from musim.games.panther import simulate as panther
 from musim.games.safarue import simulate as safarue
@@ -43,6 +44,7 @@ GAMES = {  # name: (simulate, player counts, what a row is)
     "calcory": (bound(calcory, memory=1.0), range(2, 5), "game"),
     "calcory-memory-0": (bound(calcory, memory=0.0), range(2, 5), "game"),
     "zwickern": (zwickern, range(2, 5), "deal"),
+    "danger": (danger, range(3, 6), "game"),
 }
 
 

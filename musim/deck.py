@@ -197,3 +197,23 @@ ZWICKERN = Deck(
     (FRENCH_LABELS,) * 4 + (("1", "2", "3"),),
     (tuple(range(1, 14)),) * 4 + ((1, 2, 3),),
 )
+# Danger (RULES.md §9): R Y G B x values 1..9 x `copies`, and for each of the 6 colour pairs the
+# two-colour cards of values 1..`multicolour`, each pair a colour of its own (`RY1`).
+DANGER_COLOURS = ("R", "Y", "G", "B")
+DANGER_PAIRS = ("RY", "RG", "RB", "YG", "YB", "GB")
+
+
+def danger_deck(copies=3, multicolour=3):
+    """Danger's deck for its parameters (default: 108 + 18 = 126 cards, two words)."""
+    labels = tuple(str(v) for v in range(1, 10) for _ in range(copies))
+    pairs = DANGER_PAIRS if multicolour else ()
+    multi = tuple(range(1, multicolour + 1))
+    return Deck(
+        "Danger",
+        (*DANGER_COLOURS, *pairs),
+        (labels,) * 4 + (tuple(map(str, multi)),) * len(pairs),
+        (tuple(map(int, labels)),) * 4 + (multi,) * len(pairs),
+    )
+
+
+DANGER = danger_deck()

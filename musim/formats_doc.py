@@ -131,9 +131,8 @@ def _deck_section(deck, games):
         f"{deck.n_cards} cards in the colours {', '.join(deck.colours)}. A card is written colour letter + label "
         f"(`{deck.text(0)}`, `{deck.text(deck.n_cards - 1)}`); identical copies (the labels "
         f"{', '.join(repeated) or 'none'} of a colour) are written the same, a hand holding two written twice.\n",
-        "A card column stores each seat's cards as a uint64 mask: bit i set for card i. The table gives "
-        "each card's index (colour by colour, in rank order); the first copy of a repeated card takes the lower "
-        "index.\n",
+        _layout_text(deck) + " The table gives each card's index (colour by colour, in rank order); the first copy "
+        "of a repeated card takes the lower index.\n",
     ]
     if len(set(deck.labels)) == 1:
         labels = deck.labels[0]
@@ -153,6 +152,16 @@ def _deck_section(deck, games):
         f"(`{_deck_constant(deck)}.format(0b111)` is `{deck.format(0b111)}`)."
     )
     return "\n".join(rows) + "\n"
+
+
+def _layout_text(deck):
+    """How a set of the deck's cards is stored: one uint64 mask, or several words beyond 64 cards."""
+    if deck.words == 1:
+        return "A card column stores each seat's cards as a uint64 mask: bit i set for card i."
+    return (
+        f"A set of these cards takes {deck.words} uint64 words: card i is bit i % 64 of word i // 64 "
+        "(`musim.deck.Deck.words_of`); a column listing cards gives their indices."
+    )
 
 
 def _deck_constant(deck):

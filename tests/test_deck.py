@@ -6,7 +6,8 @@ import pytest
 
 from musim import cards
 from musim.cards import CardError
-from musim.deck import MU, MUECKENSTICH, Deck
+from musim.deck import DANGER as MUSIM_DANGER
+from musim.deck import MU, MUECKENSTICH, Deck, danger_deck
 
 # Danger (RULES.md §9, issue 9): 4 colours x values 1..9 x 3 copies, and one two-colour
 # card of value 1, 2, 3 for each of the 6 colour pairs, each pair a colour of its own.
@@ -102,3 +103,11 @@ def test_zwickern_deck_notation_and_layout():
         d.parse(["J4"])
     with pytest.raises(CardError, match="more often"):
         d.parse(["HQ", "HQ"])
+
+
+def test_musim_decks_danger_deck_is_this_layout_and_its_options_shrink_it():
+    assert MUSIM_DANGER == DANGER == danger_deck(3, 3)
+    assert danger_deck(2, 3).n_cards == 72 + 18 and danger_deck(2, 3).words == 2
+    small = danger_deck(1, 2)
+    assert small.colours[-1] == "GB" and small.format(small.colour_mask("GB")) == ["GB1", "GB2"]
+    assert danger_deck(1, 0).colours == ("R", "Y", "G", "B") and danger_deck(1, 0).words == 1

@@ -16,6 +16,7 @@ GAMES = {
     "reverse-safarue": "musim.games.safarue.reverse",
     "calcory": "musim.games.calcory",
     "zwickern": "musim.games.zwickern",
+    "danger": "musim.games.danger",
 }
 DEFAULT_GAME = "mu"  # what `--game` means when not given
 
