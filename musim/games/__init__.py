@@ -15,6 +15,7 @@ GAMES = {
     "safarue": "musim.games.safarue",
     "reverse-safarue": "musim.games.safarue.reverse",
     "calcory": "musim.games.calcory",
+    "rummue": "musim.games.rummue",
 }
 DEFAULT_GAME = "mu"  # what `--game` means when not given
 
