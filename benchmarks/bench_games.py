@@ -8,7 +8,8 @@ Prints, per game and player count:
     random, the others random, on N duplicate rows with the seats rotated, and its 95% interval
     (musim.duplicate.duplicate_advantage).  Reverse Safarü is won by the lowest score: there the
     heuristic's gain is negative.  Calcory's score is the cards won; `calcory` plays with perfect
-    memory (--memory 1), `calcory-memory-0` with none.
+    memory (--memory 1), `calcory-memory-0` with none.  `rummue-teams` plays Rummü with partners
+    opposite (--teams): the heuristic seat's partner plays random and both show the side's score.
 
 Usage: python benchmarks/bench_games.py [--duplicate 100000] [--seed 2026] [--games panther ...]
 """
@@ -22,6 +23,7 @@ from musim.duplicate import duplicate_advantage
 from musim.games.calcory import simulate as calcory
 from musim.games.mueckenstich import simulate as mueckenstich
 from musim.games.panther import simulate as panther
+from musim.games.rummue import simulate as rummue
 from musim.games.safarue import simulate as safarue
 from musim.games.wimmueln import simulate as wimmueln
 
@@ -41,6 +43,8 @@ GAMES = {  # name: (simulate, player counts, what a row is)
     "reverse-safarue": (bound(safarue, reverse=True), range(2, 5), "game"),
     "calcory": (bound(calcory, memory=1.0), range(2, 5), "game"),
     "calcory-memory-0": (bound(calcory, memory=0.0), range(2, 5), "game"),
+    "rummue": (rummue, range(3, 7), "deal"),
+    "rummue-teams": (bound(rummue, teams=True), (4, 6), "deal"),
 }
 
 

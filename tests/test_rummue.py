@@ -4,12 +4,16 @@ records and their replay, illegal records, teams and matches, and the heuristic 
 
 import copy
 import json
+from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 import reference_rummue as ref
+from click.testing import CliRunner
 
 from musim.batch import InputError
+from musim.cli import cli
 from musim.deck import MU as DECK
 from musim.duplicate import duplicate_advantage
 from musim.games.rummue import rules, table
@@ -338,3 +342,33 @@ def test_coming_out_short_and_extending_before_coming_out_are_refused():
 def test_the_heuristic_beats_random(players):
     mean, half = duplicate_advantage(simulate_deals, players, 5, 400)
     assert mean - half > 0
+
+
+# ---------------------------------------------------------------- the CLI
+
+
+def test_the_example_records_replay():
+    path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "rummue-records.jsonl"
+    res = CliRunner().invoke(cli, ["replay", str(path)])
+    results = [json.loads(line) for line in res.output.splitlines()]
+    assert res.exit_code == 0 and len(results) == 2 and all("scores" in r for r in results)
+    assert results[1]["scores"][0] == results[1]["scores"][3]  # partners opposite share their side's points
+
+
+def test_the_summary_counts_the_events_and_ends_of_the_rows(tmp_path):
+    out = tmp_path / "out.parquet"
+    args = ["run", "--game", "rummue", "--players", "6", "--play", "random", "--deals", "400", "--seed", "4"]
+    res = CliRunner().invoke(cli, [*args, "--teams", "--out", str(out), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    rows = pq.read_table(out).to_pandas()
+    cap = (rows["end"] == "cap").sum()
+    assert 0 < cap < 400 and f"  cap                    {cap / 400:.2%}" in res.output
+    swaps = rows["swaps"].apply(sum).mean()
+    assert f"  joker swaps            {swaps:.2f} [" in res.output
+    assert rows["teams"].all() and (rows["score_0"] == rows["score_3"]).all()
+
+
+def test_teams_need_four_or_six_players():
+    res = CliRunner().invoke(cli, ["run", "--game", "rummue", "--players", "5", "--teams", "--deals", "5"])
+    assert res.exit_code == 2 and "--teams: partners opposite need 4 or 6 players, not 5" in res.output
+    assert "Traceback" not in res.output

@@ -10,7 +10,7 @@ from musim.engine.parquet import SEAT, Column
 from musim.games.rummue.simulate import ENDS, MAX_TURNS
 from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
 
-TEAMS = "with --teams both partners opposite show their side's (the sum of the two)"
+TEAMS = "with --teams each seat shows its side's points, the sum of the two partners opposite"
 # name, Arrow type, description of each per-seat part (table.PARTS order)
 _PARTS = (
     ("melds", pa.int8(), "Melds each seat laid"),
@@ -64,8 +64,8 @@ DEAL_COLUMNS = (
 )
 
 MATCH_COLUMNS = seat_columns.match_columns(
-    f"it ends after the deal in which a total reaches 200 (with --teams 500: {TEAMS}, so both partners are the "
-    "winners)",
+    "it ends after the deal in which a total reaches 200 (500 with --teams, where each seat's total is its side's, "
+    "so both partners are the winners)",
     MATCH_DEAL_CAP,
 )
 

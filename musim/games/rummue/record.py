@@ -119,6 +119,8 @@ def _turn(ws, seat, entry, where, laid):
     _restock(ws, entry.get("restock"), f"{where}: restock")
     k = entry["draw"]
     if k == "stock":
+        if ws.g[G_STOCK] == 0:
+            raise _bad(where, "draw: the stock is empty (the discard pile held only its top card)")
         k = 0
     elif not records.is_int(k) or not 1 <= k <= ws.g[G_PILE]:
         raise _bad(where, f'draw: expected "stock" or 1..{ws.g[G_PILE]} cards of the pile, got {records.show(k)}')
