@@ -14,7 +14,7 @@ from musim.batch import InputError
 from musim.cards import CardError
 from musim.deck import MU as DECK
 from musim.games.rummue import rules, table
-from musim.games.rummue.rules import ILLEGAL, MAX_PLAYERS, come_out, extends, kind, points, swaps
+from musim.games.rummue.rules import ILLEGAL, KINDS, MAX_PLAYERS, come_out, extends, kind, points, swaps
 from musim.games.rummue.simulate import ENDS, MAX_TURNS, make_workspace, simulate_deals
 from musim.games.rummue.table import G_MELDS, G_PILE, G_STOCK, G_TURN, PARTS
 
@@ -32,8 +32,8 @@ def _bad(where, what):
 
 def replay(obj):
     """Validate a Rummü record and return its result: scores, parts per seat (table.PARTS), out
-    (the seat that went out, or null), end, turns, melds (owner, the cards laid and their points,
-    the cards at the end)."""
+    (the seat that went out, or null), end, turns, melds (owner, kind, the cards laid and their
+    points, the cards at the end)."""
     n, dealer = records.header(obj, GAME, rules.MIN_PLAYERS, MAX_PLAYERS)
     teams = obj.get("teams", False)
     if not isinstance(teams, bool) or (teams and n not in (4, 6)):
@@ -160,8 +160,9 @@ def _play(ws, seat, item, where, laid):
     """One meld, extension or joker swap."""
     if isinstance(item, dict) and set(item) == {"meld"}:
         mask = _meld(ws, seat, item["meld"], where)
-        value = int(points(np.uint64(mask), kind(np.uint64(mask))))
-        laid.append({"owner": seat, "laid": _cards(mask), "points": value})
+        meld_kind = kind(np.uint64(mask))
+        value = int(points(np.uint64(mask), meld_kind))
+        laid.append({"owner": seat, "kind": KINDS[meld_kind], "laid": _cards(mask), "points": value})
         return
     if not isinstance(item, dict) or set(item) not in ({"extend", "card"}, {"swap", "card", "joker"}):
         raise _bad(

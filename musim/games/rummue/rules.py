@@ -16,7 +16,7 @@ from musim.deck import MU_NUMBERS
 from musim.jit import flat_kernel
 
 COLOURS, SLOTS, NUMBERS = 5, 12, 10
-RED, YELLOW = 0, 1
+YELLOW = 1
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 HAND_SIZE = np.array([0, 0, 0, 9, 8, 7, 6], np.int64)  # by player count
 MAX_MELDS = 20  # 60 cards, 3 a meld

@@ -5,9 +5,9 @@ the set of all of them, and with four or five the sets one card shorter.  One-co
 each colour and each interval of three or more numbers that the colour and the yellow jokers
 cover, the run taking the colour's own card wherever it has one.  Mixed runs: for each interval
 of three to five numbers, one assignment of different colours found by a bit-parallel search
-over the 32 subsets of the five colours.  So every meld's points and card count among the legal
-melds of a hand is reached by one candidate (tests/test_rummue.py checks this against the
-brute force of tests/reference_rummue.py).
+over the 32 subsets of the five colours.  So the best meld of a hand (most points, then most
+cards) is always among the candidates (tests/test_rummue.py checks this against the brute force
+of tests/reference_rummue.py).
 """
 
 import numpy as np
