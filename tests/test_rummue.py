@@ -372,3 +372,21 @@ def test_teams_need_four_or_six_players():
     res = CliRunner().invoke(cli, ["run", "--game", "rummue", "--players", "5", "--teams", "--deals", "5"])
     assert res.exit_code == 2 and "--teams: partners opposite need 4 or 6 players, not 5" in res.output
     assert "Traceback" not in res.output
+
+
+def test_a_matchs_later_deals_read_the_totals_for_coming_out():
+    ws = make_workspace()
+    out = simulate_matches(4, 6, "heuristic", 0, 1, ws)
+    assert out["deals"][0] > 1
+    before = ws.totals[:4] - ws.scores[:4]  # the totals before the match's last deal
+    assert [ws.need[s] for s in range(4)] == [come_out(t, False, False) for t in before]
+
+
+def test_a_records_totals_set_the_coming_out_count():
+    rec = record(4, 1, "heuristic", 3)
+    first = next(i for i, t in enumerate(rec["turns"]) if t.get("play"))
+    cards = rec["turns"][first]["play"][0]["meld"]
+    assert len(cards) < 6
+    assert replay({**rec, "totals": [-40, -40, -40, -40]})["scores"] == replay(rec)["scores"]
+    with pytest.raises(InputError, match=rf"turn {first} .*coming out needs a meld of 6 cards or more"):
+        replay({**rec, "totals": [150, 150, 150, 150]})
