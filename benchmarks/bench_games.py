@@ -9,6 +9,8 @@ Prints, per game and player count:
     (musim.duplicate.duplicate_advantage).  Reverse Safarü is won by the lowest score: there the
     heuristic's gain is negative.  Calcory's score is the cards won; `calcory` plays with perfect
     memory (--memory 1), `calcory-memory-0` with none.  A Zwickern row is one deal (a game is n deals).
+    `rummue-teams` plays Rummü with partners opposite (--teams): the heuristic seat's partner plays
+    random and both show the side's score.
 
 Usage: python benchmarks/bench_games.py [--duplicate 100000] [--seed 2026] [--games panther ...]
 """
@@ -23,6 +25,7 @@ from musim.games.calcory import simulate as calcory
 from musim.games.danger import simulate as danger
 from musim.games.mueckenstich import simulate as mueckenstich
 from musim.games.panther import simulate as panther
+from musim.games.rummue import simulate as rummue
 from musim.games.safarue import simulate as safarue
 from musim.games.wimmueln import simulate as wimmueln
 from musim.games.zwickern import simulate as zwickern
@@ -45,6 +48,8 @@ GAMES = {  # name: (simulate, player counts, what a row is)
     "calcory-memory-0": (bound(calcory, memory=0.0), range(2, 5), "game"),
     "zwickern": (zwickern, range(2, 5), "deal"),
     "danger": (danger, range(3, 6), "game"),
+    "rummue": (rummue, range(3, 7), "deal"),
+    "rummue-teams": (bound(rummue, teams=True), (4, 6), "deal"),
 }
 
 

@@ -33,12 +33,18 @@ def match_over(n, played, total, ws):
     """Does the match end after `played` deals, a player's running total being `total`: ws's game's rule."""
 
 
-def register(workspace, row, deal=None, over=None, length=None):
+def match_begin(n, ws):
+    """Start a match: ws's game's kernel resetting its own match state (nothing unless it has one)."""
+
+
+def register(workspace, row, deal=None, over=None, length=None, begin=None, reached=None):
     """Register a game's kernels for its workspace namedtuple class: row(n, dealer, seat_policy,
     state, rows, i, ws) plays deal row i, deal(n, dealer, seat_policy, state, ws) one deal of a
     match into ws (scores in ws.scores); a match ends when over(total) holds for a player's
-    total, or, given length instead, after length(n) deals.  A game without matches (Safarü,
-    whose row is a whole game) registers its row alone."""
+    total, or, given length instead, after length(n) deals, or, given reached instead, when
+    reached(n, total, ws) holds (a goal the workspace carries).  begin(n, ws), if given, runs
+    before each match's first deal (a game whose deals read the match so far).  A game without
+    matches (Safarü, whose row is a whole game) registers its row alone."""
 
     def mine(ws):
         return getattr(ws, "instance_class", None) is workspace
@@ -56,9 +62,18 @@ def register(workspace, row, deal=None, over=None, length=None):
         if mine(ws):
             return lambda n, dealer, seat_policy, state, ws: deal(n, dealer, seat_policy, state, ws)
 
+    @overload(match_begin, inline="always")
+    def _begin(n, ws):
+        if mine(ws):
+            if begin is None:
+                return lambda n, ws: None
+            return lambda n, ws: begin(n, ws)
+
     @overload(match_over, inline="always")
     def _over(n, played, total, ws):
         if mine(ws):
+            if reached is not None:
+                return lambda n, played, total, ws: reached(n, total, ws)
             if length is None:
                 return lambda n, played, total, ws: over(total)
             return lambda n, played, total, ws: played >= length(n)
@@ -91,6 +106,7 @@ def simulate_match_chunk(n, seed, start, seat_policy, deals, totals, ws):
         for s in range(n):
             totals[i, s] = 0
         played, over = 0, False
+        match_begin(n, ws)
         while not over and played < MATCH_DEAL_CAP:
             match_deal(n, dealer, seat_policy, state, ws)
             played += 1

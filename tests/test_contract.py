@@ -196,7 +196,8 @@ def test_replay_and_solve_dispatch_by_the_games_name():
     res = invoke("replay", "-", input='{"game": "bridge"}\n{"players": 4}\n')
     lines = [json.loads(x)["error"] for x in res.output.splitlines()]
     assert res.exit_code == 1 and all(x.startswith("game: unknown game") for x in lines)
-    known = ", ".join(g.name for g in all_games() if g.replay)
+    known = ", ".join(g.name for g in all_games() if g.replay)  # every registered game that replays
+    assert "mu" in known.split(", ") and "bridge" not in known
     assert f'unknown game "bridge" for `musim replay` (known: {known})' in lines[0]
     assert "game null" in lines[1]
     pbn = {"pbn": "N:A... .A.. ..A. ...A", "trump": "NT", "leader": "N"}

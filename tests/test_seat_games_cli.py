@@ -1,4 +1,4 @@
-"""The games scored per seat (Panther, Wimmüln, Mückenstich) through the registry and the generic CLI:
+"""The games scored per seat (Panther, Wimmüln, Mückenstich, Rummü) through the registry and the generic CLI:
 runs whose rows are the kernels' and do not depend on the workers, a summary that agrees
 with the rows and reprints from the file, records that replay to the run's scores, matches."""
 
@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from musim.cli import cli
 from musim.games import get_game
 
-GAMES = ("panther", "wimmueln", "mueckenstich", "zwickern")
+GAMES = ("panther", "wimmueln", "mueckenstich", "zwickern", "rummue")
 ROW_GAMES = (*GAMES, "danger")  # and the games without matches
 
 

@@ -17,6 +17,7 @@ GAMES = {
     "calcory": "musim.games.calcory",
     "zwickern": "musim.games.zwickern",
     "danger": "musim.games.danger",
+    "rummue": "musim.games.rummue",
 }
 DEFAULT_GAME = "mu"  # what `--game` means when not given
 

@@ -1,0 +1,140 @@
+"""Whole deals (and matches) of Rummü as numba kernels: shuffle, deal, turns, score.
+
+Deal k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer, then the
+order of the 60 cards (table.setup deals from it), then whatever the policies and a restock
+draw.  Independent deals all use the first deal's coming-out rule (4 cards); in a match each
+deal after the first uses the (team's) total so far.  Runs go through musim.drivers;
+`simulate_deals` and `simulate_matches` are the Python entry points.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from musim import drivers
+from musim.deal import deal_cards
+from musim.deck import MU as DECK
+from musim.duplicate import seat_policies
+from musim.games.rummue import policies, table
+from musim.games.rummue.rules import come_out
+from musim.games.rummue.search import MAX_CANDIDATES
+from musim.games.rummue.table import G_TURN, PARTS, Workspace, discard, draw, restock, score, setup
+from musim.jit import flat_kernel
+
+FULL = np.uint64(DECK.full)
+MAX_TURNS = 1000  # a deal nobody has gone out of by then ends as if the cards had run out
+OUT, CAP = range(2)
+ENDS = ("out", "cap")
+GOAL = (200, 500)  # a match ends when a total reaches it: individual, team
+
+
+def make_workspace():
+    """Scratch arrays for one thread's deals."""
+    return table.make_workspace(MAX_CANDIDATES)
+
+
+@flat_kernel
+def play_deal(n, dealer, teams, first, seat_policy, state, ws, scores):
+    """Play one deal on the card order ws.order from `dealer`; the seats' points to `scores`, their
+    parts to ws.parts.  Returns (end, the seat that went out or -1, turns)."""
+    setup(ws, n, dealer, ws.order)
+    for s in range(n):
+        ws.need[s] = come_out(ws.totals[s], teams, first)
+    seat = (dealer + 1) % n
+    for turn in range(MAX_TURNS):
+        ws.g[G_TURN] = turn
+        policy = seat_policy[seat]
+        if ws.g[table.G_STOCK] == 0:
+            restock(ws, state)
+        draw(ws, seat, policies.choose_draw(policy, seat, ws, state))
+        policies.play(policy, seat, ws, state)
+        discard(ws, seat, policies.choose_discard(policy, seat, ws, state))
+        if ws.held[seat] == 0:
+            score(ws, n, teams, seat, scores)
+            return OUT, seat, turn + 1
+        seat = seat + 1 if seat + 1 < n else 0
+    score(ws, n, teams, -1, scores)
+    return CAP, -1, MAX_TURNS
+
+
+# A run's per-deal arrays (deck: 64 wide, the shuffle's scratch) and its team flag.
+Rows = namedtuple("Rows", "dealer deck scores parts out end turns restocks melds teams")
+
+
+@flat_kernel(inline="always")
+def play_row(n, dealer, seat_policy, state, rows, i, ws):
+    """Deal row i of a run (musim.drivers): shuffle, play, score."""
+    deal_cards(1, FULL, ws.order, state, ws.held)
+    for k in range(64):
+        rows.deck[i, k] = ws.order[k]
+    for s in range(n):
+        ws.totals[s] = 0
+    end, out, turns = play_deal(n, dealer, rows.teams, True, seat_policy, state, ws, rows.scores[i])
+    rows.end[i], rows.out[i], rows.turns[i] = end, out, turns
+    rows.restocks[i] = ws.g[table.G_RESTOCKS]
+    rows.melds[i] = ws.g[table.G_MELDS]
+    for s in range(n):
+        for k in range(len(PARTS)):
+            rows.parts[i, s, k] = ws.parts[s, k]
+
+
+@flat_kernel
+def match_begin(n, ws):
+    """A match starts: no deal played, totals 0."""
+    ws.match[0] = 0
+    for s in range(n):
+        ws.totals[s] = 0
+
+
+@flat_kernel
+def match_deal(n, dealer, seat_policy, state, ws):
+    """One deal of a match (musim.drivers), its points to ws.scores; the coming-out rule reads the
+    totals so far (with teams each seat's total is its side's)."""
+    deal_cards(1, FULL, ws.order, state, ws.held)
+    teams = ws.match[1] != 0
+    play_deal(n, dealer, teams, ws.match[0] == 0, seat_policy, state, ws, ws.scores)
+    ws.match[0] += 1
+    for s in range(n):
+        ws.totals[s] += ws.scores[s]
+
+
+@flat_kernel
+def match_reached(n, total, ws):
+    """A match ends when a total reaches 200 (with teams 500)."""
+    return total >= (GOAL[1] if ws.match[1] else GOAL[0])
+
+
+drivers.register(Workspace, play_row, match_deal, begin=match_begin, reached=match_reached)
+
+
+def simulate_deals(players, seed, policy, start, count, ws=None, teams=False):
+    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
+    name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer; deck (the card
+    order, 60 card indices); per seat scores and parts (table.PARTS); out (the seat that went
+    out, -1: none); end (ENDS index); turns; restocks; melds (melds laid); teams."""
+    z = np.zeros
+    rows = Rows(
+        dealer=z(count, np.int64),
+        deck=z((count, 64), np.int64),
+        scores=z((count, players), np.int64),
+        parts=z((count, players, len(PARTS)), np.int64),
+        out=z(count, np.int64),
+        end=z(count, np.int64),
+        turns=z(count, np.int64),
+        restocks=z(count, np.int64),
+        melds=z(count, np.int64),
+        teams=bool(teams),
+    )
+    ws = make_workspace() if ws is None else ws
+    out = drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    out["teams"] = np.full(count, bool(teams))
+    out["deck"] = out["deck"][:, : DECK.n_cards]
+    return out
+
+
+def simulate_matches(players, seed, policy, start, count, ws=None, teams=False):
+    """Matches start..start+count-1 as a dict of arrays, one row per match (musim.drivers)."""
+    ws = make_workspace() if ws is None else ws
+    ws.match[1] = int(bool(teams))
+    codes = seat_policies(players, policy, policies.NAMES)
+    return drivers.simulate_matches(players, codes, seed, start, count, ws)

@@ -1,0 +1,67 @@
+"""A slow, plain-Python statement of Rummü's melds and their points (RULES.md §5), for testing.
+
+Written from the rules text, independently of the kernels: a card is an index whose colour and
+number are read from the deck's layout, a meld a list of indices, and the melds of a hand are
+found by trying every subset.
+"""
+
+from itertools import combinations
+
+from musim.deck import MU_NUMBERS
+
+YELLOW = 1
+
+
+def colour(card):
+    return card // 12
+
+
+def number(card):
+    return MU_NUMBERS[card % 12]
+
+
+def is_meld(cards):
+    """>= 3 cards, no two identical; a set (one number, all colours different) or a run (consecutive
+    numbers, all one colour with more non-yellow cards than yellow ones, or all colours different);
+    a yellow card keeps its number and stands for it in another colour; a meld that is not a
+    one-colour run holds at most one yellow card; an all-yellow meld is illegal."""
+    if len(cards) < 3 or len({(colour(c), number(c)) for c in cards}) < len(cards):
+        return False
+    yellow = [c for c in cards if colour(c) == YELLOW]
+    others = [c for c in cards if colour(c) != YELLOW]
+    if not others:
+        return False
+    nums = sorted(number(c) for c in cards)
+    distinct_colours = len({colour(c) for c in cards}) == len(cards)
+    if len(set(nums)) == 1:
+        return distinct_colours and len(yellow) <= 1
+    if nums != list(range(nums[0], nums[0] + len(cards))):
+        return False
+    one_colour = len({colour(c) for c in others}) == 1 and len(others) > len(yellow)
+    return one_colour or (distinct_colours and len(yellow) <= 1)
+
+
+def meld_points(cards):
+    """The scoring table: sets 3: 0, 4 pure 30 / with a joker 10, 5: 50, halved for 1s and 7s;
+    runs 3: pure 10 else 0, 4: 20 / 10, 5: 40 / 20, +10 each card beyond 5.  Pure: no yellow card,
+    and a run all one colour."""
+    k = len(cards)
+    has_yellow = any(colour(c) == YELLOW for c in cards)
+    if len({number(c) for c in cards}) == 1:
+        value = {3: 0, 4: 10 if has_yellow else 30, 5: 50}[k]
+        return value // 2 if number(cards[0]) in (1, 7) else value
+    pure = not has_yellow and len({colour(c) for c in cards}) == 1
+    table = {3: (0, 10), 4: (10, 20), 5: (20, 40)}
+    return table[min(k, 5)][pure] + 10 * max(0, k - 5)
+
+
+def best_meld(hand, least):
+    """(points, cards) of the best legal meld of the hand of at least `least` cards that leaves a
+    card in hand, or None."""
+    best = None
+    for k in range(max(3, least), len(hand)):
+        for cards in combinations(hand, k):
+            if is_meld(list(cards)):
+                found = (meld_points(list(cards)), k)
+                best = found if best is None or found > best else best
+    return best
