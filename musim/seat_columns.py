@@ -25,6 +25,20 @@ def row_index(unit="deal"):
     )
 
 
+def row_values(out, start, players):
+    """The values of the columns a seat game's row opens with, from its simulate_deals output:
+    `deal`, `players`, `dealer`, `starter` (the seat left of the dealer; `batch` ignores it where
+    the game has no such column) and `score_<i>`."""
+    count = out["dealer"].shape[0]
+    return {
+        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
+        "players": pa.array(np.full(count, players), type=pa.int8()),
+        "dealer": pa.array(out["dealer"], type=pa.int8()),
+        "starter": pa.array((out["dealer"] + 1) % players, type=pa.int8()),
+        f"score_{SEAT}": out["scores"],
+    }
+
+
 def list_array(values, typ):
     """Arrow list array (type typ) with one list per row of a 2-D array."""
     rows, width = values.shape[0], values.shape[1]

@@ -17,9 +17,11 @@ from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,
     by_position,
+    column,
     list_column,
     mean_text,
     numpy_column,
+    rate_text,
     seat_names,
 )
 
@@ -77,11 +79,15 @@ class DealSummary:
 
     UNIT = "deal"  # what a row is: a game whose row is a whole game (Safarü) names it "game"
     EVENTS = ()  # (list column of per-seat counts, text): the mean count a row, all seats together
+    ENDS = ()  # the values of the row's `end` column (what ended it), each counted and its rate shown
+    ENDS_TEXT = "what ended the game"
 
     def __init__(self, params):
         self.params = params
         n = self.players = params["players"]
         self.COLUMNS = ("dealer", *(f"score_{i}" for i in range(n)), *(name for name, _ in self.EVENTS))
+        self.COLUMNS += ("end",) if self.ENDS else ()
+        self.ends = dict.fromkeys(self.ENDS, 0)
         self.event_sums = {name: [0, 0] for name, _ in self.EVENTS}
         self.deals = 0
         self.total = np.zeros(n, np.int64)
@@ -107,6 +113,10 @@ class DealSummary:
             per_row = list_column(batch, name, n).sum(axis=1)
             self.event_sums[name][0] += int(per_row.sum())
             self.event_sums[name][1] += int((per_row * per_row).sum())
+        if self.ENDS:
+            ends, counts = np.unique(np.array(column(batch, "end").to_pylist(), dtype=object), return_counts=True)
+            for end, k in zip(ends, counts):
+                self.ends[end] += int(k)
 
     def lines(self):
         out = [header(self.params, self.deals, self.UNIT)]
@@ -125,6 +135,9 @@ class DealSummary:
             out.append(f"a {self.UNIT}, all seats together {INTERVAL_NOTE}:")
             for name, text in self.EVENTS:
                 out.append(f"  {text:<22} {mean_text(d, *self.event_sums[name])}")
+        if self.ENDS:
+            out.append(f"{self.ENDS_TEXT} {INTERVAL_NOTE}:")
+            out += [f"  {end:<22} {rate_text(k, d)}" for end, k in self.ends.items()]
         return out
 
 

@@ -6,7 +6,7 @@ import pyarrow as pa
 
 from musim.engine.parquet import SEAT, Column
 from musim.games.calcory.rules import ENDS, MAX_TURNS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 _PARTS = (
     ("turns", "Turns each seat took (taking its own surviving marks counts as a turn)"),
@@ -43,14 +43,9 @@ DEAL_COLUMNS = (
 
 def deal_batch(out, start, players):
     """Arrow record batch of games start.. from simulate.simulate_deals output."""
-    count = out["dealer"].shape[0]
     parts = out["parts"]
     values = {
-        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
-        "players": pa.array(np.full(count, players), type=pa.int8()),
-        "dealer": pa.array(out["dealer"], type=pa.int8()),
-        "starter": pa.array((out["dealer"] + 1) % players, type=pa.int8()),
-        f"score_{SEAT}": out["scores"],
+        **row_values(out, start, players),
         "cards": list_array(parts[:, :, 0], pa.list_(pa.int8())),
         **{name: list_array(parts[:, :, k + 1], pa.list_(pa.int16())) for k, (name, _) in enumerate(_PARTS)},
         "end": pa.array(np.array(ENDS, dtype=object)[out["end"]], type=pa.string()),

@@ -1,7 +1,6 @@
 """The columns of Danger's run output, each defined once: name, Arrow type, description.
 One row is one game (five rounds by default)."""
 
-import numpy as np
 import pyarrow as pa
 
 from musim.engine.parquet import SEAT, Column
@@ -16,7 +15,7 @@ from musim.games.danger.rules import (
     TAKEN,
     TURNS_OF,
 )
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 _NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 # name, index in rules.PARTS, description of each per-seat part
@@ -71,14 +70,9 @@ DEAL_COLUMNS = (
 
 def deal_batch(out, start, players):
     """Arrow record batch of games start.. from simulate.simulate_deals output."""
-    count = out["dealer"].shape[0]
     parts = out["parts"]
     values = {
-        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
-        "players": pa.array(np.full(count, players), type=pa.int8()),
-        "dealer": pa.array(out["dealer"], type=pa.int8()),
-        "starter": pa.array((out["dealer"] + 1) % players, type=pa.int8()),
-        f"score_{SEAT}": out["scores"],
+        **row_values(out, start, players),
         **{name: list_array(parts[:, :, k], pa.list_(pa.int16())) for name, k, _ in _PARTS},
         "rounds_exhausted": pa.array(out["ends"][:, 1], type=pa.int8()),
         "rounds_capped": pa.array(out["ends"][:, 2], type=pa.int8()),

@@ -7,7 +7,7 @@ from musim import seat_columns
 from musim.deck import MUECKENSTICH as DECK
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 _COLOURS = pa.array(list(DECK.colours))
 
@@ -80,13 +80,9 @@ def _seat(values):
 
 def deal_batch(out, start, players):
     """Arrow record batch of deals start.. from simulate.simulate_deals output."""
-    count = out["dealer"].shape[0]
     naming = out["naming"]
     values = {
-        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
-        "players": pa.array(np.full(count, players), type=pa.int8()),
-        "dealer": pa.array(out["dealer"], type=pa.int8()),
-        f"score_{SEAT}": out["scores"],
+        **row_values(out, start, players),
         f"tricks_{SEAT}": out["tricks"],
         "mosquitoes_played": list_array(out["mosquitoes_played"], pa.list_(pa.int8())),
         "mosquitoes_won": list_array(out["mosquitoes_won"], pa.list_(pa.int8())),

@@ -1,12 +1,11 @@
 """The columns of The Last Panther's run output, each defined once: name, Arrow type, description."""
 
-import numpy as np
 import pyarrow as pa
 
 from musim import seat_columns
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 DEAL_COLUMNS = (
     row_index(),
@@ -32,12 +31,8 @@ DEAL_COLUMNS = (
 
 def deal_batch(out, start, players):
     """Arrow record batch of deals start.. from simulate.simulate_deals output."""
-    count = out["dealer"].shape[0]
     values = {
-        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
-        "players": pa.array(np.full(count, players), type=pa.int8()),
-        "dealer": pa.array(out["dealer"], type=pa.int8()),
-        f"score_{SEAT}": out["scores"],
+        **row_values(out, start, players),
         f"tricks_{SEAT}": out["tricks"],
         "last_trick": pa.array(out["last_trick"], type=pa.int8()),
         "passed": list_array(out["passed"], pa.list_(pa.uint64())),

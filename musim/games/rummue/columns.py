@@ -8,7 +8,7 @@ from musim import seat_columns
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
 from musim.games.rummue.simulate import ENDS, MAX_TURNS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 TEAMS = "with --teams each seat shows its side's points, the sum of the two partners opposite"
 # name, Arrow type, description of each per-seat part (table.PARTS order)
@@ -72,15 +72,10 @@ MATCH_COLUMNS = seat_columns.match_columns(
 
 def deal_batch(out, start, players):
     """Arrow record batch of deals start.. from simulate.simulate_deals output."""
-    count = out["dealer"].shape[0]
     parts = out["parts"]
     values = {
-        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
-        "players": pa.array(np.full(count, players), type=pa.int8()),
+        **row_values(out, start, players),
         "teams": pa.array(out["teams"], type=pa.bool_()),
-        "dealer": pa.array(out["dealer"], type=pa.int8()),
-        "starter": pa.array((out["dealer"] + 1) % players, type=pa.int8()),
-        f"score_{SEAT}": out["scores"],
         **{name: list_array(parts[:, :, k], pa.list_(typ)) for k, (name, typ, _) in enumerate(_PARTS)},
         "out": pa.array(out["out"], type=pa.int8(), mask=out["out"] < 0),
         "end": pa.array(np.array(ENDS, dtype=object)[out["end"]], type=pa.string()),

@@ -140,9 +140,3 @@ def swaps(meld, card, joker):
     if (meld & bit(joker)) == 0 or meld & bit(card):
         return False
     return kind((meld & ~bit(joker)) | bit(card)) != ILLEGAL
-
-
-@flat_kernel(inline="always")
-def side(n, teams, seat):
-    """The seat's side: itself, or with teams (4 or 6 players) the pair of partners opposite."""
-    return seat % (n // 2) if teams else seat

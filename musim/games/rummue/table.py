@@ -12,9 +12,10 @@ from collections import namedtuple
 import numpy as np
 
 from musim.bits import bit, popcount
-from musim.games.rummue.rules import ADDED, HAND_SIZE, MAX_MELDS, MAX_PLAYERS, OUT_BONUS, kind, penalty, points, side
+from musim.games.rummue.rules import ADDED, HAND_SIZE, MAX_MELDS, MAX_PLAYERS, OUT_BONUS, kind, penalty, points
 from musim.jit import flat_kernel
 from musim.rng import randint
+from musim.sides import side
 
 G_STOCK, G_PILE, G_MELDS, G_EVENTS, G_TURN, G_RESTOCKS = range(6)
 DRAW, LAY, EXTEND, SWAP, DISCARD, RESTOCK = range(6)  # log kinds

@@ -1,12 +1,11 @@
 """The columns of Safarü's and Reverse Safarü's run output, each defined once: name, Arrow type,
 description.  One row is one game (every round until the stock and the hands are empty)."""
 
-import numpy as np
 import pyarrow as pa
 
 from musim.engine.parquet import SEAT, Column
 from musim.games.safarue.simulate import PARTS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 SIDE = "with 4 players the partners opposite share it, each seat showing its side's"
 
@@ -72,18 +71,13 @@ REVERSE_DEAL_COLUMNS = _columns(True)
 
 def deal_batch(out, start, players, reverse=False):
     """Arrow record batch of games start.. from simulate.simulate_deals output."""
-    count = out["dealer"].shape[0]
     parts = out["parts"]
     lists = {name: parts[:, :, k] for k, (name, _) in enumerate(_PARTS)}
     lists.update({name: out["methods"][:, :, k] for k, (name, _) in enumerate(_METHODS)})
     lists["released"] = out["released"]
     first, second = (name for name, _ in _BONUSES[reverse])
     values = {
-        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
-        "players": pa.array(np.full(count, players), type=pa.int8()),
-        "dealer": pa.array(out["dealer"], type=pa.int8()),
-        "starter": pa.array((out["dealer"] + 1) % players, type=pa.int8()),
-        f"score_{SEAT}": out["scores"],
+        **row_values(out, start, players),
         **{name: list_array(v, pa.list_(pa.int8())) for name, v in lists.items()},
         first: list_array(parts[:, :, PARTS.index("first_bonus")], pa.list_(pa.int16())),
         second: list_array(parts[:, :, PARTS.index("second_bonus")], pa.list_(pa.int16())),

@@ -58,29 +58,8 @@ def replay(obj):
 
 
 def _deck(obj, n, dealer):
-    """The card order (indices) of the record's hands, table and stock: 60 distinct cards."""
-    hands = records.dealt_hands(DECK, obj.get("hands"), n, rules.HAND)
-    lists = [obj.get("hands")[s] for s in range(n)]
-    table, stock = obj.get("table"), obj.get("stock")
-    if not isinstance(table, list) or len(table) != rules.TABLE:
-        raise InputError(f"table: expected a list of {rules.TABLE} cards, got {records.show(table)}")
-    if not isinstance(stock, list):
-        raise InputError(f"stock: expected a list of cards, got {records.show(stock)}")
-    taken = 0
-    for h in hands:
-        taken |= h
-    with records.at("table"):
-        taken |= DECK.parse(table, within=DECK.full & ~taken)
-    with records.at("stock"):
-        taken |= DECK.parse(stock, within=DECK.full & ~taken)
-    records.check_deck(DECK, [taken], DECK.full, "the 60 cards of the deck")
-    first = (dealer + 1) % n
-    dealt = [lists[(first + k) % n][j] for j in range(rules.HAND) for k in range(n)]
-    order, used = [], 0
-    for text in [*dealt, *table, *stock]:
-        c = DECK.index(text, DECK.full & ~used)
-        used |= 1 << c
-        order.append(c)
+    """The card order (indices) of the record's hands, table and stock, padded to the kernels' 64."""
+    order = records.dealt_order(DECK, obj, n, dealer, rules.HAND, rules.TABLE)
     return np.array(order + [0] * (64 - CARDS), np.int64)
 
 

@@ -130,12 +130,6 @@ def table_after(table, card, adding, totalling, pairing):
 
 
 @flat_kernel(inline="always")
-def side_of(n, seat):
-    """With 4 players the partners opposite share a side (0: seats 0 and 2); else each seat is one."""
-    return seat & 1 if n == 4 else seat
-
-
-@flat_kernel(inline="always")
 def sides(n):
     return 2 if n == 4 else n
 

@@ -31,12 +31,12 @@ from musim.games.safarue.rules import (
     ZEROS,
     caught_cards,
     score,
-    side_of,
     sides,
     table_after,
     triangles,
 )
 from musim.jit import flat_kernel
+from musim.sides import side
 
 Workspace = namedtuple("Workspace", "order adds totals held won side_won counts first second side_scores log rng")
 FULL = np.uint64(DECK.full)
@@ -135,11 +135,11 @@ def score_game(n, reverse, won, scores, first, second, ws):
     for s in range(k):
         ws.side_won[s] = 0
     for s in range(n):
-        ws.side_won[side_of(n, s)] |= won[s]
+        ws.side_won[side(n, n == 4, s)] |= won[s]
     score(ws.side_won, k, reverse, ws.counts, ws.first, ws.second, ws.side_scores)
     for s in range(n):
-        side = side_of(n, s)
-        scores[s], first[s], second[s] = ws.side_scores[side], ws.first[side], ws.second[side]
+        mine = side(n, n == 4, s)
+        scores[s], first[s], second[s] = ws.side_scores[mine], ws.first[mine], ws.second[mine]
 
 
 PARTS = ("cards", "blue", "yellow", "zeros", "triangles", "first_bonus", "second_bonus")

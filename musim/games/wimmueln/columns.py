@@ -7,7 +7,7 @@ from musim import seat_columns
 from musim.deck import MU
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 _TEXT = pa.array([MU.text(i) for i in range(MU.n_cards)])
 
@@ -38,15 +38,11 @@ def _texts(cards):
 
 def deal_batch(out, start, players):
     """Arrow record batch of deals start.. from simulate.simulate_deals output."""
-    count = out["dealer"].shape[0]
     trump = out["trump"]
     values = {
-        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
-        "players": pa.array(np.full(count, players), type=pa.int8()),
-        "dealer": pa.array(out["dealer"], type=pa.int8()),
+        **row_values(out, start, players),
         "trump": pa.array([None if t < 0 else MU.colours[t] for t in trump], type=pa.string()),
         "revealed": _texts(out["revealed"]),
-        f"score_{SEAT}": out["scores"],
         f"tricks_{SEAT}": out["tricks"],
         "card_points": list_array(out["card_points"], pa.list_(pa.int16())),
         "bonus": list_array(out["bonus"], pa.list_(pa.int16())),

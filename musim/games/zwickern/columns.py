@@ -2,14 +2,13 @@
 One deal row is one deal (every round until the stock and the hands are empty); a match row
 is n deals."""
 
-import numpy as np
 import pyarrow as pa
 
 from musim import seat_columns
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
 from musim.games.zwickern.rules import PARTS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 SIDE = "with 4 players the partners opposite (seats 0 and 2, 1 and 3) share it"
 
@@ -56,13 +55,8 @@ MATCH_COLUMNS = tuple(  # a match always ends by the rules: no `capped` column
 
 def deal_batch(out, start, players):
     """Arrow record batch of deals start.. from simulate.simulate_deals output."""
-    count = out["dealer"].shape[0]
     values = {
-        "deal": pa.array(np.arange(start, start + count), type=pa.int64()),
-        "players": pa.array(np.full(count, players), type=pa.int8()),
-        "dealer": pa.array(out["dealer"], type=pa.int8()),
-        "starter": pa.array((out["dealer"] + 1) % players, type=pa.int8()),
-        f"score_{SEAT}": out["scores"],
+        **row_values(out, start, players),
         **{name: list_array(out["parts"][:, :, PARTS.index(name)], pa.list_(pa.int16())) for name in _PARTS},
         "left": pa.array(out["left"], type=pa.int8()),
         "piles": pa.array(out["piles"], type=pa.int8()),

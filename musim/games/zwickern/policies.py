@@ -20,9 +20,10 @@ import numpy as np
 
 from musim.bits import bit, lowest, popcount
 from musim.games.zwickern.points import PILE, ZWICK
-from musim.games.zwickern.rules import BUILD, BUY, LAY, builds, buys, card_points, load_items, side_of
+from musim.games.zwickern.rules import BUILD, BUY, LAY, builds, buys, card_points, load_items
 from musim.jit import flat_kernel
 from musim.rng import randint, random_bit
+from musim.sides import side
 
 RANDOM = 0
 HEURISTIC = 1
@@ -83,6 +84,6 @@ def _piles_back(n, seat, t, taken, points):
     """The penalty saved by taking back the piles of the mover's side among `taken`."""
     saved = 0
     for k in range(t.count[0]):
-        if t.piles[k] & taken and side_of(n, t.builder[k]) == side_of(n, seat):
+        if t.piles[k] & taken and side(n, n == 4, t.builder[k]) == side(n, n == 4, seat):
             saved += t.value[k] * points[PILE]
     return POINT * saved

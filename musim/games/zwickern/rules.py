@@ -18,6 +18,7 @@ from musim.bits import bit, lowest, popcount
 from musim.deck import ZWICKERN as DECK
 from musim.games.zwickern.points import MOST, PILE, ZWICK
 from musim.jit import flat_kernel
+from musim.sides import side
 
 CARDS = DECK.n_cards
 HAND, TABLE = 4, 4
@@ -341,12 +342,6 @@ def build(t, card, target, value, seat):
 
 
 @flat_kernel(inline="always")
-def side_of(n, seat):
-    """With 4 players the partners opposite share a side (0: seats 0 and 2); else each seat is one."""
-    return seat & 1 if n == 4 else seat
-
-
-@flat_kernel(inline="always")
 def card_points(cards, points):
     total = 0
     while cards:
@@ -371,7 +366,7 @@ def score(n, won, t, points, parts, scores, side_cards, side_total):
         parts[s, ZWICK_POINTS] = parts[s, ZWICKS] * points[ZWICK]
         parts[s, PILE_PENALTY] = 0
         parts[s, PILES_LEFT] = 0
-        side_cards[side_of(n, s)] += parts[s, CARDS_WON]
+        side_cards[side(n, n == 4, s)] += parts[s, CARDS_WON]
     for k in range(t.count[0]):
         s = t.builder[k]
         parts[s, PILE_PENALTY] -= t.value[k] * points[PILE]
@@ -383,8 +378,8 @@ def score(n, won, t, points, parts, scores, side_cards, side_total):
         elif side_cards[s] == top:
             tied += 1
     for s in range(n):
-        side = side_of(n, s)
-        parts[s, MOST_CARDS] = points[MOST] if tied == 1 and side == best else 0
-        side_total[side] += parts[s, CARD_POINTS] + parts[s, ZWICK_POINTS] + parts[s, PILE_PENALTY]
+        mine = side(n, n == 4, s)
+        parts[s, MOST_CARDS] = points[MOST] if tied == 1 and mine == best else 0
+        side_total[mine] += parts[s, CARD_POINTS] + parts[s, ZWICK_POINTS] + parts[s, PILE_PENALTY]
     for s in range(n):
-        scores[s] = side_total[side_of(n, s)] + parts[s, MOST_CARDS]
+        scores[s] = side_total[side(n, n == 4, s)] + parts[s, MOST_CARDS]
