@@ -44,6 +44,10 @@ def test_the_summary_agrees_with_the_rows_and_reprints_from_the_file(tmp_path, g
     dealer_line = next(line for line in output.splitlines() if line.lstrip().startswith("dealer "))
     assert float(dealer_line.split()[1]) == pytest.approx(dealer_score, abs=0.005)
     assert f"from {scores.min()} to {scores.max()}" in output
+    for k, name in enumerate(["dealer", "dealer+1", "dealer+2", "dealer+3"]):
+        position = scores[np.arange(len(rows)), (rows["dealer"].to_numpy() + k) % 4]
+        expected = np.quantile(position, [0.1, 0.25, 0.5, 0.75, 0.9], method="inverted_cdf")
+        assert [int(v) for v in _position_line(output, "by seat position: the score's", name)[1:]] == list(expected)
     again = invoke("summary", tmp_path / "out.parquet")
     assert again.exit_code == 0 and again.output.splitlines() == output.splitlines()[:-1]  # all but the timing line
 
@@ -95,6 +99,16 @@ def test_matches_write_one_row_per_match(tmp_path, game):
     output, table = run(tmp_path, game, "--players", 4, "--matches", 6, "--seed", 2)
     assert table.num_rows == 6 and "deals per match" in output
     assert all(d >= 1 for d in table.column("deals").to_pylist())
+
+
+def test_partners_win_matches_together(tmp_path):
+    output, table = run(tmp_path, "zwickern", "--players", 4, "--matches", 60, "--seed", 2)
+    sides = [{s % 2 for s in seats} for seats in table.column("winners").to_pylist()]
+    for side, name in [(0, "seats 0 and 2"), (1, "seats 1 and 3")]:
+        won = sum(s == {side} for s in sides)
+        line = next(line for line in output.splitlines() if line.strip().startswith(name))
+        assert float(line.split()[4][:-1]) == pytest.approx(100 * won / 60, abs=0.005)
+    assert "outright win rate by side" in output and "top score shared" in output
 
 
 @pytest.mark.parametrize("game", ROW_GAMES)

@@ -6,6 +6,7 @@ the game's own columns module.
 """
 
 import dataclasses
+from collections import Counter
 from functools import partial
 
 import numpy as np
@@ -81,6 +82,8 @@ class DealSummary:
     EVENTS = ()  # (list column of per-seat counts, text): the mean count a row, all seats together
     ENDS = ()  # the values of the row's `end` column (what ended it), each counted and its rate shown
     ENDS_TEXT = "what ended the game"
+    LOWER_WINS = False  # the lowest score wins (Reverse Safarü): the summary says so
+    QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
     def __init__(self, params):
         self.params = params
@@ -95,6 +98,7 @@ class DealSummary:
         self.edge = np.zeros(n, np.int64)  # n * score - the deal's total, by position from the dealer
         self.edge_sq = np.zeros(n, np.int64)
         self.low, self.high = None, None
+        self.histograms = [Counter() for _ in range(n)]  # by position from the dealer: score -> rows
 
     def add(self, batch):
         n = self.players
@@ -105,6 +109,8 @@ class DealSummary:
         self.total_sq += (ordered * ordered).sum(axis=0)
         self.edge += edge.sum(axis=0)
         self.edge_sq += (edge * edge).sum(axis=0)
+        for histogram, values in zip(self.histograms, ordered.T):
+            histogram.update(dict(zip(*(v.tolist() for v in np.unique(values, return_counts=True)))))
         if batch.num_rows:
             low, high = int(scores.min()), int(scores.max())
             self.low = low if self.low is None else min(self.low, low)
@@ -123,7 +129,8 @@ class DealSummary:
         if not self.deals:
             return out
         n, d = self.players, self.deals
-        out.append(f"a seat's {self.UNIT} score: from {self.low} to {self.high}")
+        lowest = ", the lowest wins" if self.LOWER_WINS else ""
+        out.append(f"a seat's {self.UNIT} score: from {self.low} to {self.high}{lowest}")
         out.append(
             f"by seat position: mean score per {self.UNIT}, and its advantage over the mean of the seats"
             f" {INTERVAL_NOTE}:"
@@ -131,6 +138,10 @@ class DealSummary:
         for name, t, tq, e, eq in zip(seat_names(n), self.total, self.total_sq, self.edge, self.edge_sq):
             advantage = mean_text(d, int(e) / n, int(eq) / (n * n), signed=True)
             out.append(f"  {name:<9} {mean_text(d, int(t), int(tq))}  advantage {advantage}")
+        percents = ", ".join(f"{q:.0%}" for q in self.QUANTILES)
+        out.append(f"by seat position: the score's distribution, its {percents} points:")
+        for name, histogram in zip(seat_names(n), self.histograms):
+            out.append(f"  {name:<9} " + "  ".join(f"{v:>5}" for v in quantiles(histogram, self.QUANTILES)))
         if self.EVENTS:
             out.append(f"a {self.UNIT}, all seats together {INTERVAL_NOTE}:")
             for name, text in self.EVENTS:
@@ -139,6 +150,14 @@ class DealSummary:
             out.append(f"{self.ENDS_TEXT} {INTERVAL_NOTE}:")
             out += [f"  {end:<22} {rate_text(k, d)}" for end, k in self.ends.items()]
         return out
+
+
+def quantiles(histogram, qs):
+    """The q-quantiles of the values a Counter holds (value -> count): the least value with at
+    least a share q of the counts at or below it, so that batching cannot change them."""
+    values = sorted(histogram)
+    cumulative = np.cumsum([histogram[v] for v in values])
+    return [values[int(np.searchsorted(cumulative, q * cumulative[-1]))] for q in qs]
 
 
 def for_run(params):

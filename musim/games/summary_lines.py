@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.analysis.stats import mean_interval_from_sums, wilson
+from musim.sides import side
 
 INTERVAL_NOTE = "[95% interval]"
 
@@ -56,30 +57,49 @@ def seat_names(players):
 
 
 class MatchSummary:
-    """Deals per match and the outright win rate by seat."""
+    """Deals per match and the outright win rate by seat, or by side where partners opposite
+    play as one (`teams`: their totals are the side's, so both are among the `winners`)."""
 
-    COLUMNS = ("deals", "winner")
+    COLUMNS = ("deals", "winners")
 
-    def __init__(self, params, header):
+    def __init__(self, params, header, teams=False):
         self.params, self.header = params, header  # header(params, matches): the first line
-        self.players = params["players"]
+        n = self.players = params["players"]
+        self.teams = teams
+        self.side_of = [side(n, teams, s) for s in range(n)]
         self.matches = self.deals = self.deals_sq = self.shared = 0
-        self.wins = np.zeros(self.players, np.int64)
+        self.wins = np.zeros(max(self.side_of) + 1, np.int64)
 
     def add(self, batch):
         deals = numpy_column(batch, "deals").astype(np.int64)
-        winner = column(batch, "winner")
         self.matches += batch.num_rows
         self.deals += int(deals.sum())
         self.deals_sq += int((deals * deals).sum())
-        self.shared += winner.null_count
-        won = pc.drop_null(winner).to_numpy().astype(np.int64)
-        self.wins += np.bincount(won, minlength=self.players)
+        for seats in batch.column("winners").to_pylist():
+            sides = {self.side_of[s] for s in seats}
+            if len(sides) == 1:
+                self.wins[sides.pop()] += 1
+            else:
+                self.shared += 1
 
     def lines(self):
         out = [self.header(self.params, self.matches)]
         if not self.matches:
             return out
+        m, n = self.matches, self.players
+        out.append(f"deals per match: {mean_text(m, self.deals, self.deals_sq)} {INTERVAL_NOTE}")
+        out.append(f"top score shared (no outright winner): {rate_text(self.shared, m)}")
+        if self.teams:
+            out.append(f"outright win rate by side (partners opposite; the first dealer is drawn) {INTERVAL_NOTE}:")
+            names = [" and ".join(str(s) for s in range(n) if self.side_of[s] == k) for k in range(len(self.wins))]
+            names = [f"seats {name}" for name in names]
+        else:
+            out.append(
+                f"outright win rate by seat (seat numbers of the rows; the first dealer is drawn) {INTERVAL_NOTE}:"
+            )
+            names = [f"seat {s}" for s in range(n)]
+        out += [f"  {name}  {rate_text(int(w), m)}" for name, w in zip(names, self.wins)]
+        return out
         m = self.matches
         out.append(f"deals per match: {mean_text(m, self.deals, self.deals_sq)} {INTERVAL_NOTE}")
         out.append(f"top score shared (no outright winner): {rate_text(self.shared, m)}")

@@ -22,5 +22,5 @@ class DealSummary(seat_run.DealSummary):
 def for_run(params):
     """The summary accumulator of a run with these parameters."""
     if params["mode"] == "matches":
-        return MatchSummary(params, seat_run.header)
+        return MatchSummary(params, seat_run.header, teams=params["options"]["teams"])
     return DealSummary(params)

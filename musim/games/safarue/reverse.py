@@ -14,7 +14,7 @@ GAME = Game(
     policies=("heuristic", "random"),
     play_help=PLAY_HELP + " In Reverse Safarü the seat to the mover's left names the method by its own policy.",
     job=lazy("musim.games.safarue.run", "reverse_job"),
-    make_summary=lazy("musim.games.safarue.summary", "for_run"),
+    make_summary=lazy("musim.games.safarue.summary", "for_reverse"),
     record=lazy("musim.games.safarue.run", "reverse_record"),
     replay=lazy("musim.games.safarue.record", "replay"),
 )

@@ -19,6 +19,17 @@ class DealSummary(seat_run.DealSummary):
     )
 
 
+class ReverseSummary(DealSummary):
+    """Reverse Safarü: the same lines; the lowest score wins."""
+
+    LOWER_WINS = True
+
+
 def for_run(params):
-    """The summary accumulator of a run with these parameters."""
+    """The summary accumulator of a Safarü run with these parameters."""
     return DealSummary(params)
+
+
+def for_reverse(params):
+    """The summary accumulator of a Reverse Safarü run with these parameters."""
+    return ReverseSummary(params)
