@@ -12,6 +12,9 @@ heuristic  takes the offered discard when it fits a row without blocking it (a k
            13 or more (most cards would block it); otherwise does not secure.
 """
 
+import numpy as np
+
+from musim.bits import nth_bit, popcount
 from musim.games.danger.rules import (
     CARD,
     COLOURS,
@@ -24,31 +27,12 @@ from musim.games.danger.rules import (
     securable,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint
+from musim.rng import randint, random_bit
 
 RANDOM = 0
 HEURISTIC = 1
 NAMES = {"random": RANDOM, "heuristic": HEURISTIC}
 RISKY = 13  # a row at this total or more is secured: a card of 3 or more would block it
-
-
-@flat_kernel(inline="always")
-def _nth(mask, k):
-    """The colour of the k-th set bit of a small mask."""
-    for c in range(COLOURS):
-        if mask >> c & 1:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
-
-
-@flat_kernel(inline="always")
-def _random_colour(mask, state):
-    k = 0
-    for c in range(COLOURS):
-        k += mask >> c & 1
-    return _nth(mask, randint(state, k))
 
 
 @flat_kernel(inline="always")
@@ -81,7 +65,7 @@ def choose_row(policy, t, state):
     s, card = t.g[SEAT], t.g[CARD]
     rows = open_rows(t, s, card)
     if policy == RANDOM:
-        return _random_colour(rows, state)
+        return random_bit(state, np.uint64(rows))
     return _best_row(t, s, card, rows)
 
 
@@ -90,11 +74,8 @@ def choose_secure(policy, t, state):
     """The row to secure among securable(t), or -1 (SECURE)."""
     rows = securable(t)
     if policy == RANDOM:
-        k = 1
-        for c in range(COLOURS):
-            k += rows >> c & 1
-        pick = randint(state, k)
-        return -1 if pick == 0 else _nth(rows, pick - 1)
+        pick = randint(state, 1 + popcount(np.uint64(rows)))
+        return -1 if pick == 0 else nth_bit(np.uint64(rows), pick - 1)
     s, n = t.g[SEAT], t.g[PLAYERS]
     best, top = -1, -1
     for c in range(COLOURS):
