@@ -1,11 +1,11 @@
 """Decision policies for Danger as numba kernels: take the offered discard or the stock's top
 card, the row of a two-colour card, which row to secure.
 
-random     takes an offered discard it may take with chance 1/2; puts a two-colour card in one
-           of its two open rows at random; secures a uniform choice among its securable rows and
-           not securing.
-heuristic  takes the offered discard when it fits a row without blocking it (a known card that
-           adds points beats a blind draw); puts a two-colour card where the row's total gets
+random     takes an offered discard with chance 1/2, whatever it is; puts a two-colour card in
+           one of its two open rows at random; secures a uniform choice among its securable rows
+           and not securing.
+heuristic  takes the offered discard when it fits an open row without blocking it (a known card
+           that adds points beats a blind draw); puts a two-colour card where the row's total gets
            highest without passing 15 (if both would block, in the row with the lower total, the
            smaller loss); secures the row with the highest total among those where it holds the
            (possibly shared) highest total of all players in that colour, or where its total is
@@ -55,7 +55,10 @@ def choose_take(policy, t, state):
     if policy == RANDOM:
         return randint(state, 2) == 0
     s, card = t.g[SEAT], t.g[OFFER]
-    c = _best_row(t, s, card, open_rows(t, s, card))
+    rows = open_rows(t, s, card)
+    if rows == 0:
+        return False
+    c = _best_row(t, s, card, rows)
     return t.total[s, c] + t.kind[card, 2] <= LIMIT
 
 
