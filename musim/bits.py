@@ -132,3 +132,22 @@ def compress(x, m):
         i += np.uint64(1)
         m ^= low
     return out
+
+
+@njit(cache=True, inline="always")
+def any_set(masks, n):
+    """Is any of masks[:n] non-empty (does any seat still hold a card)?"""
+    for s in range(n):
+        if masks[s]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def mask_sum(mask, table):
+    """The sum of table[i] over the set bits i of mask (the points of a set of cards)."""
+    total = 0
+    while mask:
+        total += table[lowest(mask)]
+        mask = drop_lowest(mask)
+    return total

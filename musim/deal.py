@@ -1,10 +1,18 @@
-"""Dealing a deck subset given as a mask, from a per-deal random stream (musim.rng)."""
+"""Shuffling and dealing a deck subset given as a mask, from a per-deal random stream (musim.rng)."""
 
 import numpy as np
 
 from musim.bits import bit, lowest
 from musim.jit import flat_kernel
 from musim.rng import randint
+
+
+@flat_kernel
+def shuffle(cards, m, state):
+    """Fisher-Yates shuffle of cards[:m] in place, from the stream `state`."""
+    for i in range(m - 1, 0, -1):
+        j = randint(state, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 @flat_kernel
@@ -19,9 +27,7 @@ def deal_cards(n, mask, cards, state, hands):
         cards[m] = lowest(rest)
         rest &= rest - np.uint64(1)
         m += 1
-    for i in range(m - 1, 0, -1):
-        j = randint(state, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffle(cards, m, state)
     h = m // n
     for s in range(n):
         hands[s] = 0

@@ -56,7 +56,7 @@ class State:
         return [c for c in colours(self.texts[card]) if (s, c) not in self.closed]
 
     def may_take_offer(self):
-        return self.offer >= 0 and bool(self.open_rows(self.seat, self.offer))
+        return self.offer >= 0
 
     def may_secure(self):
         s = self.seat

@@ -301,6 +301,11 @@ def test_illegal_records_name_the_first_illegal_step():
         r["turns"][stop]["turn"].append(r["turns"][stop]["turn"][0])
 
     assert "is not a face-down card" in _bad(rec, turn_twice)
+    for value, shown in (("R0", '"R0"'), (99, "99"), ([], "[]")):
+        message = _bad(rec, lambda r, value=value: r["turns"][stop].update(stop=value))
+        assert message.startswith(f"turn {stop} (seat ") and message.endswith(f"): stop: expected true, got {shown}")
+    message = _bad(rec, lambda r: r["turns"][stop].update(turn=["R0"]))
+    assert message.endswith('): turn: expected a non-empty list of grid positions, got ["R0"]')
 
     def back_elsewhere(r):
         r["turns"][back]["back"][1] = 60

@@ -126,7 +126,7 @@ def test_a_two_colour_card_with_one_row_closed_goes_in_the_other_and_with_both_c
     assert t.g[PILE_END] == 1 and t.g[SEAT] == 1 and t.g[OFFER] == t.pile[0]
 
 
-def test_the_next_player_may_take_the_discard_instead_of_the_stock_only_if_it_can_place_it():
+def test_the_next_player_may_take_the_discard_instead_of_the_stock():
     t = table("R1", "G2")
     t.state[0, R] = SECURED
     rules.take(t, False)  # seat 0 discards R1
@@ -134,10 +134,19 @@ def test_the_next_player_may_take_the_discard_instead_of_the_stock_only_if_it_ca
     rules.take(t, True)
     assert t.total[1, R] == 1 and t.g[PILE_END] == 0 and t.counts[1, rules.TAKEN] == 1
     assert not rules.can_take_offer(t)  # seat 2: nothing was discarded by seat 1
+
+
+def test_a_discard_the_taker_cannot_place_is_discarded_again_and_offered_on():
     t = table("R1", "G2")
     t.state[0, R], t.state[1, R] = SECURED, BLOCKED
-    rules.take(t, False)
-    assert t.g[OFFER] >= 0 and not rules.can_take_offer(t)
+    rules.take(t, False)  # seat 0 discards R1
+    r1 = t.g[OFFER]
+    assert rules.can_take_offer(t)  # RULES §9: no exception for a card seat 1 cannot place
+    rules.take(t, True)
+    assert t.g[SEAT] == 2 and t.g[OFFER] == r1 and t.g[PILE_END] == 1 and t.pile[0] == r1
+    assert t.counts[1, rules.TAKEN] == 1 and t.counts[1, rules.DISCARDS] == 1 and t.total[1, R] == 0
+    rules.take(t, True)  # seat 2 places it
+    assert t.total[2, R] == 1 and t.g[PILE_END] == 0
 
 
 def test_the_discard_is_offered_to_the_next_player_only():
@@ -391,6 +400,19 @@ def test_cards_are_conserved_at_every_step():
 
 
 # ---------------------------------------------------------------- records
+
+
+def test_a_record_may_take_a_discard_the_seat_cannot_place():
+    """Stacked: every seat blocks red (R9, R8), seat 0 draws R1 and discards it, seats 1 and 2 take
+    it in turn and discard it again (RULES §9); the replay accepts all nine turns."""
+    stock = ["R9"] * 3 + ["R8"] * 3 + ["R1"]
+    rest = DANGER.format(DANGER.full)
+    for c in stock:
+        rest.remove(c)
+    turns = [{"take": "stock"}] * 7 + [{"take": "discard"}] * 2
+    rec = {"game": "danger", "players": 3, "dealer": 2, "stock": stock + rest, "turns": turns}
+    with pytest.raises(InputError, match=r"9 turns, but the game goes on: seat 0 takes turn 9"):
+        replay(rec)
 
 
 def _bad(rec, change):

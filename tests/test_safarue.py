@@ -282,6 +282,16 @@ def test_a_wrong_sum_and_a_missing_zero_are_named():
         game.turn({"card": "K5", "totalling": ["Y9"]}, 0, "turn 0")
 
 
+def test_a_card_of_the_wrong_type_is_named_as_json():
+    game = state(["R0", "G2", "B3"], ["K5"])
+    with pytest.raises(InputError, match=r"^turn 0: card: expected a card, got null$"):
+        game.turn({"card": None}, 0, "turn 0")
+    with pytest.raises(InputError, match=r'^turn 0: card: expected a card, got \["R0"\]$'):
+        game.turn({"card": ["R0"]}, 0, "turn 0")
+    with pytest.raises(InputError, match=r'adding: expected a non-empty list of cards, got \[{"a": 1}\]$'):
+        game.turn({"card": "K5", "adding": [{"a": 1}]}, 0, "turn 0")
+
+
 # ---------------------------------------------------------------- runs through the CLI
 
 

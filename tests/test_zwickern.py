@@ -323,6 +323,12 @@ def test_illegal_buys_and_builds_are_named():
         _turn(ws, 2, 0, {"card": "C8", "build": ["H5", "S3"], "value": 8}, "t")
     with pytest.raises(InputError, match="not both buy and build"):
         _turn(ws, 2, 0, {"card": "C8", "buy": ["H5", "S3"], "build": ["D2"]}, "t")
+    with pytest.raises(InputError, match=r"^t: card: expected a card, got null$"):
+        _turn(ws, 2, 0, {"card": None}, "t")
+    with pytest.raises(InputError, match=r'^t: card: expected a card, got \["C8"\]$'):
+        _turn(ws, 2, 0, {"card": ["C8"]}, "t")
+    with pytest.raises(InputError, match=r'^t: buy: expected a non-empty list of table cards, got \[{"a": 1}\]$'):
+        _turn(ws, 2, 0, {"card": "C8", "buy": [{"a": 1}]}, "t")
     got = _turn(ws, 2, 0, {"card": "C8", "buy": ["H5", "S3"]}, "t")
     assert got["action"] == "buy" and got["cards"] == ["S3", "H5"] and not got["zwick"]
     got = _turn(ws, 2, 0, {"card": "HA", "buy": ["D2", "C4", "D5"]}, "t")  # 2 + the pile's 9: the ace's 11

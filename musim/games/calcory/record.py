@@ -84,7 +84,7 @@ def _turn(t, entry, where):
         card = _back(t, entry["back"], where)
         return {"seat": seat, "outcome": "took its marks", "back": card}
     positions = entry.get("turn")
-    if not isinstance(positions, list) or not positions:
+    if not isinstance(positions, list) or not positions or not all(records.is_int(p) for p in positions):
         raise InputError(f"{where}: turn: expected a non-empty list of grid positions, got {records.show(positions)}")
     cards = []
     for j, p in enumerate(positions):
@@ -110,6 +110,8 @@ def _turn(t, entry, where):
         return {"seat": seat, "turned": cards, "outcome": "thirteen", "back": _back(t, entry["back"], where)}
     if "back" in entry:
         raise InputError(f"{where}: back: {' '.join(cards)} do not make 13")
+    if "stop" in entry and not isinstance(entry["stop"], bool):
+        raise InputError(f"{where}: stop: expected true, got {records.show(entry['stop'])}")
     if entry.get("stop") is not True:
         raise InputError(f'{where}: the turn neither fails nor makes 13 nor stops ({" ".join(cards)}: "stop": true?)')
     if not rules.can_stop(t):

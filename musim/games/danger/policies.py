@@ -1,17 +1,20 @@
 """Decision policies for Danger as numba kernels: take the offered discard or the stock's top
 card, the row of a two-colour card, which row to secure.
 
-random     takes an offered discard it may take with chance 1/2; puts a two-colour card in one
-           of its two open rows at random; secures a uniform choice among its securable rows and
-           not securing.
-heuristic  takes the offered discard when it fits a row without blocking it (a known card that
-           adds points beats a blind draw); puts a two-colour card where the row's total gets
+random     takes an offered discard with chance 1/2, whatever it is; puts a two-colour card in
+           one of its two open rows at random; secures a uniform choice among its securable rows
+           and not securing.
+heuristic  takes the offered discard when it fits an open row without blocking it (a known card
+           that adds points beats a blind draw); puts a two-colour card where the row's total gets
            highest without passing 15 (if both would block, in the row with the lower total, the
            smaller loss); secures the row with the highest total among those where it holds the
            (possibly shared) highest total of all players in that colour, or where its total is
            13 or more (most cards would block it); otherwise does not secure.
 """
 
+import numpy as np
+
+from musim.bits import nth_bit, popcount
 from musim.games.danger.rules import (
     CARD,
     COLOURS,
@@ -24,31 +27,12 @@ from musim.games.danger.rules import (
     securable,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint
+from musim.rng import randint, random_bit
 
 RANDOM = 0
 HEURISTIC = 1
 NAMES = {"random": RANDOM, "heuristic": HEURISTIC}
 RISKY = 13  # a row at this total or more is secured: a card of 3 or more would block it
-
-
-@flat_kernel(inline="always")
-def _nth(mask, k):
-    """The colour of the k-th set bit of a small mask."""
-    for c in range(COLOURS):
-        if mask >> c & 1:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
-
-
-@flat_kernel(inline="always")
-def _random_colour(mask, state):
-    k = 0
-    for c in range(COLOURS):
-        k += mask >> c & 1
-    return _nth(mask, randint(state, k))
 
 
 @flat_kernel(inline="always")
@@ -71,7 +55,10 @@ def choose_take(policy, t, state):
     if policy == RANDOM:
         return randint(state, 2) == 0
     s, card = t.g[SEAT], t.g[OFFER]
-    c = _best_row(t, s, card, open_rows(t, s, card))
+    rows = open_rows(t, s, card)
+    if rows == 0:
+        return False
+    c = _best_row(t, s, card, rows)
     return t.total[s, c] + t.kind[card, 2] <= LIMIT
 
 
@@ -81,7 +68,7 @@ def choose_row(policy, t, state):
     s, card = t.g[SEAT], t.g[CARD]
     rows = open_rows(t, s, card)
     if policy == RANDOM:
-        return _random_colour(rows, state)
+        return random_bit(state, np.uint64(rows))
     return _best_row(t, s, card, rows)
 
 
@@ -90,11 +77,8 @@ def choose_secure(policy, t, state):
     """The row to secure among securable(t), or -1 (SECURE)."""
     rows = securable(t)
     if policy == RANDOM:
-        k = 1
-        for c in range(COLOURS):
-            k += rows >> c & 1
-        pick = randint(state, k)
-        return -1 if pick == 0 else _nth(rows, pick - 1)
+        pick = randint(state, 1 + popcount(np.uint64(rows)))
+        return -1 if pick == 0 else nth_bit(np.uint64(rows), pick - 1)
     s, n = t.g[SEAT], t.g[PLAYERS]
     best, top = -1, -1
     for c in range(COLOURS):

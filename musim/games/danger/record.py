@@ -18,7 +18,6 @@ from musim.games.danger.rules import (
     CARD,
     COLOUR_NAMES,
     COLOURS,
-    OFFER,
     OVER,
     PHASE,
     PILE_END,
@@ -133,10 +132,8 @@ def _turn(t, deck, entry, where, shuffles, used):
             f"{records.show(entry)}"
         )
     if entry["take"] == "discard":
-        if t.g[OFFER] < 0:
-            raise InputError(f"{where}: take: no discard on offer (the previous seat discarded nothing)")
         if not rules.can_take_offer(t):
-            raise InputError(f"{where}: take: {deck.text(int(t.g[OFFER]))} on offer, but its rows are closed")
+            raise InputError(f"{where}: take: no discard on offer (the previous seat discarded nothing)")
     elif rules.stock_empty(t):
         if used >= len(shuffles):
             raise InputError(f"{where}: take: the stock ran out, but reshuffles holds no order {used}")

@@ -149,9 +149,9 @@ def open_rows(t, s, card):
 
 @flat_kernel(inline="always")
 def can_take_offer(t):
-    """May the seat to move take the card the previous seat just discarded: there is one, and
-    the seat can place it (an open row of its colours)."""
-    return t.g[OFFER] >= 0 and open_rows(t, t.g[SEAT], t.g[OFFER]) != 0
+    """May the seat to move take the card the previous seat just discarded: there is one (RULES.md
+    §9 makes no exception for a card it cannot place: take discards such a card again)."""
+    return t.g[OFFER] >= 0
 
 
 @flat_kernel(inline="always")
@@ -191,8 +191,9 @@ def begin(t):
 @flat_kernel(inline="always")
 def take(t, offer):
     """Take the offered discard (offer true; legal when can_take_offer) or the stock's top card
-    (the caller refills an empty stock first).  A card with no open row is discarded; with one,
-    placed there; with two (a two-colour card), the seat chooses (ROW)."""
+    (the caller refills an empty stock first).  A card with no open row is discarded (a taken
+    discard goes back on the pile, offered to the next seat); with one open row, placed there;
+    with two (a two-colour card), the seat chooses (ROW)."""
     s = t.g[SEAT]
     if offer:
         card = t.g[OFFER]

@@ -13,6 +13,7 @@ from collections import namedtuple
 import numpy as np
 
 from musim import drivers
+from musim.deal import shuffle
 from musim.deck import danger_deck
 from musim.duplicate import seat_policies
 from musim.games.danger import policies
@@ -43,7 +44,6 @@ from musim.games.danger.rules import (
     take,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint
 
 Workspace = namedtuple("Workspace", "table log shuffled rng")
 MAX_ROUNDS = 20
@@ -63,14 +63,6 @@ def make_workspace(shuffled=0):
         shuffled=np.zeros(shuffled, np.int64),
         rng=np.zeros(1, np.uint64),
     )
-
-
-@flat_kernel
-def shuffle(cards, m, state):
-    """Fisher-Yates shuffle of cards[:m] in place."""
-    for i in range(m - 1, 0, -1):
-        j = randint(state, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 @flat_kernel

@@ -12,9 +12,9 @@ from collections import namedtuple
 import numpy as np
 
 from musim.bits import bit, popcount
+from musim.deal import shuffle
 from musim.games.rummue.rules import ADDED, HAND_SIZE, MAX_MELDS, MAX_PLAYERS, OUT_BONUS, kind, penalty, points
 from musim.jit import flat_kernel
-from musim.rng import randint
 from musim.sides import side
 
 G_STOCK, G_PILE, G_MELDS, G_EVENTS, G_TURN, G_RESTOCKS = range(6)
@@ -104,9 +104,7 @@ def restock(ws, state):
     """RULES.md Decision: the discard pile but its top card, shuffled from the deal's stream, is
     the new stock.  Logged card by card, top first."""
     k = take_pile(ws)
-    for i in range(k - 1, 0, -1):
-        j = randint(state, i + 1)
-        ws.stock[i], ws.stock[j] = ws.stock[j], ws.stock[i]
+    shuffle(ws.stock, k, state)
     for j in range(k - 1, -1, -1):
         _log(ws, RESTOCK, ws.stock[j], 0, 0)
 

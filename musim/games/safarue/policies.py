@@ -21,7 +21,7 @@ heuristic  values each card by what it is worth to its catcher at the end, from 
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
+from musim.bits import bit, lowest, mask_sum, popcount
 from musim.deck import MU as DECK
 from musim.games.safarue.rules import (
     ADDING,
@@ -58,16 +58,6 @@ VALUE = _values(False)  # Safarü: what a caught card is worth to its catcher
 COST = _values(True)  # Reverse Safarü: what a caught card costs its catcher
 
 
-@flat_kernel(inline="always")
-def worth(mask, table):
-    """The sum of table[c] over the cards c of mask."""
-    total = 0
-    while mask:
-        total += table[lowest(mask)]
-        mask &= mask - np.uint64(1)
-    return total
-
-
 @flat_kernel
 def _combination(adds, n_add, totals, n_total, pairs, card, pick, best):
     """Walk the legal combinations of one Safarü card (each method used or not, disjoint, at
@@ -86,7 +76,7 @@ def _combination(adds, n_add, totals, n_total, pairs, card, pick, best):
             while True:
                 if sa or st or sp:
                     if best:
-                        v = worth(sa | st | sp, VALUE) + (VALUE[card] if sp else 0)
+                        v = mask_sum(sa | st | sp, VALUE) + (VALUE[card] if sp else 0)
                         if v > top:
                             top, got_a, got_t, got_p = v, sa, st, sp
                     elif count == pick:
@@ -161,7 +151,7 @@ def _cheapest(sets, n):
     """(cost, set) of the cheapest of n sets."""
     low, got = 1 << 30, NONE
     for i in range(n):
-        c = worth(sets[i], COST)
+        c = mask_sum(sets[i], COST)
         if c < low:
             low, got = c, sets[i]
     return low, got
@@ -199,7 +189,7 @@ def choose_method(policy, options, card, n_add, n_total, pairs, state, ws):
     """The method the chooser names among `options` (bits by method): random, or the one whose
     cheapest set costs the mover most."""
     if policy == RANDOM:
-        return _nth_method(options, randint(state, popcount(np.uint64(options))))
+        return random_bit(state, np.uint64(options))
     chosen, top = -1, -1
     for m in range(3):
         if options >> m & 1:
@@ -207,16 +197,6 @@ def choose_method(policy, options, card, n_add, n_total, pairs, state, ws):
             if c > top:
                 chosen, top = m, c
     return chosen
-
-
-@flat_kernel(inline="always")
-def _nth_method(options, k):
-    for m in range(3):
-        if options >> m & 1:
-            if k == 0:
-                return m
-            k -= 1
-    return -1
 
 
 @flat_kernel
@@ -233,7 +213,7 @@ def choose_reverse(policy, chooser, hand, table, cleared, state, ws):
     options = _method_options(n_add, n_total, pairs)
     if options == 0:
         return card, NONE, NONE, NONE
-    method = _nth_method(options, 0)
+    method = lowest(np.uint64(options))
     if popcount(np.uint64(options)) > 1:
         method = choose_method(chooser, options, card, n_add, n_total, pairs, state, ws)
     a, t, p = _take(policy, method, card, n_add, n_total, pairs, state, ws)

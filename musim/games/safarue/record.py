@@ -83,6 +83,8 @@ class _Game:
             keys = ", ".join(rules.METHODS)
             raise InputError(f'{where}: expected {{"card": ...}} with any of {keys}, got {records.show(turn)}')
         text = turn["card"]
+        if not isinstance(text, str):
+            raise InputError(f"{where}: card: expected a card, got {records.show(text)}")
         with records.at(where):
             card = DECK.index(text, int(self.held[seat]))
         if card < 0:
@@ -117,7 +119,7 @@ class _Game:
             if not isinstance(value, str):
                 raise InputError(f"{where}: pairing: expected one card, got {records.show(value)}")
             value = [value]
-        elif not isinstance(value, list) or not value:
+        elif not isinstance(value, list) or not value or not all(isinstance(c, str) for c in value):
             raise InputError(f"{where}: {name}: expected a non-empty list of cards, got {records.show(value)}")
         with records.at(f"{where}: {name}"):
             DECK.parse(value)

@@ -10,7 +10,7 @@ policies and replay all ask it).
 
 import numpy as np
 
-from musim.bits import bit, highest, lowest, popcount
+from musim.bits import bit, highest, lowest, mask_sum, popcount
 from musim.deck import MU as DECK
 from musim.jit import flat_kernel
 
@@ -30,16 +30,6 @@ BLUE = np.uint64(DECK.colour_mask("B"))
 YELLOW = np.uint64(DECK.colour_mask("Y"))
 MOST_BLUE, MOST_YELLOW, ZERO_CARD = 24, -12, -5  # Safarü
 MOST_CARDS, MOST_YELLOW_REVERSE = 24, 12  # Reverse Safarü
-
-
-@flat_kernel
-def triangles(mask):
-    """The triangles (card points) of a set of cards."""
-    total = 0
-    while mask:
-        total += TRIANGLES[lowest(mask)]
-        mask &= mask - np.uint64(1)
-    return total
 
 
 @flat_kernel
@@ -165,6 +155,6 @@ def score(won, k, reverse, counts, first, second, scores):
         counts[s] = popcount(won[s]) if reverse else popcount(won[s] & BLUE)
     majority(counts, k, MOST_CARDS if reverse else MOST_BLUE, first)
     for s in range(k):
-        scores[s] = first[s] + second[s] + triangles(won[s])
+        scores[s] = first[s] + second[s] + mask_sum(won[s], TRIANGLES)
         if not reverse:
             scores[s] += ZERO_CARD * popcount(won[s] & ZEROS)

@@ -13,7 +13,7 @@ from collections import namedtuple
 import numpy as np
 
 from musim import drivers
-from musim.bits import bit, popcount
+from musim.bits import any_set, bit, mask_sum, popcount
 from musim.deal import deal_cards
 from musim.deck import MU as DECK
 from musim.duplicate import seat_policies
@@ -27,13 +27,13 @@ from musim.games.safarue.rules import (
     PAIRING,
     TABLE,
     TOTALLING,
+    TRIANGLES,
     YELLOW,
     ZEROS,
     caught_cards,
     score,
     sides,
     table_after,
-    triangles,
 )
 from musim.jit import flat_kernel
 from musim.sides import side
@@ -97,7 +97,7 @@ def play_game(n, dealer, seat_policy, reverse, deck, methods, released, ws):
         first = (dealer + r + 1) % n
         pos, table = deal_round(n, first, deck, pos, held, table)
         seat = first
-        while _holding(held, n):
+        while any_set(held, n):
             if held[seat]:
                 own, left = seat_policy[seat], seat_policy[(seat + 1) % n]
                 if reverse:
@@ -118,14 +118,6 @@ def play_game(n, dealer, seat_policy, reverse, deck, methods, released, ws):
             seat = seat + 1 if seat + 1 < n else 0
         r += 1
     return turns, popcount(table)
-
-
-@flat_kernel(inline="always")
-def _holding(held, n):
-    for s in range(n):
-        if held[s]:
-            return True
-    return False
 
 
 @flat_kernel
@@ -164,7 +156,7 @@ def play_row(n, dealer, seat_policy, state, rows, i, ws):
         parts[s, 1] = popcount(w & BLUE)
         parts[s, 2] = popcount(w & YELLOW)
         parts[s, 3] = popcount(w & ZEROS)
-        parts[s, 4] = triangles(w)
+        parts[s, 4] = mask_sum(w, TRIANGLES)
 
 
 drivers.register(Workspace, play_row)

@@ -18,9 +18,9 @@ Equal values go to the first move found (cards in index order; buys, then builds
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
+from musim.bits import bit, lowest, mask_sum, popcount
 from musim.games.zwickern.points import PILE, ZWICK
-from musim.games.zwickern.rules import BUILD, BUY, LAY, builds, buys, card_points, load_items
+from musim.games.zwickern.rules import BUILD, BUY, LAY, builds, buys, load_items
 from musim.jit import flat_kernel
 from musim.rng import randint, random_bit
 from musim.sides import side
@@ -34,7 +34,7 @@ POINT, CARD = 10, 3  # the heuristic's weights: a victory point, a card won
 @flat_kernel(inline="always")
 def worth(cards, points):
     """What winning `cards` is worth to the heuristic."""
-    return POINT * card_points(cards, points) + CARD * popcount(cards)
+    return POINT * mask_sum(cards, points) + CARD * popcount(cards)
 
 
 @flat_kernel

@@ -77,6 +77,8 @@ def _turn(ws, n, seat, entry, where):
             f"{records.show(entry)}"
         )
     text, held = entry["card"], int(ws.held[seat])
+    if not isinstance(text, str):
+        raise InputError(f"{where}: card: expected a card, got {records.show(text)}")
     with records.at(where):
         card = DECK.index(text, held)
     if card < 0:
@@ -121,7 +123,7 @@ def _turn(ws, n, seat, entry, where):
 
 def _table_cards(ws, cards, where):
     """Mask of the listed table cards."""
-    if not isinstance(cards, list) or not cards:
+    if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
         raise InputError(f"{where}: expected a non-empty list of table cards, got {records.show(cards)}")
     on = int(rules.on_table(ws.table))
     with records.at(where):

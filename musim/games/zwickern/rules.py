@@ -14,7 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
+from musim.bits import bit, lowest, mask_sum, popcount
 from musim.deck import ZWICKERN as DECK
 from musim.games.zwickern.points import MOST, PILE, ZWICK
 from musim.jit import flat_kernel
@@ -341,15 +341,6 @@ def build(t, card, target, value, seat):
     t.count[0] = k + 1
 
 
-@flat_kernel(inline="always")
-def card_points(cards, points):
-    total = 0
-    while cards:
-        total += points[lowest(cards)]
-        cards &= cards - np.uint64(1)
-    return total
-
-
 @flat_kernel
 def score(n, won, t, points, parts, scores, side_cards, side_total):
     """Score a deal from the cards each seat won (won), the piles left on the table (t) and the
@@ -362,7 +353,7 @@ def score(n, won, t, points, parts, scores, side_cards, side_total):
         side_total[s] = 0
     for s in range(n):
         parts[s, CARDS_WON] = popcount(won[s])
-        parts[s, CARD_POINTS] = card_points(won[s], points)
+        parts[s, CARD_POINTS] = mask_sum(won[s], points)
         parts[s, ZWICK_POINTS] = parts[s, ZWICKS] * points[ZWICK]
         parts[s, PILE_PENALTY] = 0
         parts[s, PILES_LEFT] = 0

@@ -14,7 +14,7 @@ from collections import namedtuple
 import numpy as np
 
 from musim import drivers
-from musim.bits import bit, popcount
+from musim.bits import any_set, bit, popcount
 from musim.deal import deal_cards
 from musim.deck import ZWICKERN as DECK
 from musim.duplicate import seat_policies
@@ -117,7 +117,7 @@ def play_deal(n, dealer, seat_policy, deck, state, ws):
     turns = 0
     while True:
         seat = first
-        while _holding(held, n):
+        while any_set(held, n):
             if held[seat]:
                 card, action, cards, value = policies.choose(
                     seat_policy[seat], n, seat, held[seat], t, ws.points, state, ws.moves
@@ -132,14 +132,6 @@ def play_deal(n, dealer, seat_policy, deck, state, ws):
         pos = deal_hands(n, first, deck, pos, held)
     score(n, ws.won, t, ws.points, ws.parts, ws.scores, ws.side_cards, ws.side_total)
     return turns
-
-
-@flat_kernel(inline="always")
-def _holding(held, n):
-    for s in range(n):
-        if held[s]:
-            return True
-    return False
 
 
 # A run's per-deal arrays (deck: 64 wide, the shuffle's scratch)
