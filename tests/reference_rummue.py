@@ -2,7 +2,8 @@
 
 Written from the rules text, independently of the kernels: a card is an index whose colour and
 number are read from the deck's layout, a meld a list of indices, and the melds of a hand are
-found by trying every subset.
+found by trying every subset.  A deal's meld points are found by walking its plays with each
+meld's cards and who put them there.
 """
 
 from itertools import combinations
@@ -10,6 +11,7 @@ from itertools import combinations
 from musim.deck import MU_NUMBERS
 
 YELLOW = 1
+COLOURS = "RYGBK"
 
 
 def colour(card):
@@ -65,3 +67,38 @@ def best_meld(hand, least):
                 found = (meld_points(list(cards)), k)
                 best = found if best is None or found > best else best
     return best
+
+
+def index(text):
+    """The card index of a card's text ("R7": a red 7, either copy)."""
+    return 12 * COLOURS.index(text[0]) + MU_NUMBERS.index(int(text[1:]))
+
+
+def plays(rec):
+    """(seat, play) of every meld, extension and swap of a record, in order."""
+    n = rec["players"]
+    return [((rec["dealer"] + 1 + i) % n, item) for i, turn in enumerate(rec["turns"]) for item in turn.get("play", [])]
+
+
+def deal_meld_points(n, seat_plays):
+    """Each seat's meld points at the end of a deal: a meld scores for the player who laid it by the
+    table, on its final cards less those other players put there (fewer than 3: 0); each card a
+    player put into another's meld, by adding it or swapping it in for a joker, +10 for that
+    player; a swapped-out joker counts for nobody."""
+    melds = []  # (owner, {card text: the seat that put it there})
+    for seat, item in seat_plays:
+        if "meld" in item:
+            melds.append((seat, dict.fromkeys(item["meld"], seat)))
+        elif "extend" in item:
+            melds[item["extend"]][1][item["card"]] = seat
+        else:
+            cards = melds[item["swap"]][1]
+            del cards[item["joker"]]
+            cards[item["card"]] = seat
+    result = [0] * n
+    for owner, cards in melds:
+        own = [index(t) for t, by in cards.items() if by == owner]
+        result[owner] += meld_points(own) if len(own) >= 3 else 0
+        for by in cards.values():
+            result[by] += 10 if by != owner else 0
+    return result

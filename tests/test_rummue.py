@@ -135,6 +135,96 @@ def test_cards_left_in_hand():
     assert penalty(mask("R3", "R9", "G5", "Y0")) == -30
 
 
+# ---------------------------------------------------------------- a deal's meld points
+
+
+def _meld_points(n, seat_plays):
+    """Each seat's meld points after these plays (seat, {"meld": [...]} / {"extend": m, "card": c}
+    / {"swap": m, "card": c, "joker": j}) on the table kernels."""
+    ws = make_workspace()
+    table.setup(ws, n, 0, np.arange(60, dtype=np.int64))
+    for seat, item in seat_plays:
+        ws.held[seat] |= np.uint64(DECK.full)
+        if "meld" in item:
+            table.lay(ws, seat, mask(*item["meld"]))
+        elif "extend" in item:
+            table.extend(ws, seat, item["extend"], card(item["card"]))
+        else:
+            table.swap(ws, seat, item["swap"], card(item["card"]), card(item["joker"]))
+    table.score(ws, n, False, -1, np.zeros(rules.MAX_PLAYERS, np.int64))
+    return [int(ws.parts[s, table.MELD_POINTS]) for s in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("seat_plays", "expected", "why"),
+    [
+        (
+            [(1, {"meld": ["R5", "G5", "B5"]}), (1, {"extend": 0, "card": "K5"})],
+            [0, 30, 0],
+            "a card added to one's own meld rescores it: a four-card pure set",
+        ),
+        (
+            [(1, {"meld": ["R5", "G5", "B5"]}), (2, {"extend": 0, "card": "K5"})],
+            [0, 0, 10],
+            "a card added to another's meld: +10 for the adder, the owner keeps its three-card set",
+        ),
+        (
+            [(0, {"meld": ["R3", "R4", "R5"]}), (0, {"extend": 0, "card": "R6"}), (0, {"extend": 0, "card": "R7"})],
+            [40, 0, 0],
+            "a pure run grown to five by its owner",
+        ),
+        (
+            [(0, {"meld": ["R3", "R4", "R5"]}), (2, {"extend": 0, "card": "R6"}), (0, {"extend": 0, "card": "R7"})],
+            [20, 0, 10],
+            "the owner's four cards score as a four-card pure run; the other's card +10",
+        ),
+        (
+            [(0, {"meld": ["R3", "R4", "R5"]}), (0, {"extend": 0, "card": "Y6"})],
+            [10, 0, 0],
+            "a joker added to one's own pure run: four cards, not pure",
+        ),
+        (
+            [(0, {"meld": ["R5", "Y6", "R7"]}), (0, {"swap": 0, "card": "R6", "joker": "Y6"})],
+            [10, 0, 0],
+            "the owner swaps its run's joker: a three-card pure run",
+        ),
+        (
+            [(0, {"meld": ["R5", "Y6", "R7"]}), (1, {"swap": 0, "card": "R6", "joker": "Y6"})],
+            [0, 10, 0],
+            "another swaps the joker: its card +10, the owner's two cards score nothing",
+        ),
+        (
+            [(0, {"meld": ["R5", "G5", "Y5", "K5"]}), (0, {"swap": 0, "card": "B5", "joker": "Y5"})],
+            [30, 0, 0],
+            "a four-card set with a joker (10) made pure by its owner's swap",
+        ),
+        (
+            [(0, {"meld": ["R5", "G5", "Y5", "K5"]}), (2, {"swap": 0, "card": "B5", "joker": "Y5"})],
+            [0, 0, 10],
+            "the same swap by another: the owner keeps a three-card set",
+        ),
+        (
+            [
+                (0, {"meld": ["R5", "G5", "B5"]}),
+                (1, {"extend": 0, "card": "Y5"}),
+                (0, {"swap": 0, "card": "K5", "joker": "Y5"}),
+            ],
+            [30, 0, 0],
+            "the owner swaps out a joker another added: the joker no longer scores for the adder",
+        ),
+        (
+            [(0, {"meld": ["R1", "G1", "B1"]}), (0, {"extend": 0, "card": "K1"}), (1, {"extend": 0, "card": "Y1"})],
+            [15, 10, 0],
+            "a set of 1s scores half: the owner's four pure 1s",
+        ),
+    ],
+)
+def test_a_meld_scores_for_its_owner_by_its_cards_at_the_end(seat_plays, expected, why):
+    """RULES.md §5: each meld by the table for the player who laid it; cards added to another's
+    meld +10 for the adder (Decision); docs/rules.md says whose a swapped-in card is."""
+    assert _meld_points(3, seat_plays) == expected == ref.deal_meld_points(3, seat_plays), why
+
+
 # ---------------------------------------------------------------- kernels against the reference
 
 
@@ -249,8 +339,10 @@ def test_records_replay_to_the_rows(players, teams, policy):
     """Every turn of a simulated deal is legal (replay checks each) and scores to its row."""
     out = simulate_deals(players, 11, policy, 0, 25, teams=teams)
     for i in range(25):
-        result = replay(json.loads(json.dumps(record(players, 11, policy, i, teams))))
+        rec = json.loads(json.dumps(record(players, 11, policy, i, teams)))
+        result = replay(rec)
         assert result["scores"] == list(out["scores"][i])
+        assert result["meld_points"] == ref.deal_meld_points(players, ref.plays(rec))
         assert result["left"] == list(out["parts"][i, :, table.PARTS.index("left")])
         assert (result["out"] if result["out"] is not None else -1) == out["out"][i]
 
@@ -302,7 +394,14 @@ def test_illegal_records_name_the_first_illegal_step(good):
     bad = copy.deepcopy(good)
     cards = bad["turns"][i]["play"][j]["meld"]
     bad["turns"][i]["play"][j]["meld"] = cards[:2]
-    cases.append((bad, f"play {j}: {' '.join(cards[:2])} is not a meld"))
+    cases.append((bad, f"play {j}: meld: a meld has at least 3 cards, got 2"))
+    bad = copy.deepcopy(good)
+    bad["turns"][i]["play"][j]["meld"] = []
+    cases.append((bad, f"play {j}: meld: a meld has at least 3 cards, got 0"))
+    bad = copy.deepcopy(good)
+    odd = [cards[0], *cards[2:]]  # R0 R2 R3: a run missing its 1
+    bad["turns"][i]["play"][j]["meld"] = odd
+    cases.append((bad, f"play {j}: {' '.join(odd)} is not a meld"))
     i, j = _first(good, "swap")
     bad = copy.deepcopy(good)
     bad["turns"][i]["play"][j]["joker"] = "R0"
@@ -323,6 +422,17 @@ def test_illegal_records_name_the_first_illegal_step(good):
         with pytest.raises(InputError) as err:
             replay(rec)
         assert where in str(err.value), str(err.value)
+
+
+def test_a_record_past_the_turn_cap_is_refused():
+    """A deal nobody goes out of ends after 1,000 turns: a record of more is refused, naming the cap."""
+    out = simulate_deals(6, 4, "random", 0, 100, teams=True)
+    i = int(np.flatnonzero(out["end"] == 1)[0])
+    rec = record(6, 4, "random", i, teams=True)
+    assert len(rec["turns"]) == 1000 and replay(rec)["end"] == "cap"
+    rec["turns"].append({"draw": "stock", "discard": "R0"})
+    with pytest.raises(InputError, match=r"^turns: 1001 turns, past the cap of 1,000 turns"):
+        replay(rec)
 
 
 def test_coming_out_short_and_extending_before_coming_out_are_refused():
@@ -353,6 +463,9 @@ def test_the_example_records_replay():
     results = [json.loads(line) for line in res.output.splitlines()]
     assert res.exit_code == 0 and len(results) == 2 and all("scores" in r for r in results)
     assert results[1]["scores"][0] == results[1]["scores"][3]  # partners opposite share their side's points
+    for line, result in zip(path.read_text().splitlines(), results):
+        rec = json.loads(line)
+        assert result["meld_points"] == ref.deal_meld_points(rec["players"], ref.plays(rec))
 
 
 def test_the_summary_counts_the_events_and_ends_of_the_rows(tmp_path):

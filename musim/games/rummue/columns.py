@@ -17,8 +17,9 @@ _PARTS = (
     (
         "meld_points",
         pa.int16(),
-        "Points of the melds each seat laid (by the table of RULES.md §5 as laid) and +10 for each card it "
-        "added to a meld on the table",
+        "Points of the melds each seat laid, by the table of RULES.md §5 on each meld's cards at the end of the "
+        "deal less those other seats put there, and +10 for each card it put into another seat's meld (added or "
+        "swapped in for a joker) that lies there at the end",
     ),
     ("added", pa.int8(), "Cards each seat added to melds on the table (its own or another's)"),
     ("swaps", pa.int8(), "Joker swaps each seat made (a card of its hand for a yellow card of a meld)"),
@@ -41,8 +42,8 @@ DEAL_COLUMNS = (
     Column(
         f"score_{SEAT}",
         pa.int16(),
-        f"The deal's points of seat i: its melds' points and +10 a card added, +10 for going out, the cards left in "
-        f"hand ({TEAMS}).",
+        f"The deal's points of seat i: its melds' points and +10 a card put into another's meld (meld_points), +10 "
+        f"for going out, the cards left in hand ({TEAMS}).",
     ),
     *(Column(name, pa.list_(typ), f"{text}, {PER_SEAT}.") for name, typ, text in _PARTS),
     Column("out", pa.int8(), f"The seat that went out (discarded its last card), {SEAT_NUMBER}; null: nobody."),

@@ -14,7 +14,7 @@ from musim.batch import InputError
 from musim.cards import CardError
 from musim.deck import MU as DECK
 from musim.games.rummue import rules, table
-from musim.games.rummue.rules import ILLEGAL, KINDS, MAX_PLAYERS, come_out, extends, kind, points, swaps
+from musim.games.rummue.rules import ILLEGAL, KINDS, MAX_PLAYERS, come_out, extends, kind, owner_points, swaps
 from musim.games.rummue.simulate import ENDS, MAX_TURNS, make_workspace, simulate_deals
 from musim.games.rummue.table import G_MELDS, G_PILE, G_STOCK, G_TURN, PARTS
 
@@ -32,8 +32,8 @@ def _bad(where, what):
 
 def replay(obj):
     """Validate a Rummü record and return its result: scores, parts per seat (table.PARTS), out
-    (the seat that went out, or null), end, turns, melds (owner, kind, the cards laid and their
-    points, the cards at the end)."""
+    (the seat that went out, or null), end, turns, melds (owner, kind, the cards laid, the cards at
+    the end and the points they score for the owner)."""
     n, dealer = records.header(obj, GAME, rules.MIN_PLAYERS, MAX_PLAYERS)
     teams = obj.get("teams", False)
     if not isinstance(teams, bool) or (teams and n not in (4, 6)):
@@ -55,6 +55,8 @@ def replay(obj):
     for i, entry in enumerate(turns):
         if out >= 0:
             raise InputError(f"turns: {len(turns)} turns, but seat {out} went out in turn {i - 1}")
+        if i == MAX_TURNS:
+            raise InputError(f"turns: {len(turns)} turns, past the cap of {MAX_TURNS:,} turns (where a deal ends)")
         ws.g[G_TURN] = i
         _turn(ws, seat, entry, f"turn {i} (seat {seat})", laid)
         if ws.held[seat] == 0:
@@ -66,6 +68,7 @@ def replay(obj):
     table.score(ws, n, teams, out, scores)
     for m, meld in enumerate(laid):
         meld["cards"] = _cards(ws.melds[m])  # as it lies at the end
+        meld["points"] = int(owner_points(ws.melds[m], table.owned(ws, m)))
     return {
         "scores": [int(x) for x in scores[:n]],
         **{name: [int(ws.parts[s, k]) for s in range(n)] for k, name in enumerate(PARTS)},
@@ -160,9 +163,7 @@ def _play(ws, seat, item, where, laid):
     """One meld, extension or joker swap."""
     if isinstance(item, dict) and set(item) == {"meld"}:
         mask = _meld(ws, seat, item["meld"], where)
-        meld_kind = kind(np.uint64(mask))
-        value = int(points(np.uint64(mask), meld_kind))
-        laid.append({"owner": seat, "kind": KINDS[meld_kind], "laid": _cards(mask), "points": value})
+        laid.append({"owner": seat, "kind": KINDS[kind(np.uint64(mask))], "laid": _cards(mask)})
         return
     if not isinstance(item, dict) or set(item) not in ({"extend", "card"}, {"swap", "card", "joker"}):
         raise _bad(
@@ -200,6 +201,8 @@ def _meld(ws, seat, cards, where):
     hand = int(ws.held[seat])
     if not isinstance(cards, list):
         raise _bad(where, f"meld: expected a list of cards, got {records.show(cards)}")
+    if len(cards) < 3:
+        raise _bad(where, f"meld: a meld has at least 3 cards, got {len(cards)}")
     with records.at(where):
         for text in cards:
             DECK.parse([text])

@@ -35,7 +35,7 @@ TWIN = (1 << 1 | 1 << 2, 1 << 8 | 1 << 9)  # both copies of a 1, of a 7
 ILLEGAL, SET, RUN_ONE, RUN_MIXED = range(4)
 KINDS = ("illegal", "set", "one-colour run", "mixed run")
 OUT_BONUS = 10
-ADDED = 10  # each card added to a meld on the table (RULES.md Decision: "each additional card")
+ADDED = 10  # each card a player put into another's meld (RULES.md Decision: "each additional card")
 # coming out: the cards the first meld needs by the (team's) total before the deal
 COME_OUT_BOUNDS = np.array([[0, 100, 150], [0, 200, 400]], np.int64)  # individual, team
 FIRST_DEAL = 4
@@ -103,6 +103,14 @@ def points(mask, meld_kind):
     if k == 4:
         return 20 if pure else 10
     return (40 if pure else 20) + 10 * (k - 5)
+
+
+@flat_kernel
+def owner_points(meld, own):
+    """What meld `meld` scores at the end of the deal for the player who laid it: the table on its
+    cards `own` (the meld's cards less those other players put there), read as the meld's kind;
+    fewer than 3 cards (another player swapped a joker out of a 3-card meld) score 0."""
+    return points(own, kind(meld)) if popcount(own) >= 3 else 0
 
 
 @flat_kernel

@@ -4,16 +4,18 @@ records walks them after checking each step against the rules (rules.py), so tha
 has one statement.  Every action is logged (ws.log rows: turn, kind, a, b, c) for the records.
 
 ws.g holds the scalars (G_*); the stock and the discard pile are stacks of card indices whose
-top is their last entry; melds[m] is the m-th meld laid, owner[m] the seat that laid it.
+top is their last entry; melds[m] is the m-th meld laid, owner[m] the seat that laid it, and
+placer[c] the seat that put card c on the table (laid, added or swapped it in), so that `score`
+values each meld by its cards at the end of the deal (RULES.md §5: "per meld a player laid").
 """
 
 from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, popcount
+from musim.bits import bit, lowest, popcount
 from musim.deal import shuffle
-from musim.games.rummue.rules import ADDED, HAND_SIZE, MAX_MELDS, MAX_PLAYERS, OUT_BONUS, kind, penalty, points
+from musim.games.rummue.rules import ADDED, HAND_SIZE, MAX_MELDS, MAX_PLAYERS, OUT_BONUS, owner_points, penalty
 from musim.jit import flat_kernel
 from musim.sides import side
 
@@ -25,7 +27,8 @@ MELDS, MELD_POINTS, ADDED_CARDS, SWAPS, LEFT, PENALTY, CAME_OUT = range(7)
 PARTS = ("melds", "meld_points", "added", "swaps", "left", "penalty", "came_out")
 
 Workspace = namedtuple(
-    "Workspace", "order held stock pile melds owner came need g parts scratch masks values totals scores match log rng"
+    "Workspace",
+    "order held stock pile melds owner placer came need g parts scratch masks values totals scores match log rng",
 )
 
 
@@ -39,6 +42,7 @@ def make_workspace(max_candidates):
         pile=z(64, np.int64),
         melds=z(MAX_MELDS, np.uint64),
         owner=z(MAX_MELDS, np.int64),
+        placer=z(64, np.int64),
         came=z(MAX_PLAYERS, np.int64),
         need=z(MAX_PLAYERS, np.int64),
         g=z(8, np.int64),
@@ -126,13 +130,16 @@ def draw(ws, seat, k):
 
 @flat_kernel
 def lay(ws, seat, mask):
-    """Lay a legal meld from the hand; it scores for `seat` by the table of RULES.md §5."""
+    """Lay a legal meld from the hand; `score` values it for `seat` by its cards at the end."""
     m = ws.g[G_MELDS]
     ws.melds[m], ws.owner[m] = mask, seat
     ws.g[G_MELDS] = m + 1
     ws.held[seat] &= ~mask
+    rest = mask
+    while rest:
+        ws.placer[lowest(rest)] = seat
+        rest &= rest - np.uint64(1)
     ws.parts[seat, MELDS] += 1
-    ws.parts[seat, MELD_POINTS] += points(mask, kind(mask))
     if not ws.came[seat]:
         ws.came[seat] = 1
         ws.parts[seat, CAME_OUT] = ws.g[G_TURN]
@@ -141,19 +148,23 @@ def lay(ws, seat, mask):
 
 @flat_kernel
 def extend(ws, seat, m, card):
-    """Add a card from the hand to meld m (RULES.md Decision: +10 for the player who adds it)."""
+    """Add a card from the hand to meld m: to one's own meld it is the owner's card, to another's
+    it scores +10 for `seat` (RULES.md Decision)."""
     ws.melds[m] |= bit(card)
     ws.held[seat] &= ~bit(card)
+    ws.placer[card] = seat
     ws.parts[seat, ADDED_CARDS] += 1
-    ws.parts[seat, MELD_POINTS] += ADDED
     _log(ws, EXTEND, m, card, 0)
 
 
 @flat_kernel
 def swap(ws, seat, m, card, joker):
-    """Put `card` from the hand in place of the yellow `joker` of meld m; the joker goes to the hand."""
+    """Put `card` from the hand in place of the yellow `joker` of meld m; the joker goes to the hand.
+    The card is `seat`'s as if added (the owner's card in its own meld, +10 in another's), and the
+    joker no longer counts for whoever put it there."""
     ws.melds[m] = (ws.melds[m] & ~bit(joker)) | bit(card)
     ws.held[seat] = (ws.held[seat] & ~bit(card)) | bit(joker)
+    ws.placer[card] = seat
     ws.parts[seat, SWAPS] += 1
     _log(ws, SWAP, m, card, joker)
 
@@ -168,10 +179,32 @@ def discard(ws, seat, card):
 
 
 @flat_kernel
+def owned(ws, m):
+    """The cards of meld m that its owner put there (laid, added or swapped in)."""
+    own, rest = np.uint64(0), ws.melds[m]
+    while rest:
+        c = lowest(rest)
+        rest &= rest - np.uint64(1)
+        if ws.placer[c] == ws.owner[m]:
+            own |= bit(c)
+    return own
+
+
+@flat_kernel
 def score(ws, n, teams, out, scores):
-    """Each seat's points: its melds and added cards, +10 for going out (seat `out`, -1: nobody),
-    -10 a red and -5 any other card left in hand (not for the partner of the seat going out).  With
-    teams both partners show their side's points."""
+    """Each seat's points: its melds by their cards at the end less those other seats put there,
+    +10 for each card it put into another's meld, +10 for going out (seat `out`, -1: nobody), -10 a
+    red and -5 any other card left in hand (not for the partner of the seat going out).  With teams
+    both partners show their side's points."""
+    for s in range(n):
+        ws.parts[s, MELD_POINTS] = 0
+    for m in range(ws.g[G_MELDS]):
+        own = owned(ws, m)
+        ws.parts[ws.owner[m], MELD_POINTS] += owner_points(ws.melds[m], own)
+        rest = ws.melds[m] & ~own
+        while rest:
+            ws.parts[ws.placer[lowest(rest)], MELD_POINTS] += ADDED
+            rest &= rest - np.uint64(1)
     for s in range(n):
         hand = ws.held[s]
         spared = out >= 0 and teams and s != out and side(n, teams, s) == side(n, teams, out)
