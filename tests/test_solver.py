@@ -236,7 +236,7 @@ def test_principal_line_reproduces_the_value(solver):
             st.line[k] = card
             k += 1
             if k == n:
-                w = (leader + trick_winner_pos(g, st.line, 0, n)) % n
+                w = (leader + trick_winner_pos(g, st.line, 0, n, g.trump_class)) % n
                 pts = sum(int(g.points[st.line[j]]) for j in range(n))
                 if g.team[w]:
                     total += pts
