@@ -28,7 +28,6 @@ SolverGame = namedtuple(
     "SolverGame",
     "n klass power points point_mask level_mask free_points class_mask eq_lo eq_hi tied trump_class trick_bonus "
     "end_bonus count_bonus bonus_range counts_tricks team later_wins namers",
-    defaults=(np.bool_(False), np.uint64(0)),
 )
 # eq_lo[c], eq_hi[c]: the first and last position holding c's power (equal powers are adjacent);
 # tied: the positions with an equal power below them (tied_mask); point_mask[p]: the cards
