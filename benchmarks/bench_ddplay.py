@@ -45,7 +45,7 @@ def first_in_search_order(setup, tt, st, leader, k, value):
     set_owners(g, st)
     count = gen_moves(g, st, (leader + k) % g.n, leader, k, k, -1)
     for c in [int(st.moves[k, i]) for i in range(count)]:
-        if keeps_value(g, tt, st, leader, k, c, value):
+        if keeps_value(g, tt, st, leader, k, c, -1, value):
             return c
     return -1
 
@@ -91,7 +91,7 @@ def play_out(setup, solver, leader, value, rule):
         st.line[k] = c
         k += 1
         if k == n:
-            w, pts, _ = finish_trick(g, st.line, 0, leader, not st.hands.any())
+            w, pts, _ = finish_trick(g, st.line, 0, leader, not st.hands.any(), g.trump_class)
             got += pts if g.team[w] else 0
             leader, k = w, 0
     return got, cards

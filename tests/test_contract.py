@@ -145,7 +145,7 @@ def test_run_help_shows_the_games_own_options():
         (["record", "--seed", 1, "--deal", 0, "--goal", 300], "No such option '--goal'"),  # matches only
         (
             ["solve", "--game", "chess", "-"],
-            'unknown game "chess" for `musim solve` (known: bridge, mu, panther, wimmueln)',
+            'unknown game "chess" for `musim solve` (known: bridge, mu, mueckenstich, panther, wimmueln)',
         ),
     ],
 )

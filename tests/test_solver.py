@@ -236,7 +236,7 @@ def test_principal_line_reproduces_the_value(solver):
             st.line[k] = card
             k += 1
             if k == n:
-                w = (leader + trick_winner_pos(g, st.line, 0, n)) % n
+                w = (leader + trick_winner_pos(g, st.line, 0, n, g.trump_class)) % n
                 pts = sum(int(g.points[st.line[j]]) for j in range(n))
                 if g.team[w]:
                     total += pts
@@ -333,8 +333,8 @@ def test_points_shift_matches_cheapest_to_cheapest_matching(seed):
             for c, s in zip(deal, owners):
                 state.hands[s] |= np.uint64(1) << np.uint64(setup.canon_of[c])
         st.owner[:] = 0
-        _, tops = position_keys(g, st, 0, 0, st.words[0], st.key[0], st.points[0])
-        position_keys(g, st2, 0, 0, st2.words[0], st2.key[0], st2.points[0])
+        _, tops = position_keys(g, st, 0, 0, g.trump_class, st.words[0], st.key[0], st.points[0])
+        position_keys(g, st2, 0, 0, g.trump_class, st2.words[0], st2.key[0], st2.points[0])
         assert list(st.key[0]) == list(st2.key[0])
         new_generation(tt, 16)
         tt.stamp[:] = 0
@@ -398,8 +398,8 @@ def test_points_shift_with_other_top_points_is_the_least_matching_cost(seed):
             state.hands[:] = 0
             for c, s in deal.items():
                 state.hands[s] |= np.uint64(1) << np.uint64(c)
-        _, tops = position_keys(g, st, 0, 0, st.words[0], st.key[0], st.points[0])
-        position_keys(g, st2, 0, 0, st2.words[0], st2.key[0], st2.points[0])
+        _, tops = position_keys(g, st, 0, 0, g.trump_class, st.words[0], st.key[0], st.points[0])
+        position_keys(g, st2, 0, 0, g.trump_class, st2.words[0], st2.key[0], st2.points[0])
         assert list(st.key[0]) == list(st2.key[0])
         new_generation(tt, 16)
         tt.stamp[:] = 0
@@ -461,7 +461,7 @@ def test_settled_trick_owner_is_sound(seed):
         win_card = trick[winner(g, trick)] if trick else -1
         ws = (leader + winner(g, trick)) % n if trick else -1
         for c in legal(g, hands[seat], led if trick else None):
-            keen = trick_owner_keen(g, st, seat, k, c, win_card, ws, led)
+            keen = trick_owner_keen(g, st, seat, k, c, win_card, ws, led, g.trump_class)
             if keen == 0:
                 continue
             settled += 1

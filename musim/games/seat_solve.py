@@ -3,7 +3,9 @@ position for one seat against all the others.
 
 A game's adapter parses what its position adds (trump, tricks, estimates) and builds the
 SolverGame; the common part — players, hands, the trick in progress, leader and seat, each
-checked with a one-line InputError — and the solve itself live here.
+checked with a one-line InputError — and the solve itself live here.  A game whose cards name
+the trump (layout.SolverGame.namers: Mückenstich's mosquitoes) gives the trump in force and its
+moves' text; its --all-moves lists every card with each trump it may name.
 """
 
 import numpy as np
@@ -14,8 +16,9 @@ from musim.cards import CardError
 from musim.deck import MU
 from musim.jit import flat_kernel
 from musim.records import is_int, show
+from musim.solver.layout import MAX_CLASSES
 from musim.solver.search import make_state
-from musim.solver.solve import move_values, solve
+from musim.solver.solve import move_values, named_values, solve
 from musim.solver.tt import new_generation
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation), as Mü's
@@ -43,20 +46,20 @@ def seat_field(obj, name, n):
     return v
 
 
-def cards_field(cards, within, item):
-    """Mask (int) of a list of card texts, each taken from `within`."""
+def cards_field(cards, within, item, deck=MU):
+    """Mask (int) of a list of card texts of `deck`, each taken from `within`."""
     if not isinstance(cards, list):
         raise InputError(f"{item}: expected a list of cards, got {show(cards)}")
     try:
-        return MU.parse(cards, within=within)
+        return deck.parse(cards, within=within)
     except CardError as exc:
         raise InputError(f"{item}: {exc}") from None
 
 
-def parse_position(obj, players, deck, legal):
+def parse_position(obj, players, deck, legal, notation=MU):
     """(n, hand masks, leader, trick card indices, seat, cards still free) of a position:
-    players = (fewest, most); deck(n) the mask of the cards in play; legal(hand, led) the rule
-    the trick's cards must have followed."""
+    players = (fewest, most); deck(n) the mask of the cards in play (of the Deck `notation`);
+    legal(hand, led) the rule the trick's cards must have followed."""
     n = obj.get("players")
     if not is_int(n) or not players[0] <= n <= players[1]:
         raise InputError(f"players: expected {players[0]}..{players[1]}, got {show(n)}")
@@ -73,17 +76,17 @@ def parse_position(obj, players, deck, legal):
     free = int(deck(n))
     hands = []
     for s, cards in enumerate(hands_txt):
-        hands.append(cards_field(cards, free, f"hands[{s}] (the {n}-player deck)"))
+        hands.append(cards_field(cards, free, f"hands[{s}] (the {n}-player deck)", notation))
         free &= ~hands[-1]
     trick = []
     for j, text in enumerate(trick_txt):
-        card = cards_field([text], free, f"trick[{j}] (the {n}-player deck)").bit_length() - 1
+        card = cards_field([text], free, f"trick[{j}] (the {n}-player deck)", notation).bit_length() - 1
         free &= ~(1 << card)
         trick.append(card)
     for j in range(1, len(trick)):
         before = (leader + j) % n
         if not int(legal(np.uint64(hands[before] | 1 << trick[j]), trick[0])) >> trick[j] & 1:
-            card, led = MU.text(trick[j]), MU.text(trick[0])
+            card, led = notation.text(trick[j]), notation.text(trick[0])
             raise InputError(f"trick[{j}]: {card} does not follow {led}, as seat {before} can")
     k = len(trick)
     sizes = [bin(h).count("1") for h in hands]
@@ -99,17 +102,29 @@ class SeatSolver:
     """Solves a game's positions for one seat against all the others, keeping one transposition
     table and search state across calls.  A game's subclass gives `layout(obj)`: (SolverGame,
     canonical position of each deck card (-1: none), hands, leader, trick, legal cards of the
-    mover).  counting: keep the search's detailed counters (solver/stats.py)."""
+    mover); one whose cards name the trump gives `trump(obj)`, the trump in force (a class), and
+    `move_text(card, named)`.  counting: keep the search's detailed counters (solver/stats.py)."""
+
+    DECK = MU  # the deck whose cards the positions write
 
     def __init__(self, tt, counting=False):
         self.tt = tt
         self.st = make_state(counting)
 
+    def trump(self, obj):
+        """The trump in force at the position, for a game whose cards name it (-1: none)."""
+        return -1
+
+    def move_text(self, card, named):
+        return self.DECK.text(card)
+
     def solve(self, obj, all_moves=False):
         g, canon, hands, leader, trick, legal = self.layout(obj)
+        self.st.trump[0] = self.trump(obj)
         new_generation(self.tt, TT_BUCKET)
+        deck = self.DECK
         for s in range(g.n):
-            self.st.hands[s] = np.uint64(sum(1 << int(canon[c]) for c in range(MU.n_cards) if hands[s] >> c & 1))
+            self.st.hands[s] = np.uint64(sum(1 << int(canon[c]) for c in range(deck.n_cards) if hands[s] >> c & 1))
         for j, c in enumerate(trick):
             self.st.line[j] = canon[c]
         k = len(trick)
@@ -118,5 +133,18 @@ class SeatSolver:
         if all_moves:
             values = np.full(64, -1, np.int64)
             move_values(g, self.tt, self.st, leader, k, value, values)
-            result["moves"] = {MU.text(c): int(values[canon[c]]) for c in range(MU.n_cards) if legal >> c & 1}
+            named = np.full((64, MAX_CLASSES), -1, np.int64)
+            if g.namers:
+                named_values(g, self.tt, self.st, leader, k, value, named)
+            moves = {}
+            for c in range(deck.n_cards):
+                if not legal >> c & 1:
+                    continue
+                if g.namers >> np.uint64(canon[c]) & np.uint64(1):
+                    for t in range(MAX_CLASSES):
+                        if named[canon[c], t] >= 0:
+                            moves[self.move_text(c, t)] = int(named[canon[c], t])
+                else:
+                    moves[self.move_text(c, -1)] = int(values[canon[c]])
+            result["moves"] = moves
         return result

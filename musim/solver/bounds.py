@@ -5,7 +5,10 @@ Each bound comes with the cards whose rank it relied on, for the table entry of 
 With signed points a side sure to take a set of cards takes at least the least it can take
 (all negative points left) plus those cards' positive points: the bounds count only the
 positive part of a card's points, and cards worth more than 2 count 2 (at_least_points,
-the game's point_mask), so they stay lower bounds in any game the layout describes.
+the game's point_mask), so they stay lower bounds in any game the layout describes.  They take
+the trump in force and assume it fixed: the search asks them only when no namer card
+(layout.SolverGame.namers) is left; and they count a card as beating an equal one as the game's
+tie rule says.
 """
 
 import numpy as np
@@ -47,7 +50,7 @@ def cheapest_points(g, st, skip, q):
 
 
 @flat_kernel(inline="always")
-def sure_winners(g, st, seat, sides, leads):
+def sure_winners(g, st, seat, sides, leads, trump):
     """(winners, rounds, relevant cards): the cards `seat` surely wins a trick with, once it
     leads and cashes them: first its trumps no other player can beat, which every other seat
     holding trumps must follow; then, if that leaves no other seat a trump, its side cards no
@@ -56,15 +59,15 @@ def sure_winners(g, st, seat, sides, leads):
     card of each class that gave winners: wherever they stay on top the count is at least as
     high (the counts of each seat's cards per class are the table key's).  leads=False: `seat`
     does not lead the next trick, so a card of equal power that another seat may lead first
-    beats it."""
+    beats it, and so does one another seat plays later under the later-wins tie rule."""
     mine = st.hands[seat]
     others = remaining(g, st) & ~mine
     win = np.uint64(0)
     rel = np.uint64(0)
     cashed = 0  # trump winners: rounds of trumps every other seat must follow while it can
     ruff = False  # another seat keeps a trump after them: it could ruff or overtake a side winner
-    if g.trump_class >= 0:
-        tmask = g.class_mask[g.trump_class]
+    if trump >= 0:
+        tmask = g.class_mask[trump]
         other_trumps = others & tmask
         win = mine & tmask
         if other_trumps:
@@ -76,11 +79,11 @@ def sure_winners(g, st, seat, sides, leads):
         for s in range(g.n):
             if s != seat and popcount(st.hands[s] & tmask) > cashed:
                 ruff = True
-    rounds = cashed << (5 * max(g.trump_class, 0))
+    rounds = cashed << (5 * max(trump, 0))
     if sides and not ruff:
         for k in range(MAX_CLASSES):
             mk = mine & g.class_mask[k]
-            if k == g.trump_class or not mk:
+            if k == trump or not mk:
                 continue
             ok = others & g.class_mask[k]
             wk = mk
@@ -95,14 +98,14 @@ def sure_winners(g, st, seat, sides, leads):
 
 
 @flat_kernel(inline="always")
-def quick_points(g, st, leader, sides):
+def quick_points(g, st, leader, sides, trump):
     """(points, relevant cards): points the leader's side surely takes by cashing the leader's
     sure winners at once (DDS's "quick tricks", simplified; sure_winners).  Each such trick
     also brings a card of every other seat, which must follow the class led while it can
     (followed_points), and the trick bonus.  Side winners while another seat keeps a trump,
     cashed as often as every such seat must follow (DDS's rule), gained nothing on top of this
     and cost nodes (docs/solver.md)."""
-    win, rounds, rel = sure_winners(g, st, leader, sides, True)
+    win, rounds, rel = sure_winners(g, st, leader, sides, True, trump)
     q = popcount(win)
     if q == 0:
         return 0, rel
@@ -111,15 +114,15 @@ def quick_points(g, st, leader, sides):
 
 @flat_kernel(inline="always")
 def beating(g, h, leads):
-    """The positions of h's class order that beat card h: from its power up if played first
-    (an equal power played first wins), else strictly above it."""
-    if leads:
+    """The positions of h's class order that surely beat card h: from its power up if played
+    first and an equal power played first wins, else strictly above it."""
+    if leads and not g.later_wins:
         return from_power_of(g, h)
     return ~((np.uint64(2) << np.uint64(g.eq_hi[h])) - np.uint64(1))
 
 
 @flat_kernel(inline="always")
-def sole_trump_points(g, st, holder):
+def sole_trump_points(g, st, holder, trump):
     """(points, relevant cards) the side of `holder`, a seat other than the leader, surely takes
     when it holds every trump left: while it has a trump it wins each trick it ruffs or is led
     trumps in, and no other seat can ruff, so it never has to give up a winner before it gets
@@ -128,10 +131,10 @@ def sole_trump_points(g, st, holder):
     lead the other seats may shed cards of its winners' classes, so each is only sure to give
     its cheapest cards to those tricks (cheapest_points), not to follow them.
     (0, 0) if another seat holds a trump."""
-    tmask = g.class_mask[g.trump_class]
+    tmask = g.class_mask[trump]
     if remaining(g, st) & tmask & ~st.hands[holder]:
         return 0, np.uint64(0)
-    win, _, rel = sure_winners(g, st, holder, True, False)
+    win, _, rel = sure_winners(g, st, holder, True, False, trump)
     q = popcount(win)
     return at_least_points(g, win) + cheapest_points(g, st, holder, q) + q * max(g.trick_bonus, 0), rel
 
@@ -174,14 +177,14 @@ def followed_points(g, st, leader, q, rounds):
 
 
 @flat_kernel
-def top_trump_points(g, st, leader):
+def top_trump_points(g, st, leader, trump):
     """(seat, points, relevant cards): a seat other than the leader holding trumps that beat
     every other player's trumps wins a trick with each of them whenever it plays it, so its
     side surely takes their points, every other seat's cheapest cards and the trick bonuses;
     (-1, 0, 0) if none.  Relevant: the highest trump of the other seats."""
-    if g.trump_class < 0:
+    if trump < 0:
         return -1, 0, np.uint64(0)
-    tmask = g.class_mask[g.trump_class]
+    tmask = g.class_mask[trump]
     trumps = remaining(g, st) & tmask
     if not trumps:
         return -1, 0, np.uint64(0)

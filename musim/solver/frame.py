@@ -9,7 +9,8 @@ F_COUNT, F_IDX: how many moves it has and the one being searched; F_NODES: the n
 on entering (a table entry's work); F_BOUND: the best bound over its failed moves; F_TOPS:
 the top owners of its table key (keys.position_keys); F_DEADLINE, F_MOVE_DEADLINE: the
 frame's deadline (a node count) and its current move's; F_PHASE: its budget phase
-(moves.budget_next).
+(moves.budget_next); F_TRUMP: the trump in force as its mover plays (a namer card may change it:
+layout.SolverGame.namers).
 """
 
 (
@@ -28,5 +29,6 @@ frame's deadline (a node count) and its current move's; F_PHASE: its budget phas
     F_PHASE,
     F_LEAST,
     F_WON,
-) = range(15)
-FRAME_FIELDS = 15
+    F_TRUMP,
+) = range(16)
+FRAME_FIELDS = 16

@@ -15,12 +15,13 @@ from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_STARTS, top_owners
 
 
 @flat_kernel(inline="always")
-def position_keys(g, st, leader, won, words, key, points):
+def position_keys(g, st, leader, won, trump, words, key, points):
     """The position's table keys at a trick boundary (see tt.py); returns (the remaining cards,
     the owners of each class's top two cards, as tt.top_owners fields).
 
     won: the tricks the maximising side has won since the search's root, in the key where the
-    game's count_bonus makes the value depend on it (layout.SolverGame).
+    game's count_bonus makes the value depend on it (layout.SolverGame); trump: the trump in
+    force, in the key where the game's namers change it, with the namers left in each class.
     words: remaining cards numbered 0.. in class and power order; words 0-2 are the
     bit planes of their owners, 3-4 their point levels (1 and 2: layout.SolverGame), 5 marks a card of the
     same power as the one before it.  key: the leader and the number of cards each seat
@@ -79,7 +80,12 @@ def position_keys(g, st, leader, won, words, key, points):
                 ppos += cnt + 3
     st.segs[SEG_STARTS + MAX_CLASSES] = at
     if g.counts_tricks:
-        put_run(key, pos, won)
+        pos = put_run(key, pos, won)
+    if g.namers:  # the top part knows cards by their rank order only: the namers are the top
+        pos = put_run(key, pos, trump + 1)  # ones of their class (layout.make_game), so many of them
+        for k in range(MAX_CLASSES):
+            if g.class_mask[k]:
+                pos = put_run(key, pos, popcount(rem & g.namers & g.class_mask[k]))
     key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
     return rem, tops
 

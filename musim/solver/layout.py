@@ -27,7 +27,7 @@ MAX_TRICKS = 32  # 64 cards, 2 seats
 SolverGame = namedtuple(
     "SolverGame",
     "n klass power points point_mask level_mask free_points class_mask eq_lo eq_hi tied trump_class trick_bonus "
-    "end_bonus count_bonus bonus_range counts_tricks team",
+    "end_bonus count_bonus bonus_range counts_tricks team later_wins namers",
 )
 # eq_lo[c], eq_hi[c]: the first and last position holding c's power (equal powers are adjacent);
 # tied: the positions with an equal power below them (tied_mask); point_mask[p]: the cards
@@ -39,7 +39,12 @@ SolverGame = namedtuple(
 # count_bonus[t]: the points the maximising side gets at the end for winning t tricks from the
 # position solved on (Wimmüln's estimate bonus: not additive over tricks), bonus_range[0 or 1,
 # t, left]: the least and the most of count_bonus[t..t + left] (0 with no trick left: paid);
-# counts_tricks: count_bonus is not all 0, so the side's tricks won are part of the table key.
+# counts_tricks: count_bonus is not all 0, so the side's tricks won are part of the table key;
+# later_wins: of equal powers the later played wins (musim.tricks), else the first;
+# namers: the cards that name the trump when played (Mückenstich's mosquitoes: the move is the
+# card and the class it names, which decides the trick in progress too), each above every other
+# card of its class (the table knows them by their count per class); with namers the trump
+# in force lives in the search state (search.trump_in_force), trump_class being unused.
 
 
 @flat_kernel
@@ -93,10 +98,11 @@ def tied_mask(eq_lo):
     return m
 
 
-def check_limits(n, cards, classes, point_range, counts_tricks=False):
+def check_limits(n, cards, classes, point_range, counts_tricks=False, namers=0):
     """ValueError if a game of n seats and `cards` cards in `classes` classes, whose side's points
     may lie anywhere in -point_range..point_range, does not fit the search's keys and table
-    (counts_tricks: the key holds the side's tricks won as well)."""
+    (counts_tricks: the key holds the side's tricks won as well; namers: the cards that name
+    the trump, when the key holds the trump in force and the namers left per class)."""
     if not 2 <= n <= MAX_SEATS:
         raise ValueError(f"{n} seats: the solver takes 2..{MAX_SEATS}")
     if cards > 64:
@@ -104,30 +110,36 @@ def check_limits(n, cards, classes, point_range, counts_tricks=False):
     if classes > MAX_CLASSES:
         raise ValueError(f"{classes} classes: the solver takes at most {MAX_CLASSES}")
     tricks_bits = cards // n + 1 if counts_tricks else 0
-    if cards + classes * n + tricks_bits > KEY_BITS or cards + 3 * classes * n > POINTS_BITS:
+    trump_bits = 2 * classes + 1 + namers if namers else 0
+    if cards + classes * n + tricks_bits + trump_bits > KEY_BITS or cards + 3 * classes * n > POINTS_BITS:
         raise ValueError(f"{cards} cards in {classes} classes for {n} seats do not fit the table's keys")
     if point_range > MAX_POINTS:
         raise ValueError(f"points up to {point_range}: the table's bounds hold at most {MAX_POINTS}")
 
 
-def make_game(n, classes, trump_class, trick_bonus, team, end_bonus=0, count_bonus=()):
-    """Build a SolverGame from `classes`: a list (one per class) of lists of (power, points),
-    each sorted by ascending power; trump_class is the index of the trump class or -1; team:
-    the maximising seats; end_bonus: the last trick's points; count_bonus[t]: the side's bonus
-    for t tricks won from the position on (none: 0).  Returns (game, the canonical index of each
-    input card, as nested lists); ValueError if it breaks a limit (check_limits)."""
+def make_game(n, classes, trump_class, trick_bonus, team, end_bonus=0, count_bonus=(), later_wins=False):
+    """Build a SolverGame from `classes`: a list (one per class) of lists of (power, points), or
+    (power, points, True) for a card that names the trump (SolverGame.namers), each sorted by
+    ascending power; trump_class is the index of the trump class or -1; team: the maximising
+    seats; end_bonus: the last trick's points; count_bonus[t]: the side's bonus for t tricks won
+    from the position on (none: 0); later_wins: the tie rule.  Returns (game, the canonical index
+    of each input card, as nested lists); ValueError if it breaks a limit (check_limits)."""
     cards = sum(len(c) for c in classes)
+    named = [[len(m) > 2 and bool(m[2]) for m in c] for c in classes]
+    if any(flags != sorted(flags) for flags in named):
+        raise ValueError("a card that names the trump must rank above every other card of its class")
     counts = np.zeros(MAX_TRICKS + 1, np.int64)
     counts[: len(count_bonus)] = count_bonus[: MAX_TRICKS + 1]
     check_limits(
         n,
         cards,
         len(classes),
-        sum(abs(pt) for c in classes for _, pt in c)
+        sum(abs(m[1]) for c in classes for m in c)
         + (cards // n) * abs(trick_bonus)
         + abs(end_bonus)
         + int(np.abs(counts).max()),
         counts.any(),
+        sum(map(sum, named)),
     )
     if not team or not all(0 <= s < n for s in team):
         raise ValueError(f"team {team}: expected some of the seats 0..{n - 1}")
@@ -136,12 +148,15 @@ def make_game(n, classes, trump_class, trick_bonus, team, end_bonus=0, count_bon
     points = np.zeros(64, np.int64)
     class_mask = np.zeros(MAX_CLASSES, np.uint64)
     index = []
+    namers = np.uint64(0)
     pos = 0
     for k, members in enumerate(classes):
         ids = []
-        for pw, pt in members:
+        for pw, pt, *flag in members:
             klass[pos], power[pos], points[pos] = k, pw, pt
             class_mask[k] |= np.uint64(1) << np.uint64(pos)
+            if flag and flag[0]:
+                namers |= np.uint64(1) << np.uint64(pos)
             ids.append(pos)
             pos += 1
         index.append(ids)
@@ -173,6 +188,8 @@ def make_game(n, classes, trump_class, trick_bonus, team, end_bonus=0, count_bon
         bonus_ranges(counts),
         np.bool_(counts.any()),
         team_arr,
+        np.bool_(later_wins),
+        namers,
     ), index
 
 

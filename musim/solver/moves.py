@@ -9,7 +9,10 @@ order: the table's best move, then leads whose replies make the smallest tree (f
 opponents' cards in the class), cheap winners (a lead only if no other seat holds a
 higher card of its class and no opponent void in it holds a trump), partner's tricks
 smeared with points (also one a later teammate can surely take, and none that a later
-opponent can surely take from the team), low discards.  A move tried first that runs
+opponent can surely take from the team), low discards.  A card that names the trump
+(layout.SolverGame.namers) is never grouped with one that does not, and its group becomes one
+move per class it may name (classes without a card left, in hand or trick, count as one), each
+ordered by the trick's winner under that trump.  A move tried first that runs
 long early in the deal gives way for a while to the others, each on a small budget of
 nodes: one of them may settle the node at a fraction of its cost (`budget_next`).
 """
@@ -21,7 +24,7 @@ from musim.jit import flat_kernel
 from musim.solver.frame import F_BOUND, F_COUNT, F_DEADLINE, F_IDX, F_MOVE_DEADLINE, F_NEED, F_PHASE, F_SEAT
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.stats import C_SMALL_CARD, S_NODES, tally
-from musim.solver.trick import beats, legal_cards, playable_top, remaining, span, trick_winner_pos
+from musim.solver.trick import beats, is_namer, legal_cards, playable_top, remaining, span, trick_winner_pos
 
 REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents (gen_moves)
 
@@ -38,32 +41,35 @@ FAILED, RAN_OUT = range(1, 3)  # a budgeted move's status, once tried (written e
 
 
 @flat_kernel
-def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class):
+def trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class, trump):
     """Once `seat` plays c to the trick (k cards played, the best of them win_card, by seat
-    ws), is the team that wins it settled, whatever the seats after it hold?  Then +1 if it
-    is seat's team, -1 if not (else 0): of the cards grouped with c (gen_moves) the mover
-    then plays the one of most (fewest) points, as the same trick goes to the same team
-    either way and the cards it keeps are equivalent later on."""
+    ws; c not a namer), is the team that wins it settled, whatever the seats after it hold?
+    Then +1 if it is seat's team, -1 if not (else 0): of the cards grouped with c (gen_moves)
+    the mover then plays the one of most (fewest) points, as the same trick goes to the same
+    team either way and the cards it keeps are equivalent later on.  Not while a later seat
+    holds a namer: it may change the trump."""
     top, w = c, seat
     if k > 0:
         led = led_class
-        if not beats(g, c, win_card):
+        if not beats(g, c, win_card, trump):
             top, w = win_card, ws
     else:
         led = g.klass[c]
     s = seat
     for _ in range(k + 1, g.n):
         s = s + 1 if s + 1 < g.n else 0
+        if st.hands[s] & g.namers:
+            return 0
         if g.team[s] == g.team[w]:
             continue
-        y = playable_top(g, st, s, led)
-        if y >= 0 and beats(g, y, top):
+        y = playable_top(g, st, s, led, trump)
+        if y >= 0 and beats(g, y, top, trump):
             return 0
     return 1 if g.team[w] == g.team[seat] else -1
 
 
 @flat_kernel(inline="always")
-def side_takes_later(g, st, seat, k, win_card, led_class, side):
+def side_takes_later(g, st, seat, k, win_card, led_class, side, trump):
     """Does a seat of team `side` still to play the trick after `seat` (k cards played, the
     best win_card) hold a card that takes it whatever the other team's seats from `seat` on
     put on it?  (It may still choose not to: this orders moves, it settles nothing.)"""
@@ -73,15 +79,15 @@ def side_takes_later(g, st, seat, k, win_card, led_class, side):
         s = s + 1 if s + 1 < n else 0
         if g.team[s] != side:
             continue
-        x = playable_top(g, st, s, led_class)
-        if x < 0 or not beats(g, x, win_card):
+        x = playable_top(g, st, s, led_class, trump)
+        if x < 0 or not beats(g, x, win_card, trump):
             continue
         safe = True
         o = seat
         for _ in range(k, n):
             if g.team[o] != side:
-                y = playable_top(g, st, o, led_class)
-                if y >= 0 and not beats(g, x, y):  # an equal power played first wins
+                y = playable_top(g, st, o, led_class, trump)
+                if y >= 0 and not beats(g, x, y, trump):  # an equal power played first wins
                     safe = False
                     break
             o = o + 1 if o + 1 < n else 0
@@ -98,8 +104,63 @@ def same_run(g, lo, hi, others):
 
 
 @flat_kernel(inline="always")
-def gen_moves(g, st, seat, leader, k, ply, tt_best):
-    """Fill st.moves[ply] with one card per group of interchangeable legal cards, best first."""
+def insert_move(st, ply, count, c, named, score, group):
+    """Put move (c, named) with its order score and group into st's sorted list for ply (descending
+    score) of `count` moves."""
+    i = count
+    while i > 0 and st.scores[ply, i - 1] < score:
+        st.moves[ply, i] = st.moves[ply, i - 1]
+        st.names[ply, i] = st.names[ply, i - 1]
+        st.scores[ply, i] = st.scores[ply, i - 1]
+        st.groups[ply, i] = st.groups[ply, i - 1]
+        i -= 1
+    st.moves[ply, i] = c
+    st.names[ply, i] = named
+    st.scores[ply, i] = score
+    st.groups[ply, i] = group
+
+
+@flat_kernel(inline="always")
+def live_classes(g, st, t0, ply):
+    """The classes with a card still held or played to the current trick line[t0: ply] (bits)."""
+    cards = remaining(g, st)
+    for j in range(t0, ply):
+        cards |= np.uint64(1) << np.uint64(st.line[j])
+    live = 0
+    for kk in range(MAX_CLASSES):
+        if cards & g.class_mask[kk]:
+            live |= 1 << kk
+    return live
+
+
+@flat_kernel(inline="always")
+def add_named_moves(g, st, seat, k, ply, c, score, live, count):
+    """Add namer card c's moves, one per class it may name (of the classes with no card left,
+    the first only: naming any of them decides the same), each ordered by c's `score` and by
+    whether the trick so far goes to the mover's team under that trump; returns the new count."""
+    t0 = ply - k
+    st.line[ply] = c
+    dead_done = False
+    for t in range(MAX_CLASSES):
+        if not g.class_mask[t]:
+            continue
+        if not (live >> t) & 1:
+            if dead_done:
+                continue
+            dead_done = True
+        sc = score
+        if k > 0:
+            w = seat - k + trick_winner_pos(g, st.line, t0, k + 1, t)
+            sc += 300 if g.team[w if w >= 0 else w + g.n] == g.team[seat] else -300
+        insert_move(st, ply, count, c, t, sc, np.uint64(1) << np.uint64(c))
+        count += 1
+    return count
+
+
+@flat_kernel(inline="always")
+def gen_moves(g, st, seat, leader, k, ply, tt_best, trump):
+    """Fill st.moves[ply] (and st.names[ply], the class a namer names) with one move per group of
+    interchangeable legal cards, best first; `trump`: the trump in force."""
     n = g.n
     hands, line = st.hands, st.line
     t0 = ply - k  # the current trick is line[t0: ply]
@@ -111,7 +172,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     win_pos = 0
     trick_pts = 0
     if k > 0:
-        win_pos = trick_winner_pos(g, line, t0, k)
+        win_pos = trick_winner_pos(g, line, t0, k, trump)
         win_card = line[t0 + win_pos]
         # of the trick's cards only the winning one can part two of the mover's: the rest
         # lose to it whatever the mover plays, and leave with the trick
@@ -121,18 +182,19 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     ws = leader + win_pos
     if ws >= n:
         ws -= n
+    live = live_classes(g, st, t0, ply) if legal & g.namers else 0
     # the mover's team has the trick, or a later teammate can surely take it: points onto it,
     # unless a later opponent can surely take it from the mover's team: then cheap cards
     mine = g.team[seat]
-    mate_winning = k > 0 and (g.team[ws] == mine or side_takes_later(g, st, seat, k, win_card, led_class, mine))
-    lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class, 1 - mine)
+    mate_winning = k > 0 and (g.team[ws] == mine or side_takes_later(g, st, seat, k, win_card, led_class, mine, trump))
+    lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class, 1 - mine, trump)
     ruffed = 0  # leading: classes in which an opponent is void and holds a trump
-    if k == 0 and g.trump_class >= 0:
-        tmask = g.class_mask[g.trump_class]
+    if k == 0 and trump >= 0:
+        tmask = g.class_mask[trump]
         for s in range(n):
             if g.team[s] != g.team[seat] and hands[s] & tmask:
                 for kk in range(MAX_CLASSES):
-                    if kk != g.trump_class and not (hands[s] & g.class_mask[kk]):
+                    if kk != trump and not (hands[s] & g.class_mask[kk]):
                         ruffed |= 1 << kk
     count = 0
     prev = -1
@@ -142,19 +204,26 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
     while m:
         c = lowest(m)
         m = drop_lowest(m)
-        if prev >= 0 and (keen != 0 or g.points[c] == g.points[prev]) and same_run(g, prev, c, others):
+        namer = is_namer(g, c)
+        if (
+            prev >= 0
+            and namer == is_namer(g, prev)
+            and (keen != 0 or g.points[c] == g.points[prev])
+            and same_run(g, prev, c, others)
+        ):
             prev = c
-            for i in range(count):  # c is tried as its group's representative
+            for i in range(count):  # c is tried as its group's representative (a namer's: each name)
                 if st.moves[ply, i] == rep:
                     st.groups[ply, i] |= np.uint64(1) << np.uint64(c)
                     if keen * (g.points[c] - g.points[rep]) > 0:
                         st.moves[ply, i] = c
                         rep = c
-                    break
+                    if not namer:
+                        break
             continue
         prev = c
         rep = c
-        keen = trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class)
+        keen = 0 if namer else trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class, trump)
         pts = g.points[c]
         if k == 0:
             higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
@@ -178,24 +247,18 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best):
         elif keen < 0 or lost:  # it goes (or a later opponent can take it) to the others:
             score = -20 * pts - g.power[c]  # the cheapest, lowest card
         elif mate_winning:
-            score = 20 * pts - (5 if beats(g, c, win_card) else 0)
-        elif beats(g, c, win_card):
+            score = 20 * pts - (5 if beats(g, c, win_card, trump) else 0)
+        elif beats(g, c, win_card, trump):
             score = 500 + 10 * (trick_pts + pts) - g.power[c]
         else:
             score = -20 * pts - g.power[c]
         if c == tt_best:
             score += 100000
-        # insertion into the sorted list (descending score)
-        i = count
-        while i > 0 and st.scores[ply, i - 1] < score:
-            st.moves[ply, i] = st.moves[ply, i - 1]
-            st.scores[ply, i] = st.scores[ply, i - 1]
-            st.groups[ply, i] = st.groups[ply, i - 1]
-            i -= 1
-        st.moves[ply, i] = c
-        st.scores[ply, i] = score
-        st.groups[ply, i] = np.uint64(1) << np.uint64(c)
-        count += 1
+        if namer:
+            count = add_named_moves(g, st, seat, k, ply, c, score, live, count)
+        else:
+            insert_move(st, ply, count, c, -1, score, np.uint64(1) << np.uint64(c))
+            count += 1
     return count
 
 
@@ -205,7 +268,8 @@ def next_move(g, st, p, ply):
     (st.scores[ply] then holds each tried move's bound); returns whether there is one.
 
     Swap a tried card t for an untried card c of the same class, both below the lowest
-    card of their class that the proofs so far relied on (st.rel[p]): no comparison those
+    card of their class that the proofs so far relied on (st.rel[p]), neither a namer (whose
+    move changes the trump, which no comparison records): no comparison those
     proofs made changes, the same seats win the same tricks, and only the points of t and
     c change hands, so c's bound is t's moved by their difference.  If that still fails,
     c is not searched (DDS's "one small card per suit", here with points)."""
@@ -219,12 +283,12 @@ def next_move(g, st, p, ply):
         k = g.klass[c]
         r = st.rel[p] & g.class_mask[k]
         low = g.power[lowest(r)] if r else 1 << 30
-        if g.power[c] >= low:
+        if g.power[c] >= low or is_namer(g, c):
             break
         skip = False
         for j in range(i):
             t = st.moves[ply, j]
-            if g.klass[t] != k or g.power[t] >= low:
+            if g.klass[t] != k or g.power[t] >= low or is_namer(g, t):
                 continue
             diff = abs(g.points[t] - g.points[c])
             bound = st.scores[ply, j] + diff if maximiser else st.scores[ply, j] - diff

@@ -40,11 +40,12 @@ from musim.solver.frame import (
     F_PHASE,
     F_SEAT,
     F_TOPS,
+    F_TRUMP,
     F_WON,
     FRAME_FIELDS,
 )
 from musim.solver.keys import position_keys, rank_of, top_cards, top_mask
-from musim.solver.layout import MAX_SEATS
+from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.moves import (
     BUDGET_CARDS,
     BUDGET_FIRST,
@@ -77,7 +78,7 @@ from musim.solver.stats import (
     S_TRICKS,
     tally,
 )
-from musim.solver.trick import finish_trick, mask_points, remaining, trick_relevance
+from musim.solver.trick import finish_trick, is_namer, mask_points, remaining, trick_relevance
 from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_FIELDS, TOP_WORDS, probe, store, top_mask_of
 
 MAX_PLY = 64
@@ -86,11 +87,12 @@ NO_DEADLINE = 1 << 62
 
 SearchState = namedtuple(
     "SearchState",
-    "hands owner line trick_save moves groups scores status frames words key points segs rel trel stats budget "
-    "counts limit won",
+    "hands owner line trick_save moves names groups scores status frames words key points segs rel trel stats budget "
+    "counts limit won trump",
 )
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
-# trick is line[ply - k: ply]); moves/groups/scores: each ply's moves, the interchangeable
+# trick is line[ply - k: ply]); moves/names/groups/scores: each ply's moves (a card, and the
+# class a namer card names: layout.SolverGame.namers), the interchangeable
 # cards each stands for, and their order scores, replaced by their bounds once they
 # fail (next_move); status: whether each tried move of a budgeted frame failed or ran
 # out of budget (budget_next); frames: the explicit search stack, with each frame's keys
@@ -100,7 +102,8 @@ SearchState = namedtuple(
 # count); limit[0]: the node count at which a search gives up (NO_DEADLINE, or a caller's limit
 # on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests
 # shrink them); won[0]: the tricks the maximising side has won since the
-# position it was loaded with (layout.SolverGame.count_bonus; solve.play_card moves it)
+# position it was loaded with (layout.SolverGame.count_bonus; solve.play_card moves it); trump[0]:
+# the trump in force at that position in a game whose namers change it (trump_in_force)
 
 
 def make_state(counting=False):
@@ -119,6 +122,7 @@ def make_state(counting=False):
         rel=z(MAX_PLY + 2, np.uint64),
         trel=z(MAX_PLY + 2, np.uint64),
         moves=z((MAX_PLY + 1, 64), np.int64),
+        names=z((MAX_PLY + 1, 64), np.int64),
         groups=z((MAX_PLY + 1, 64), np.uint64),
         scores=z((MAX_PLY + 1, 64), np.int64),
         status=z((MAX_PLY + 1, 64), np.int8),
@@ -127,15 +131,34 @@ def make_state(counting=False):
         budget=np.array([BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER]),
         limit=np.array([NO_DEADLINE]),
         won=z(1, np.int64),
+        trump=np.full(1, -1, np.int64),
     )
+
+
+@flat_kernel(inline="always")
+def trump_in_force(g, st):
+    """The trump in force at the position st holds: the game's, or in a game whose namers change
+    it, st.trump[0]."""
+    return st.trump[0] if g.namers else g.trump_class
+
+
+@flat_kernel(inline="always")
+def settle_trump(g, st, trump):
+    """The trump after a trick, as the search keys it: in a game whose namers change it, a trump
+    of which no card is left decides as no trump does (one table entry for both)."""
+    if g.namers and trump >= 0 and not (remaining(g, st) & g.class_mask[trump]):
+        return -1
+    return trump
 
 
 @flat_kernel(inline="always")
 def _store_result(g, tt, st, d, bound, result, best, rel):
     """Record what frame d (a trick boundary) proved, for every position that agrees with it
     on the cards from each class's lowest relevant card up (`rel`; keys in st.words[d], st.key[d],
-    st.points[d])."""
+    st.points[d]).  Who holds each namer card is always relevant: a proof may rest on a seat's
+    power to change the trump, which no comparison of ranks records."""
     rem = remaining(g, st)
+    rel |= g.namers
     rank = rank_of(rem, best) if best >= 0 else -1
     work = highest(np.uint64(st.stats[S_NODES] - st.frames[d, F_NODES]) | np.uint64(1))  # log2 of its nodes
     mask, covered, deep = top_mask(g, rem, rel)
@@ -156,12 +179,14 @@ def _play(g, st, d, ply):
     st.hands[seat] ^= np.uint64(1) << np.uint64(c)
     st.line[ply + d] = c
     need, avail, least, won = fr[d, F_NEED], fr[d, F_AVAIL], fr[d, F_LEAST], fr[d, F_WON]
+    trump = st.names[ply + d, fr[d, F_IDX]] if is_namer(g, c) else fr[d, F_TRUMP]
     st.trel[d + 1] = 0
     if k + 1 == n:
         st.stats[S_TRICKS] += 1
         start = ply + d + 1 - n
         last = st.hands[seat] == 0
-        w, pts, neg = finish_trick(g, st.line, start, leader, last)
+        w, pts, neg = finish_trick(g, st.line, start, leader, last, trump)
+        trump = settle_trump(g, st, trump)
         st.trel[d + 1] = trick_relevance(g, st.line, start, leader, w)
         leader, k, avail, least = w, 0, avail - pts + neg, least - neg
         if g.team[w]:
@@ -172,8 +197,37 @@ def _play(g, st, d, ply):
     else:
         k += 1
     fr[d + 1, F_LEADER], fr[d + 1, F_K], fr[d + 1, F_NEED], fr[d + 1, F_AVAIL] = leader, k, need, avail
-    fr[d + 1, F_LEAST], fr[d + 1, F_WON] = least, won
+    fr[d + 1, F_LEAST], fr[d + 1, F_WON], fr[d + 1, F_TRUMP] = least, won, trump
     fr[d + 1, F_DEADLINE] = fr[d, F_MOVE_DEADLINE]
+
+
+@flat_kernel(inline="always")
+def last_trick(g, st, base, leader, won, trump):
+    """(the maximising side's points, the cards whose rank decided) of the last trick, every seat
+    holding one card, played to st.line[base:]: it plays itself, but for the class the last namer
+    card in it names, which that seat chooses for its side (every class is tried)."""
+    n = g.n
+    seat = leader
+    chooser = -1
+    for j in range(n):
+        c = lowest(st.hands[seat])
+        st.line[base + j] = c
+        if is_namer(g, c):
+            chooser = seat
+        seat = seat + 1 if seat + 1 < n else 0
+    best = 0
+    first = True
+    rr = np.uint64(0)
+    for t in range(-1, MAX_CLASSES):
+        if (t < 0) != (chooser < 0) or (t >= 0 and not g.class_mask[t]):
+            continue
+        w, pts, _ = finish_trick(g, st.line, base, leader, True, trump if t < 0 else t)
+        rr |= trick_relevance(g, st.line, base, leader, w)
+        v = (pts if g.team[w] else 0) + g.count_bonus[won + 1 if g.team[w] else won]
+        if first or (v > best if g.team[chooser] else v < best):
+            best = v
+            first = False
+    return best, rr
 
 
 @flat_kernel
@@ -199,6 +253,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
     fr[0, F_LEADER], fr[0, F_K], fr[0, F_NEED], fr[0, F_AVAIL] = leader, k, need, avail
     fr[0, F_LEAST] = point_range(g, hands, st.line, ply - k, k)[0]
     fr[0, F_WON] = st.won[0]
+    fr[0, F_TRUMP] = trump_in_force(g, st)
     st.trel[0] = 0
     fr[0, F_DEADLINE] = st.limit[0]
     st.stats[S_GAVE_UP] = 0
@@ -227,6 +282,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
         leader, k, need, avail = fr[d, F_LEADER], fr[d, F_K], fr[d, F_NEED], fr[d, F_AVAIL]
         least = fr[d, F_LEAST]
         won = fr[d, F_WON]
+        trump = fr[d, F_TRUMP]
         if g.counts_tricks:  # the bonus still to come, by the tricks the side may yet win
             left = popcount(hands[leader + k if leader + k < n else leader + k - n])
             least += g.bonus_range[0, won, left]
@@ -243,44 +299,37 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
             st.stats[S_NODES] += 1
             resolved = False
             tt_best = -1
+            # namers still held may change the trump: the bounds below assume it fixed
+            fixed = not g.namers or not (remaining(g, st) & g.namers)
             if k == 0 and popcount(hands[leader]) == 1:
-                # the last trick plays itself: every seat has one card left
-                base = ply + d
-                seat = leader
-                for j in range(n):
-                    st.line[base + j] = lowest(hands[seat])
-                    seat = seat + 1 if seat + 1 < n else 0
-                w, pts, _ = finish_trick(g, st.line, base, leader, True)
-                rr = trick_relevance(g, st.line, base, leader, w)
-                rb = pts if g.team[w] else 0
-                rb += g.count_bonus[won + 1 if g.team[w] else won]
+                rb, rr = last_trick(g, st, ply + d, leader, won, trump)
                 r, resolved = rb >= need, True
                 tally(st.counts, C_LAST_TRICK)
-            elif k == 0:
-                sure, rel = quick_points(g, st, leader, True)
+            elif k == 0 and fixed:
+                sure, rel = quick_points(g, st, leader, True, trump)
                 resolved, r, rb = sure_decides(g.team[leader], sure, need, least, avail)
                 if resolved:
                     tally(st.counts, C_QUICK)
                     rr = rel
-                    if g.trump_class >= 0 and rel & ~g.class_mask[g.trump_class]:
+                    if trump >= 0 and rel & ~g.class_mask[trump]:
                         # if the trump winners alone decide, the proof needs no side class's cards
-                        t_sure, t_rel = quick_points(g, st, leader, False)
+                        t_sure, t_rel = quick_points(g, st, leader, False, trump)
                         t_resolved, _, t_rb = sure_decides(g.team[leader], t_sure, need, least, avail)
                         if t_resolved:
                             rb, rr = t_rb, t_rel
                 else:
-                    holder, sure, rel = top_trump_points(g, st, leader)
+                    holder, sure, rel = top_trump_points(g, st, leader, trump)
                     if holder >= 0:
                         resolved, r, rb = sure_decides(g.team[holder], sure, need, least, avail)
                         rr = rel
                         if not resolved:
-                            sure, rel = sole_trump_points(g, st, holder)
+                            sure, rel = sole_trump_points(g, st, holder, trump)
                             resolved, r, rb = sure_decides(g.team[holder], sure, need, least, avail)
                             rr = rel
                         if resolved:
                             tally(st.counts, C_TOP_TRUMP)
             if k == 0 and not resolved:
-                rem, tops = position_keys(g, st, leader, won, st.words[d], st.key[d], st.points[d])
+                rem, tops = position_keys(g, st, leader, won, trump, st.words[d], st.key[d], st.points[d])
                 fr[d, F_TOPS] = tops
                 found, bound, idx, hint = probe(
                     tt, st.key[d], tops, st.points[d], st.words[d], st.segs, need, g.free_points
@@ -298,7 +347,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     seat -= n
                 fr[d, F_SEAT] = seat
                 fr[d, F_NODES] = st.stats[S_NODES]
-                fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best)
+                fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best, trump)
                 start_budget(st, d)
                 fr[d, F_BOUND] = -NO_BOUND_HI if g.team[seat] else NO_BOUND_HI
                 st.rel[d] = 0

@@ -1,16 +1,18 @@
 """Values of positions, from null-window searches (search.can_reach): the exact value by a
 binary search over the need, the value after a card, and whether a card keeps a value (the
-card choice of double-dummy play).
+card choice of double-dummy play).  A move is a card, and for a card that names the trump
+(layout.SolverGame.namers) the class it names (`named`; -1 for other cards).
 """
 
 import numpy as np
 
 from musim.bits import drop_lowest, lowest, popcount
 from musim.jit import flat_kernel
+from musim.solver.layout import MAX_CLASSES
 from musim.solver.moves import same_run
-from musim.solver.search import available, can_reach, point_range, set_owners
+from musim.solver.search import available, can_reach, point_range, set_owners, trump_in_force
 from musim.solver.stats import S_GAVE_UP
-from musim.solver.trick import finish_trick, legal_cards, remaining
+from musim.solver.trick import finish_trick, is_namer, legal_cards, remaining
 
 UNBOUNDED = 1 << 30  # beyond any value (layout.MAX_POINTS)
 
@@ -67,21 +69,24 @@ def copy_line(src, dst, count):
 
 
 @flat_kernel(inline="always")
-def play_card(g, st, leader, k, card):
-    """Play `card` for the seat to move (saving the trick for unplay_card); returns (that seat,
-    the next leader, the cards then in the trick, the team's points from a trick it completed,
-    its count bonus included after the last: st.won counts the tricks)."""
+def play_card(g, st, leader, k, card, named):
+    """Play `card` (naming `named` if a namer) for the seat to move (saving the trick for
+    unplay_card); returns (that seat, the next leader, the cards then in the trick, the team's
+    points from a trick it completed, its count bonus included after the last: st.won counts
+    the tricks, st.trump holds the trump in a game whose namers change it)."""
     n = g.n
     seat = leader + k
     if seat >= n:
         seat -= n
     st.hands[seat] ^= np.uint64(1) << np.uint64(card)
     st.line[k] = card
+    if is_namer(g, card):
+        st.trump[0] = named
     copy_line(st.line, st.trick_save, k + 1)
     if k + 1 < n:
         return seat, leader, k + 1, 0
     last = remaining(g, st) == 0
-    w, pts, _ = finish_trick(g, st.line, 0, leader, last)
+    w, pts, _ = finish_trick(g, st.line, 0, leader, last, trump_in_force(g, st))
     gained = 0
     if g.team[w]:
         gained = pts
@@ -92,36 +97,37 @@ def play_card(g, st, leader, k, card):
 
 
 @flat_kernel(inline="always")
-def unplay_card(st, seat, k, card, won):
-    """Undo play_card, st.won[0] having been `won` (a search from the new position may have
-    reused the line)."""
+def unplay_card(st, seat, k, card, won, trump):
+    """Undo play_card, st.won[0] having been `won` and st.trump[0] `trump` (a search from the new
+    position may have reused the line)."""
     copy_line(st.trick_save, st.line, k + 1)
     st.hands[seat] ^= np.uint64(1) << np.uint64(card)
     st.won[0] = won
+    st.trump[0] = trump
 
 
 @flat_kernel
-def value_after(g, tt, st, leader, k, card, value):
-    """Exact value of the position after the seat to move plays `card` (its points included),
-    given the position's exact value `value`: no card does better for its mover than `value`,
-    so the first search asks whether the card keeps it, and the best cards are done in one."""
-    won = st.won[0]
-    seat, nl, nk, gained = play_card(g, st, leader, k, card)
+def value_after(g, tt, st, leader, k, card, named, value):
+    """Exact value of the position after the seat to move plays `card` naming `named` (its points
+    included), given the position's exact value `value`: no move does better for its mover than
+    `value`, so the first search asks whether the card keeps it, and the best cards are done in one."""
+    won, trump = st.won[0], st.trump[0]
+    seat, nl, nk, gained = play_card(g, st, leader, k, card, named)
     if g.team[seat]:
         v = solve_between(g, tt, st, nl, nk, -UNBOUNDED, value - gained, value - gained)[0]
     else:
         v = solve_between(g, tt, st, nl, nk, value - gained, UNBOUNDED, value - gained + 1)[0]
-    unplay_card(st, seat, k, card, won)
+    unplay_card(st, seat, k, card, won, trump)
     return v + gained
 
 
 @flat_kernel(nogil=True)
 def move_values(g, tt, st, leader, k, value, out):
     """out[c] = the exact value after each legal card c of the seat to move (value_after), -1
-    for the others.  A card of the same class and points as the next lower card of its seat,
-    with no card still in play (another seat's, or one played to this trick) of a power from
-    the lower's to its own, takes the same tricks with the same points: it gets that card's value
-    without a search."""
+    for the others and for namers (named_values).  A card of the same class and points as the
+    next lower card of its seat, with no card still in play (another seat's, or one played to
+    this trick) of a power from the lower's to its own, takes the same tricks with the same
+    points: it gets that card's value without a search."""
     seat = leader + k
     if seat >= g.n:
         seat -= g.n
@@ -137,42 +143,84 @@ def move_values(g, tt, st, leader, k, value, out):
     while m:
         c = lowest(m)
         m = drop_lowest(m)
-        if prev >= 0 and g.points[c] == g.points[prev] and same_run(g, prev, c, in_play):
+        if is_namer(g, c):
+            prev = -1
+        elif prev >= 0 and g.points[c] == g.points[prev] and same_run(g, prev, c, in_play):
             out[c] = out[prev]
+            prev = c
         else:
-            out[c] = value_after(g, tt, st, leader, k, c, value)
+            out[c] = value_after(g, tt, st, leader, k, c, -1, value)
+            prev = c
+
+
+@flat_kernel(nogil=True)
+def named_values(g, tt, st, leader, k, value, out):
+    """out[c, t] = the exact value after each legal namer card c of the seat to move naming class
+    t (value_after), -1 elsewhere; copies of equal power share their values."""
+    seat = leader + k
+    if seat >= g.n:
+        seat -= g.n
+    legal = legal_cards(g, st.hands[seat], st.line, 0, k) & g.namers
+    out[:, :] = -1
+    prev = -1
+    m = legal
+    while m:
+        c = lowest(m)
+        m = drop_lowest(m)
+        for t in range(MAX_CLASSES):
+            if not g.class_mask[t]:
+                continue
+            if prev >= 0 and g.eq_lo[prev] == g.eq_lo[c]:
+                out[c, t] = out[prev, t]
+            else:
+                out[c, t] = value_after(g, tt, st, leader, k, c, t, value)
         prev = c
 
 
 @flat_kernel(inline="always")
-def keeps_value(g, tt, st, leader, k, card, value):
-    """Does the seat to move keep the position's exact value `value` by playing `card`?
+def keeps_value(g, tt, st, leader, k, card, named, value):
+    """Does the seat to move keep the position's exact value `value` by playing `card` (naming
+    `named` if a namer)?
 
     One null-window search: a maximiser's card keeps it if the team can still
     reach `value`, a minimiser's if the team cannot reach `value + 1`.
     """
-    won = st.won[0]
-    seat, nl, nk, gained = play_card(g, st, leader, k, card)
+    won, trump = st.won[0], st.trump[0]
+    seat, nl, nk, gained = play_card(g, st, leader, k, card, named)
     maximiser = g.team[seat]
     avail = available(g, st.hands, st.line, nk)
     need = value - gained if maximiser else value + 1 - gained
     set_owners(g, st)
     r, _ = can_reach(g, tt, st, nl, nk, need, avail, nk)
-    unplay_card(st, seat, k, card, won)
+    unplay_card(st, seat, k, card, won, trump)
     return r if maximiser else not r
 
 
 @flat_kernel(inline="always")
-def first_keeping_move(g, tt, st, leader, k, value, order):
-    """The first legal card in `order` (all the game's cards, the most preferred first) that
-    keeps `value`, or -1: one null-window search per candidate until one keeps it.  The
-    choice depends on the position and `order` alone, not on the search's move order or on
-    what the table holds, so work on the search's speed cannot change it."""
+def first_keeping_play(g, tt, st, leader, k, value, order):
+    """(card, named) of the first legal card in `order` (all the game's cards, the most
+    preferred first) that keeps `value`, a namer with the first class that does, or (-1, -1):
+    one null-window search per candidate until one keeps it.  The choice depends on the
+    position and `order` alone, not on the search's move order or on what the table holds,
+    so work on the search's speed cannot change it."""
     seat = leader + k
     if seat >= g.n:
         seat -= g.n
     legal = legal_cards(g, st.hands[seat], st.line, 0, k)
     for c in order:
-        if legal & (np.uint64(1) << np.uint64(c)) and keeps_value(g, tt, st, leader, k, c, value):
-            return c
-    return -1
+        if not legal & (np.uint64(1) << np.uint64(c)):
+            continue
+        if not is_namer(g, c):
+            if keeps_value(g, tt, st, leader, k, c, -1, value):
+                return c, -1
+            continue
+        for t in range(MAX_CLASSES):
+            if g.class_mask[t] and keeps_value(g, tt, st, leader, k, c, t, value):
+                return c, t
+    return -1, -1
+
+
+@flat_kernel(inline="always")
+def first_keeping_move(g, tt, st, leader, k, value, order):
+    """The card of first_keeping_play (for games without namers)."""
+    return first_keeping_play(g, tt, st, leader, k, value, order)[0]

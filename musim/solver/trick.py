@@ -3,7 +3,10 @@ trick and with what points, which cards a seat may play, and bit ranges by power
 
 The search, its bounds and its move generation all apply these rules; they hold for any
 game the layout describes.  Which card beats which, the trick's winner and the legal cards
-are musim/tricks.py's, the games' own kernels, given the layout's classes and powers.
+are musim/tricks.py's, the games' own kernels, given the layout's classes and powers and the
+game's tie rule.  The trump is an argument: the one in force now, which a namer card
+(layout.SolverGame.namers) may change in the middle of a trick; a trick is decided by the
+trump in force after its last card.
 """
 
 import numpy as np
@@ -51,16 +54,22 @@ def from_power_of(g, card):
 
 
 @flat_kernel(inline="always")
-def beats(g, card, best):
+def is_namer(g, card):
+    """Does `card` name the trump when played (layout.SolverGame.namers)?"""
+    return (g.namers >> np.uint64(card)) & np.uint64(1) != 0
+
+
+@flat_kernel(inline="always")
+def beats(g, card, best, trump):
     """Does `card`, played after the trick's current winner `best`, take it?  musim.tricks's
     rule in the layout: its classes are the colours, its powers the ranks."""
-    return tricks.beats(card, best, g.trump_class, g.klass, g.power, False)
+    return tricks.beats(card, best, trump, g.klass, g.power, g.later_wins)
 
 
 @flat_kernel
-def trick_winner_pos(g, line, start, count):
+def trick_winner_pos(g, line, start, count, trump):
     """Position in the trick line[start:start+count] of its winning card (musim.tricks)."""
-    return tricks.trick_winner(line[start : start + count], count, g.trump_class, g.klass, g.power, False)
+    return tricks.trick_winner(line[start : start + count], count, trump, g.klass, g.power, g.later_wins)
 
 
 @flat_kernel
@@ -77,11 +86,12 @@ def trick_relevance(g, line, start, leader, w):
 
 
 @flat_kernel(inline="always")
-def finish_trick(g, line, start, leader, last):
+def finish_trick(g, line, start, leader, last, trump):
     """(winning seat, points incl. the trick's bonuses, the negative part of those points) of the
-    full trick line[start:start+n]; last: it is the deal's last trick (its end bonus)."""
+    full trick line[start:start+n], `trump` in force after its last card; last: it is the deal's
+    last trick (its end bonus)."""
     n = g.n
-    w = leader + trick_winner_pos(g, line, start, n)
+    w = leader + trick_winner_pos(g, line, start, n, trump)
     if w >= n:
         w -= n
     pts = g.trick_bonus + (g.end_bonus if last else 0)
@@ -94,12 +104,12 @@ def finish_trick(g, line, start, leader, last):
 
 
 @flat_kernel(inline="always")
-def playable_top(g, st, s, led_class):
+def playable_top(g, st, s, led_class, trump):
     """The highest card seat s may play that could win a trick led in led_class (the highest
     of that class if it holds one, else its highest trump), or -1."""
     h = st.hands[s] & g.class_mask[led_class]
-    if not h and g.trump_class >= 0:
-        h = st.hands[s] & g.class_mask[g.trump_class]
+    if not h and trump >= 0:
+        h = st.hands[s] & g.class_mask[trump]
     return highest(h) if h else -1
 
 

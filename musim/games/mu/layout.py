@@ -138,6 +138,8 @@ def solver_game(n, lay):
         lay.no_range,
         False,
         lay.team,
+        False,
+        np.uint64(0),
     )
 
 

@@ -1,7 +1,7 @@
 """Mückenstich (RULES.md §8): rules kernels, policies, deal simulation, records."""
 
 from musim.deck import MUECKENSTICH
-from musim.games.contract import Game, lazy
+from musim.games.contract import EXACT_PLAY, Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -13,11 +13,15 @@ GAME = Game(
     default_players=4,
     deck=MUECKENSTICH,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random"),
-    play_help="random/heuristic: every decision by that policy (docs/players.md).",
+    policies=("heuristic", "random", EXACT_PLAY),
+    play_help=(
+        "random/heuristic: every decision by that policy; dd: heuristic discards and scoring colours, every "
+        "card (and trump named) double-dummy for the mover's own seat (a solve per card; docs/players.md)."
+    ),
     job=lazy("musim.games.mueckenstich.run", "job"),
     make_summary=lazy("musim.games.mueckenstich.summary", "for_run"),
     record=lazy("musim.games.mueckenstich.run", "record"),
     replay=lazy("musim.games.mueckenstich.record", "replay"),
     matches=True,
+    solver=lazy("musim.games.mueckenstich.solve", "MueckenstichSolver"),
 )

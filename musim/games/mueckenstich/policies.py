@@ -25,6 +25,8 @@ heuristic  a player who wants tricks of number cards (1 point each, usually) and
   * scoring: the seat naming the double colour takes the one where it won most number cards
     (ties: where the others won fewest); the seat naming the zero colour the one where it
     won fewest (ties: where the others won most).
+dd         discards and names colours as the heuristic; plays each card, and the trump a
+           mosquito names, double-dummy (ddplay.py).
 """
 
 import numpy as np
@@ -47,7 +49,8 @@ from musim.tricks import highest_ranked, lowest_ranked
 
 RANDOM = 0
 HEURISTIC = 1
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC}
+DD = 2  # cards double-dummy (ddplay.py), the discards and scoring colours as the heuristic's
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD}
 
 
 @flat_kernel(inline="always")

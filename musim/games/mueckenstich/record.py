@@ -11,7 +11,8 @@ import numpy as np
 from musim import records
 from musim.batch import InputError
 from musim.deck import MUECKENSTICH as DECK
-from musim.games.mueckenstich import rules
+from musim.duplicate import seat_policies
+from musim.games.mueckenstich import policies, rules
 from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
 from musim.tricks import NO_TRUMP
 
@@ -46,11 +47,6 @@ def _discards(discards, hands, n):
         raise InputError(f"discards: expected a list of {n} lists of cards, got {records.show(discards)}")
     k = int(rules.discard_count(n))
     return [records.cards_from(DECK, d, hands[s], k, f"discards[{s}]") for s, d in enumerate(discards)]
-
-
-def move_text(card, named):
-    """A card as written in `play`: a mosquito with the trump it names (`RM:G`)."""
-    return DECK.text(card) + (":" + DECK.colours[named] if rules.is_mosquito(card) else "")
 
 
 def _move(text, hand, where):
@@ -126,7 +122,7 @@ def _named(obj, key, values, n, most, what, taken):
 
 def record(players, seed, policy, index):
     """The game record (FORMATS.md) of deal `index` of a run, re-played from its seed."""
-    ws = make_workspace()
+    ws = make_workspace(players, seat_policies(players, policy, policies.NAMES))
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.tricks_per_deal(players))
     double, zero = int(row["naming"][0, 0]), int(row["naming"][0, 2])
@@ -136,7 +132,7 @@ def record(players, seed, policy, index):
         "dealer": int(row["dealer"][0]),
         "hands": [DECK.format(h) for h in row["hands"][0]],
         "discards": [DECK.format(d) for d in row["discards"][0]],
-        "play": [move_text(int(c), int(t)) for c, t in zip(ws.log[:n_cards], ws.named[:n_cards])],
+        "play": [rules.move_text(int(c), int(t)) for c, t in zip(ws.log[:n_cards], ws.named[:n_cards])],
         "double": None if double < 0 else DECK.colours[double],
         "zero": None if zero < 0 else DECK.colours[zero],
     }

@@ -56,6 +56,11 @@ def is_mosquito(card):
     return ((MOSQUITOES >> np.uint64(card)) & np.uint64(1)) != 0
 
 
+def move_text(card, named):
+    """A move as records and solve results write it: a mosquito with the trump it names (`RM:G`)."""
+    return DECK.text(card) + (":" + DECK.colours[named] if is_mosquito(card) else "")
+
+
 @flat_kernel(inline="always")
 def legal(hand, led):
     """Cards of `hand` playable to a trick led by `led` (-1: leading): follow colour if able."""

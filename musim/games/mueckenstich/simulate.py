@@ -16,6 +16,7 @@ from musim.deal import deal_cards
 from musim.deck import MUECKENSTICH as DECK
 from musim.duplicate import seat_policies
 from musim.games.mueckenstich import policies
+from musim.games.mueckenstich.ddplay import dd_move, worker_dd
 from musim.games.mueckenstich.rules import (
     MAX_PLAYERS,
     UNDEALT,
@@ -34,19 +35,22 @@ from musim.games.mueckenstich.rules import (
 )
 from musim.jit import flat_kernel
 from musim.rng import random_bit
+from musim.solver.table_size import DEFAULT_MB
 from musim.tricks import NO_TRUMP
 
 Workspace = namedtuple(
     "Workspace",
-    "cards held won trick log named rng hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming",
+    "cards held won trick log named rng hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming dd",
 )
 FULL = np.uint64(DECK.full)
 MOSQUITO_COUNT = 12  # at most this many trumps are named in a deal
 NAMING = 4  # per deal: double colour, its namer, zero colour, its namer (-1: none)
 
 
-def make_workspace():
-    """Scratch arrays for one thread's deals; hands..naming: one deal's results in a match."""
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
+    """Scratch arrays for one thread's deals; hands..naming: one deal's results in a match; with
+    a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
+    table of tt_mb (ddplay.worker_dd), else none."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -64,13 +68,15 @@ def make_workspace():
         mosquitoes_won=z(MAX_PLAYERS, np.int64),
         trumps=z(MOSQUITO_COUNT, np.int64),
         naming=z(NAMING, np.int64),
+        dd=worker_dd(players, tt_mb) if policies.DD in list(seat_policy) else None,
     )
 
 
 @flat_kernel
-def play_tricks(n, leader, seat_policy, state, tricks, played, trumps, ws):
+def play_tricks(n, leader, seat_policy, state, tricks, played, trumps, ws, dd):
     """Play out the hands in ws.held from `leader`, no trump at first; fills ws.won, tricks,
-    played (mosquitoes per seat) and trumps (the trumps named, in order, -1 after the last)."""
+    played (mosquitoes per seat) and trumps (the trumps named, in order, -1 after the last).
+    dd: ws.dd, passed on its own so that numba compiles the solver away when it is None."""
     held, won, trick, log, named_log = ws.held, ws.won, ws.trick, ws.log, ws.named
     for s in range(n):
         won[s] = 0
@@ -84,9 +90,12 @@ def play_tricks(n, leader, seat_policy, state, tricks, played, trumps, ws):
         taken = np.uint64(0)
         for k in range(n):
             ok = legal(held[seat], trick[0] if k > 0 else -1)
-            card, named = policies.choose_move(
-                seat_policy[seat], ok, held[seat], trick, k, n, trump, winner_pos, paid_colours(won[seat]), state
-            )
+            if dd is not None and seat_policy[seat] == policies.DD:
+                card, named = dd_move(dd, n, seat, held, trick, k, leader, trump)
+            else:
+                card, named = policies.choose_move(
+                    seat_policy[seat], ok, held[seat], trick, k, n, trump, winner_pos, paid_colours(won[seat]), state
+                )
             held[seat] ^= bit(card)
             trick[k] = card
             taken |= bit(card)
@@ -119,7 +128,7 @@ def play_deal(n, dealer, seat_policy, state, hands, discards, scores, tricks, pl
     for s in range(n):
         discards[s] = policies.choose_discards(seat_policy[s], hands[s], k, state)
         ws.held[s] = hands[s] & ~discards[s]
-    play_tricks(n, (dealer + 1) % n, seat_policy, state, tricks, played, trumps, ws)
+    play_tricks(n, (dealer + 1) % n, seat_policy, state, tricks, played, trumps, ws, ws.dd)
     for s in range(n):
         mosquitoes[s] = mosquitoes_won(ws.won[s])
     double, zero = -1, -1
@@ -159,7 +168,7 @@ def play_row(n, dealer, seat_policy, state, rows, i, ws):
     )
 
 
-def simulate_deals(players, seed, policy, start, count, ws=None):
+def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
     name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer; per seat
     hands and discards (uint64 masks), scores, tricks, mosquitoes_played and mosquitoes_won;
@@ -177,8 +186,9 @@ def simulate_deals(players, seed, policy, start, count, ws=None):
         trumps=z((count, MOSQUITO_COUNT), np.int64),
         naming=z((count, NAMING), np.int64),
     )
-    ws = make_workspace() if ws is None else ws
-    return drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
+    return drivers.simulate_deals(players, codes, seed, start, rows, ws)
 
 
 @flat_kernel(inline="always")
@@ -204,8 +214,9 @@ def match_deal(n, dealer, seat_policy, state, ws):
 drivers.register(Workspace, play_row, match_deal, length=match_deals)
 
 
-def simulate_matches(players, seed, policy, start, count, ws=None):
+def simulate_matches(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
     """Matches start..start+count-1 (RULES.md §8: n deals, 2n with 3 players) as a dict of
     arrays, one row per match (musim.drivers.simulate_matches)."""
-    ws = make_workspace() if ws is None else ws
-    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
+    codes = seat_policies(players, policy, policies.NAMES)
+    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
+    return drivers.simulate_matches(players, codes, seed, start, count, ws)

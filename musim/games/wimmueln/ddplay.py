@@ -95,6 +95,8 @@ def _game(dd, seat, trump, won, left, up, down):
         dd.bonus_range,
         True,
         b.team,
+        b.later_wins,
+        b.namers,
     )
 
 

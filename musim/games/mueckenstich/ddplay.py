@@ -1,0 +1,64 @@
+"""Double-dummy card play for Mückenstich (`--play dd`): each mover plays the card, and with a
+mosquito the trump it names, that is optimal for its own seat against all the others, every
+hand seen by everyone.
+
+At each of its cards the mover's seat becomes the solver's maximising side (the one SolverGame
+of the player count, its `team` array rewritten in place), the position is solved for the
+tricks that seat wins from here (solve.py's value), and the mover plays, of its legal moves that
+keep that value, the first by card index, a mosquito with the first colour that does (one
+null-window search per candidate).  That choice depends on the position alone, not on the table
+or the search's move order.  The discards and the colours named at scoring stay with the
+heuristic (policies.py).  Every card starts a fresh table generation: a deal costs one solve
+per card played.
+"""
+
+import threading
+from collections import namedtuple
+
+import numpy as np
+
+from musim.games.mueckenstich.solve import solver_game
+from musim.games.seat_solve import TT_BUCKET, load_position
+from musim.jit import flat_kernel
+from musim.solver.search import make_state
+from musim.solver.solve import first_keeping_play, solve
+from musim.solver.table_size import DEFAULT_MB
+from musim.solver.tt import make_table, new_generation
+
+MueckDD = namedtuple("MueckDD", "tt st game canon orig order")
+# game: the SolverGame of the player count; canon[card] = its canonical position, orig[position]
+# = its card; order: the canonical positions by card index
+
+_per_thread = threading.local()
+
+
+def worker_dd(players, tt_mb=DEFAULT_MB):
+    """This thread's scratch for `players` seats, made once and reused (a fresh table's first
+    touch costs page faults)."""
+    cache = getattr(_per_thread, "dd", None)
+    if cache is None or cache[0] != tt_mb:
+        cache = _per_thread.dd = (tt_mb, make_table(tt_mb), make_state(), {})
+    _, tt, st, games = cache
+    if players not in games:
+        game, canon = solver_game(players, 0)
+        orig = np.full(64, -1, np.int64)
+        order = np.flatnonzero(canon >= 0)
+        orig[canon[order]] = order
+        games[players] = MueckDD(tt, st, game, canon, orig, canon[order])
+    return games[players]
+
+
+@flat_kernel
+def dd_move(dd, n, seat, held, trick, k, leader, trump):
+    """(card, trump after it) that `seat` plays double-dummy: held[s] the hands (deck masks),
+    trick[:k] the cards of the trick led by `leader`, `trump` the trump in force (-1: none)."""
+    g, st = dd.game, dd.st
+    for s in range(g.team.shape[0]):
+        g.team[s] = s == seat
+    new_generation(dd.tt, TT_BUCKET)
+    load_position(dd.canon, n, held, trick, k, st)
+    st.trump[0] = trump
+    st.won[0] = 0
+    value = solve(g, dd.tt, st, leader, k)
+    c, named = first_keeping_play(g, dd.tt, st, leader, k, value, dd.order)
+    return dd.orig[c], named if named >= 0 else trump
