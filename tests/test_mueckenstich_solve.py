@@ -99,7 +99,7 @@ def solver():
     return MueckenstichSolver(make_table(8))
 
 
-@pytest.mark.parametrize("n, tricks, count", [(3, 4, 150), (3, 3, 300), (4, 3, 250), (5, 2, 300), (6, 2, 300)])
+@pytest.mark.parametrize("n, tricks, count", [(3, 4, 60), (3, 3, 300), (4, 3, 250), (5, 2, 300), (6, 2, 300)])
 def test_solver_matches_brute_force(solver, n, tricks, count):
     """Values and per-move values (every mosquito with each trump it may name) agree with plain
     minimax: tricks won, one seat against all the others, the trump changed by each mosquito."""

@@ -121,6 +121,8 @@ def test_simulated_records_replay_to_the_same_row(n, policy):
         assert rec["hands"] == [MU.format(h) for h in out["hands"][i]]
         assert rec["passed"] == [MU.format(p) for p in out["passed"][i]]
         assert res["tricks"][0]["leader"] == (rec["dealer"] + 1) % n
+        sevens = [sum(t["cards"].count("K7") for t in res["tricks"] if t["winner"] == s) for s in range(n)]
+        assert sevens == out["sevens"][i].tolist()
 
 
 def test_the_heuristic_keeps_a_guard_and_passes_black_sevens_then_high_reds_then_high_cards():

@@ -66,6 +66,11 @@ def test_the_panther_summary_says_who_takes_the_last_trick(tmp_path):
     for k, name in enumerate(["dealer", "dealer+1", "dealer+2", "dealer+3"]):
         share = float(_position_line(output, "the last trick", name)[1].rstrip("%")) / 100
         assert share == pytest.approx((position == k).mean(), abs=5e-5)
+    sevens = np.stack(rows["black_sevens"].to_numpy())
+    assert (sevens.sum(axis=1) == 2).all()  # both black 7s are dealt at 4 players, and someone takes each
+    for k, name in enumerate(["dealer", "dealer+1", "dealer+2", "dealer+3"]):
+        taken = sevens[np.arange(len(rows)), (rows["dealer"].to_numpy() + k) % 4].mean()
+        assert float(_position_line(output, "black 7s (-50) taken", name)[1]) == pytest.approx(taken, abs=0.005)
 
 
 def test_the_wimmueln_summary_says_how_often_estimates_are_met(tmp_path):

@@ -4,7 +4,7 @@ from musim.deck import MU
 from musim.games.contract import EXACT_PLAY, Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
-RESULT_VERSION = 1
+RESULT_VERSION = 2  # 2: the black_sevens column
 
 GAME = Game(
     name="panther",

@@ -18,6 +18,7 @@ DEAL_COLUMNS = (
     ),
     Column(f"tricks_{SEAT}", pa.int8(), "Tricks won by seat i."),
     Column("last_trick", pa.int8(), f"The seat that took the last trick (+50), {SEAT_NUMBER}."),
+    Column("black_sevens", pa.list_(pa.int8()), f"Black 7s (-50 each) each seat took, {PER_SEAT}."),
     Column(
         "passed",
         pa.list_(pa.uint64()),
@@ -35,6 +36,7 @@ def deal_batch(out, start, players):
         **row_values(out, start, players),
         f"tricks_{SEAT}": out["tricks"],
         "last_trick": pa.array(out["last_trick"], type=pa.int8()),
+        "black_sevens": list_array(out["sevens"], pa.list_(pa.int8())),
         "passed": list_array(out["passed"], pa.list_(pa.uint64())),
         "hands": list_array(out["hands"], pa.list_(pa.uint64())),
     }

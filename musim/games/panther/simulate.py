@@ -11,12 +11,13 @@ from collections import namedtuple
 import numpy as np
 
 from musim import drivers
-from musim.bits import bit
+from musim.bits import bit, popcount
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
 from musim.games.panther import policies
 from musim.games.panther.ddplay import dd_card, worker_dd
 from musim.games.panther.rules import (
+    BLACK_SEVENS,
     LAST_TRICK,
     MAX_PLAYERS,
     after_pass,
@@ -31,7 +32,7 @@ from musim.games.panther.rules import (
 from musim.jit import flat_kernel
 from musim.solver.table_size import DEFAULT_MB
 
-Workspace = namedtuple("Workspace", "cards held trick log rng hands passed scores tricks dd")
+Workspace = namedtuple("Workspace", "cards held trick log rng hands passed scores tricks sevens dd")
 
 
 def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
@@ -52,6 +53,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
         passed=z(MAX_PLAYERS, np.uint64),
         scores=z(MAX_PLAYERS, np.int64),
         tricks=z(MAX_PLAYERS, np.int64),
+        sevens=z(MAX_PLAYERS, np.int64),
         dd=dd,
     )
 
@@ -64,6 +66,7 @@ def play_tricks(n, leader, seat_policy, state, scores, tricks, ws, dd):
     for s in range(n):
         scores[s] = 0
         tricks[s] = 0
+        ws.sevens[s] = 0
     pos = 0
     for _ in range(hand_size(n)):
         winner_pos, seat = 0, leader
@@ -85,6 +88,7 @@ def play_tricks(n, leader, seat_policy, state, scores, tricks, ws, dd):
         leader = (leader + winner_pos) % n
         scores[leader] += points(won)
         tricks[leader] += 1
+        ws.sevens[leader] += popcount(won & BLACK_SEVENS)
     scores[leader] += LAST_TRICK
     return leader
 
@@ -100,7 +104,7 @@ def play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws):
     return play_tricks(n, (dealer + 1) % n, seat_policy, state, scores, tricks, ws, ws.dd)
 
 
-Rows = namedtuple("Rows", "dealer hands passed scores tricks last_trick")  # a run's per-deal arrays
+Rows = namedtuple("Rows", "dealer hands passed scores tricks last_trick sevens")  # a run's per-deal arrays
 
 
 @flat_kernel(inline="always")
@@ -108,12 +112,15 @@ def play_row(n, dealer, seat_policy, state, rows, i, ws):
     """Deal row i of a run (musim.drivers)."""
     hands, passed, scores, tricks = rows.hands[i], rows.passed[i], rows.scores[i], rows.tricks[i]
     rows.last_trick[i] = play_deal(n, dealer, seat_policy, state, hands, passed, scores, tricks, ws)
+    for s in range(n):
+        rows.sevens[i, s] = ws.sevens[s]
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
     name or one name per seat (musim.duplicate.seat_policies).  Columns:
-    dealer, hands and passed (uint64 masks per seat), scores and tricks (per seat), last_trick."""
+    dealer, hands and passed (uint64 masks per seat), scores, tricks and black 7s taken (sevens)
+    per seat, last_trick."""
     z = np.zeros
     rows = Rows(
         dealer=z(count, np.int64),
@@ -122,6 +129,7 @@ def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_M
         scores=z((count, players), np.int64),
         tricks=z((count, players), np.int64),
         last_trick=z(count, np.int64),
+        sevens=z((count, players), np.int64),
     )
     codes = seat_policies(players, policy, policies.NAMES)
     ws = make_workspace(players, codes, tt_mb) if ws is None else ws

@@ -1,24 +1,36 @@
 """The end-of-run summary of The Last Panther: each seat position's score and advantage (as for
-every game scored per seat, games/seat_run.py) and who takes the last trick (+50)."""
+every game scored per seat, games/seat_run.py) and who takes the last trick (+50) and the black 7s (-50)."""
 
 import numpy as np
 
 from musim.games import seat_run
-from musim.games.summary_lines import numpy_column, rate_text, seat_names
+from musim.games.summary_lines import (
+    INTERVAL_NOTE,
+    by_position,
+    list_column,
+    mean_text,
+    numpy_column,
+    rate_text,
+    seat_names,
+)
 
 
 class DealSummary(seat_run.DealSummary):
-    """Adds: how often each seat position takes the last trick."""
+    """Adds: how often each seat position takes the last trick, and the black 7s it takes."""
 
     def __init__(self, params):
         super().__init__(params)
-        self.COLUMNS = (*self.COLUMNS, "last_trick")
-        self.last = np.zeros(self.players, np.int64)  # by position from the dealer
+        self.COLUMNS = (*self.COLUMNS, "last_trick", "black_sevens")
+        n = self.players
+        self.last, self.sevens, self.sevens_sq = (np.zeros(n, np.int64) for _ in range(3))  # by position
 
     def add(self, batch):
         super().add(batch)
         position = (numpy_column(batch, "last_trick").astype(np.int64) - numpy_column(batch, "dealer")) % self.players
         self.last += np.bincount(position, minlength=self.players)
+        sevens, _ = by_position(batch, list_column(batch, "black_sevens", self.players))
+        self.sevens += sevens.sum(axis=0)
+        self.sevens_sq += (sevens * sevens).sum(axis=0)
 
     def lines(self):
         out = super().lines()
@@ -26,6 +38,11 @@ class DealSummary(seat_run.DealSummary):
             out.append("the last trick (+50) taken, by seat position [95% interval]:")
             out += [
                 f"  {name:<9} {rate_text(int(k), self.deals)}" for name, k in zip(seat_names(self.players), self.last)
+            ]
+            out.append(f"black 7s (-50) taken a deal, by seat position {INTERVAL_NOTE}:")
+            out += [
+                f"  {name:<9} {mean_text(self.deals, int(k), int(q))}"
+                for name, k, q in zip(seat_names(self.players), self.sevens, self.sevens_sq)
             ]
         return out
 
