@@ -181,9 +181,11 @@ def test_solve_cli_all_moves_lists_each_trump():
 def test_dd_move_keeps_the_movers_value(n, tricks):
     """`--play dd`'s move: of the mover's moves that keep its own value against all the others,
     the first by card index, a mosquito naming the first colour that keeps it."""
-    from musim.games.mueckenstich.ddplay import dd_move, worker_dd
+    from musim.games.mueckenstich.ddplay import dd_move
+    from musim.games.mueckenstich.solve import solver_game
+    from musim.games.seat_solve import worker_dd
 
-    dd = worker_dd(n, 8)
+    dd = worker_dd(solver_game, n, 8)
     rng = random.Random(n)
     for _ in range(40):
         obj, hands, trick, trump = random_ending(rng, n, tricks)

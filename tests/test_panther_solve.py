@@ -147,11 +147,12 @@ def test_solve_cli_all_moves():
 def test_dd_card_keeps_the_movers_value(n, tricks):
     """`--play dd`'s card: of the mover's cards that keep its own value against all the others,
     the one of lowest card index."""
-    from musim.games.panther.ddplay import dd_card, worker_dd
+    from musim.games.panther.ddplay import dd_card
     from musim.games.panther.rules import legal as rule_legal
-    from musim.games.seat_solve import parse_position
+    from musim.games.panther.solve import solver_game
+    from musim.games.seat_solve import parse_position, worker_dd
 
-    dd = worker_dd(n, 8)
+    dd = worker_dd(solver_game, n, 8)
     rng = random.Random(n)
     for _ in range(40):
         obj = random_ending(rng, n, tricks)

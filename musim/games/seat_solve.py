@@ -8,6 +8,9 @@ the trump (layout.SolverGame.namers: Mückenstich's mosquitoes) gives the trump 
 moves' text; its --all-moves lists every card with each trump it may name.
 """
 
+import threading
+from collections import namedtuple
+
 import numpy as np
 
 from musim.batch import InputError
@@ -19,9 +22,33 @@ from musim.records import is_int, show
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.search import make_state
 from musim.solver.solve import move_values, named_values, solve
-from musim.solver.tt import new_generation
+from musim.solver.table_size import DEFAULT_MB
+from musim.solver.tt import make_table, new_generation
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation), as Mü's
+
+SeatDD = namedtuple("SeatDD", "tt st game canon orig order")
+# game: the SolverGame of the player count; canon[card] = its canonical position (-1: not in the
+# deck), orig[position] = its card; order: the deck's canonical positions by card index
+
+_per_thread = threading.local()
+
+
+def worker_dd(solver_game, players, tt_mb=DEFAULT_MB):
+    """This thread's exact-play scratch for a game scored per seat (solver_game(players, 0) ->
+    its SolverGame and canon): the table and search state are made once per thread and reused
+    (a fresh table's first touch costs page faults), the rest once per game and player count."""
+    cache = getattr(_per_thread, "dd", None)
+    if cache is None or cache[0] != tt_mb:
+        cache = _per_thread.dd = (tt_mb, make_table(tt_mb), make_state(), {})
+    _, tt, st, games = cache
+    if (solver_game, players) not in games:
+        game, canon = solver_game(players, 0)
+        orig = np.full(64, -1, np.int64)
+        order = np.flatnonzero(canon >= 0)
+        orig[canon[order]] = order
+        games[solver_game, players] = SeatDD(tt, st, game, canon, orig, canon[order])
+    return games[solver_game, players]
 
 
 @flat_kernel(inline="always")

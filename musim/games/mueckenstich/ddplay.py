@@ -12,40 +12,10 @@ heuristic (policies.py).  Every card starts a fresh table generation: a deal cos
 per card played.
 """
 
-import threading
-from collections import namedtuple
-
-import numpy as np
-
-from musim.games.mueckenstich.solve import solver_game
 from musim.games.seat_solve import TT_BUCKET, load_position
 from musim.jit import flat_kernel
-from musim.solver.search import make_state
 from musim.solver.solve import first_keeping_play, solve
-from musim.solver.table_size import DEFAULT_MB
-from musim.solver.tt import make_table, new_generation
-
-MueckDD = namedtuple("MueckDD", "tt st game canon orig order")
-# game: the SolverGame of the player count; canon[card] = its canonical position, orig[position]
-# = its card; order: the canonical positions by card index
-
-_per_thread = threading.local()
-
-
-def worker_dd(players, tt_mb=DEFAULT_MB):
-    """This thread's scratch for `players` seats, made once and reused (a fresh table's first
-    touch costs page faults)."""
-    cache = getattr(_per_thread, "dd", None)
-    if cache is None or cache[0] != tt_mb:
-        cache = _per_thread.dd = (tt_mb, make_table(tt_mb), make_state(), {})
-    _, tt, st, games = cache
-    if players not in games:
-        game, canon = solver_game(players, 0)
-        orig = np.full(64, -1, np.int64)
-        order = np.flatnonzero(canon >= 0)
-        orig[canon[order]] = order
-        games[players] = MueckDD(tt, st, game, canon, orig, canon[order])
-    return games[players]
+from musim.solver.tt import new_generation
 
 
 @flat_kernel

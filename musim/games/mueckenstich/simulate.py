@@ -16,7 +16,7 @@ from musim.deal import deal_cards
 from musim.deck import MUECKENSTICH as DECK
 from musim.duplicate import seat_policies
 from musim.games.mueckenstich import policies
-from musim.games.mueckenstich.ddplay import dd_move, worker_dd
+from musim.games.mueckenstich.ddplay import dd_move
 from musim.games.mueckenstich.rules import (
     MAX_PLAYERS,
     UNDEALT,
@@ -33,6 +33,8 @@ from musim.games.mueckenstich.rules import (
     tricks_per_deal,
     trump_after,
 )
+from musim.games.mueckenstich.solve import solver_game
+from musim.games.seat_solve import worker_dd
 from musim.jit import flat_kernel
 from musim.rng import random_bit
 from musim.solver.table_size import DEFAULT_MB
@@ -50,7 +52,7 @@ NAMING = 4  # per deal: double colour, its namer, zero colour, its namer (-1: no
 def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
     """Scratch arrays for one thread's deals; hands..naming: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
-    table of tt_mb (ddplay.worker_dd), else none."""
+    table of tt_mb (seat_solve.worker_dd), else none."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -68,7 +70,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
         mosquitoes_won=z(MAX_PLAYERS, np.int64),
         trumps=z(MOSQUITO_COUNT, np.int64),
         naming=z(NAMING, np.int64),
-        dd=worker_dd(players, tt_mb) if policies.DD in list(seat_policy) else None,
+        dd=worker_dd(solver_game, players, tt_mb) if policies.DD in list(seat_policy) else None,
     )
 
 

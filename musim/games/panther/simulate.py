@@ -15,7 +15,7 @@ from musim.bits import bit, popcount
 from musim.deal import deal_cards
 from musim.duplicate import seat_policies
 from musim.games.panther import policies
-from musim.games.panther.ddplay import dd_card, worker_dd
+from musim.games.panther.ddplay import dd_card
 from musim.games.panther.rules import (
     BLACK_SEVENS,
     LAST_TRICK,
@@ -29,6 +29,8 @@ from musim.games.panther.rules import (
     pass_count,
     points,
 )
+from musim.games.panther.solve import solver_game
+from musim.games.seat_solve import worker_dd
 from musim.jit import flat_kernel
 from musim.solver.table_size import DEFAULT_MB
 
@@ -38,11 +40,11 @@ Workspace = namedtuple("Workspace", "cards held trick log rng hands passed score
 def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
     """Scratch arrays for one thread's deals; hands..tricks: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
-    table of tt_mb (ddplay.worker_dd), else none."""
+    table of tt_mb (seat_solve.worker_dd), else none."""
     z = np.zeros
     dd = None
     if policies.DD in list(seat_policy):
-        dd = worker_dd(players, tt_mb)
+        dd = worker_dd(solver_game, players, tt_mb)
     return Workspace(
         cards=z(64, np.int64),
         held=z(MAX_PLAYERS, np.uint64),
