@@ -277,6 +277,13 @@ def test_run_without_out_writes_a_default_directory_it_names_first(tmp_path, mon
     assert again.exit_code == 2 and "--overwrite" in again.output
 
 
+def test_a_default_directory_names_a_flag_by_its_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = invoke("run", "--game", "rummue", "--players", 4, "--teams", "--deals", 50, "--seed", 1)
+    assert res.exit_code == 0, res.stderr
+    assert pq.read_table("runs/rummue-4p-heuristic-teams-seed1").num_rows == 50
+
+
 @pytest.mark.parametrize("name", ["x.csv", "x.parquet.tmp"])
 def test_an_out_that_is_neither_a_directory_name_nor_parquet_is_refused(tmp_path, name):
     res = invoke("run", "--deals", 10, "--out", tmp_path / name)

@@ -64,10 +64,18 @@ def metadata(spec, game, chunk_size):
 
 def default_out(spec, game):
     """The directory a run without --out writes: runs/<game>-<players>p-<play>[-matches][-<option><value>...]
-    -seed<seed>, naming each game option not at its default (`-dd-tricks4`)."""
+    -seed<seed>, naming each game option not at its default (`-dd-tricks4`; a flag by its name, `-teams`)."""
     kind = "-matches" if spec.mode == "matches" else ""
-    changed = "".join(f"-{o.flag[2:]}{spec.options[o.name]}" for o in game.options if spec.options[o.name] != o.default)
+    changed = "".join(_changed(o, spec.options[o.name]) for o in game.options if spec.options[o.name] != o.default)
     return os.path.join(DEFAULT_DIR, f"{spec.game}-{spec.players}p-{spec.play}{kind}{changed}-seed{spec.seed}")
+
+
+def _changed(option, value):
+    """An option's part of a default run name: `-teams` for a flag set, `-no-teams` for one cleared."""
+    name = option.flag[2:]
+    if option.type is bool:
+        return f"-{name}" if value else f"-no-{name}"
+    return f"-{name}{value}"
 
 
 def run_key(spec):
