@@ -35,7 +35,8 @@ CHUNK = 1 << 15
 
 def bound(sim, **options):
     """The game's simulate module with its own options fixed."""
-    return SimpleNamespace(simulate_deals=partial(sim.simulate_deals, **options), make_workspace=sim.make_workspace)
+    fixed = {f: partial(getattr(sim, f), **options) for f in ("simulate_deals", "simulate_matches") if hasattr(sim, f)}
+    return SimpleNamespace(**fixed, make_workspace=sim.make_workspace)
 
 
 GAMES = {  # name: (simulate, player counts, what a row is)
@@ -64,11 +65,20 @@ def rate(sim, players, policy, ws):
     return CHUNK / best
 
 
+def match_rate(sim, players, count):
+    """Heuristic whole matches (games of several deals) a second, one run of `count` after a warm-up."""
+    sim.simulate_matches(players, 1, "heuristic", 0, 1)
+    t = time.perf_counter()
+    sim.simulate_matches(players, 1, "heuristic", 1, count)
+    return count / (time.perf_counter() - t)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duplicate", type=int, default=0, help="duplicate rows per player count (0: skip)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--games", nargs="+", choices=sorted(GAMES), default=list(GAMES))
+    ap.add_argument("--matches", type=int, default=0, help="also time this many heuristic matches (0: skip)")
     a = ap.parse_args()
     print("game              players  random rows/s  heuristic rows/s  (a row: a deal or a game)", end="")
     print("  heuristic gain a row" if a.duplicate else "")
@@ -81,6 +91,8 @@ def main():
             if a.duplicate:
                 mean, half = duplicate_advantage(sim.simulate_deals, n, a.seed, a.duplicate)
                 line += f"  {mean:+8.2f} +- {half:.2f}"
+            if a.matches and hasattr(sim, "simulate_matches"):
+                line += f"  heuristic matches/s {match_rate(sim, n, a.matches):,.0f}"
             print(line)
 
 
