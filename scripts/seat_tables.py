@@ -8,7 +8,9 @@ For every registered game that can be run, at every player count it allows, one 
                                     `dealer` and `score_<i>`, the columns every game has)
   results/seat_games/GAME.md        the run's summary (`musim summary`) per player count: the same
                                     advantages and the game's own scoring events
-The games come from the registry, so a newly registered game joins without an edit here.
+The games come from the registry, so a newly registered game joins without an edit here;
+`--games NAME ...` makes only those games' files again and replaces only their rows of
+advantage.csv (after a rule change of one game).
 """
 
 import argparse
@@ -77,12 +79,24 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000, help="rows (deals or games) per game and player count")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--games", nargs="+", metavar="NAME", help="only these games; the others' rows of advantage.csv stay"
+    )
     args = parser.parse_args()
+    runnable = [game for game in all_games() if game.job is not None]
+    names = [game.name for game in runnable]
+    unknown = [name for name in args.games or () if name not in names]
+    if unknown:
+        parser.error(f"--games: {', '.join(unknown)} not among the games that can be run ({', '.join(names)})")
+    chosen = set(args.games or names)
+    csv = os.path.join(OUT, "advantage.csv")
+    old = pd.read_csv(csv) if args.games and os.path.exists(csv) else pd.DataFrame(columns=["game"])
     os.makedirs(OUT, exist_ok=True)
     everything = []
     with tempfile.TemporaryDirectory() as work:
-        for game in all_games():
-            if game.job is None:
+        for game in runnable:
+            if game.name not in chosen:
+                everything += old[old["game"] == game.name].to_dict("records")
                 continue
             texts, table = game_tables(game, args.rows, args.seed, work)
             title = f"# {game.title}: seat advantage and scoring events\n\n"
@@ -90,7 +104,7 @@ def main():
             with open(os.path.join(OUT, f"{game.name}.md"), "w") as fh:
                 fh.write(title + how + "\n".join(texts))
             everything += table
-    pd.DataFrame(everything).to_csv(os.path.join(OUT, "advantage.csv"), index=False)
+    pd.DataFrame(everything).to_csv(csv, index=False)
 
 
 if __name__ == "__main__":

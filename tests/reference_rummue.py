@@ -1,4 +1,4 @@
-"""A slow, plain-Python statement of Rummü's melds and their points (RULES.md §5), for testing.
+"""A slow, plain-Python statement of Rummü's melds, their points and coming out (RULES.md §5), for testing.
 
 Written from the rules text, independently of the kernels: a card is an index whose colour and
 number are read from the deck's layout, a meld a list of indices, and the melds of a hand are
@@ -67,6 +67,33 @@ def best_meld(hand, least):
                 found = (meld_points(list(cards)), k)
                 best = found if best is None or found > best else best
     return best
+
+
+def can_come_out(hand, need, holding=None):
+    """Can a player holding `hand` come out this turn: lay melds, no card in two of them, of at
+    least `need` cards together (RULES.md §5 Decision: every meld laid in the turn it comes out,
+    counted together), leaving a card to discard, and (if given) one of them holding the card
+    `holding`?  Tries every collection of the hand's melds."""
+    melds = [set(m) for k in range(3, len(hand)) for m in combinations(hand, k) if is_meld(list(m))]
+
+    def grow(start, used):
+        if need <= len(used) < len(hand) and (holding is None or holding in used):
+            return True
+        return any(grow(j + 1, used | melds[j]) for j in range(start, len(melds)) if not melds[j] & used)
+
+    return grow(0, set())
+
+
+def is_coming_out(hand, melds, need):
+    """Is laying `melds` (lists of cards) in one turn a coming out from `hand`: each a meld, no card
+    twice and all in the hand, at least `need` cards together, and a card left to discard?"""
+    cards = [c for m in melds for c in m]
+    return (
+        all(is_meld(m) for m in melds)
+        and len(set(cards)) == len(cards)
+        and set(cards) <= set(hand)
+        and need <= len(cards) < len(hand)
+    )
 
 
 def index(text):

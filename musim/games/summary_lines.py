@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.analysis.stats import mean_interval_from_sums, wilson
+from musim.drivers import MATCH_DEAL_CAP
 from musim.sides import side
 
 INTERVAL_NOTE = "[95% interval]"
@@ -57,8 +58,10 @@ def seat_names(players):
 
 
 class MatchSummary:
-    """Deals per match and the outright win rate by seat, or by side where partners opposite
-    play as one (`teams`: their totals are the side's, so both are among the `winners`)."""
+    """Deals per match, the share stopped at the deal cap (for games whose rows have `capped`: a
+    match that stays short of its goal), and the outright win rate by seat, or by side where
+    partners opposite play as one (`teams`: their totals are the side's, so both are among the
+    `winners`)."""
 
     COLUMNS = ("deals", "winners")
 
@@ -68,6 +71,7 @@ class MatchSummary:
         self.teams = teams
         self.side_of = [side(n, teams, s) for s in range(n)]
         self.matches = self.deals = self.deals_sq = self.shared = 0
+        self.capped = None  # stays None for rows without a `capped` column
         self.wins = np.zeros(max(self.side_of) + 1, np.int64)
 
     def add(self, batch):
@@ -75,6 +79,8 @@ class MatchSummary:
         self.matches += batch.num_rows
         self.deals += int(deals.sum())
         self.deals_sq += int((deals * deals).sum())
+        if "capped" in batch.schema.names:
+            self.capped = (self.capped or 0) + int(numpy_column(batch, "capped").sum())
         for seats in batch.column("winners").to_pylist():
             sides = {self.side_of[s] for s in seats}
             if len(sides) == 1:
@@ -88,6 +94,8 @@ class MatchSummary:
             return out
         m, n = self.matches, self.players
         out.append(f"deals per match: {mean_text(m, self.deals, self.deals_sq)} {INTERVAL_NOTE}")
+        if self.capped is not None:
+            out.append(f"stopped at the {MATCH_DEAL_CAP:,}-deal cap (no end by the rules): {rate_text(self.capped, m)}")
         out.append(f"top score shared (no outright winner): {rate_text(self.shared, m)}")
         if self.teams:
             out.append(f"outright win rate by side (partners opposite; the first dealer is drawn) {INTERVAL_NOTE}:")
@@ -99,11 +107,4 @@ class MatchSummary:
             )
             names = [f"seat {s}" for s in range(n)]
         out += [f"  {name}  {rate_text(int(w), m)}" for name, w in zip(names, self.wins)]
-        return out
-        m = self.matches
-        out.append(f"deals per match: {mean_text(m, self.deals, self.deals_sq)} {INTERVAL_NOTE}")
-        out.append(f"top score shared (no outright winner): {rate_text(self.shared, m)}")
-        out.append(f"outright win rate by seat (seat numbers of the rows; the first dealer is drawn) {INTERVAL_NOTE}:")
-        for seat, w in enumerate(self.wins):
-            out.append(f"  seat {seat}  {rate_text(int(w), m)}")
         return out

@@ -6,7 +6,7 @@ from musim.engine.errors import SpecError
 from musim.games.contract import Game, Option, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
-RESULT_VERSION = 1
+RESULT_VERSION = 2
 PLAY_HELP = "random/heuristic: every decision by that policy (docs/players.md)."
 
 

@@ -3,18 +3,20 @@ what to discard.
 
 random     draws from the stock or the discard pile with chance 1/2 each (from the pile the top
            1..3 cards, uniform, as far as the pile holds them); then, while a coin says so,
-           takes one action uniform among the legal ones (a candidate meld of search.py, adding
-           a card to a meld, a joker swap); discards a uniform card.
+           takes one action uniform among the legal ones (a candidate meld of search.py, before
+           it has come out one of the coming-out count, adding a card to a meld, a joker swap);
+           discards a uniform card.
 heuristic  takes the top k cards of the discard pile (the fewest, k <= 3) when the k-th completes
-           a meld it may lay now (a candidate meld of its hand and those cards holding it, of the
-           cards it needs to come out if it has not, or a card that extends a meld on the table
-           once it has), else the top of the stock.  It comes out
-           as soon as it may and lays greedily: first every joker swap its cards allow (the
-           joker is then free for a meld), then the meld with the most points plus the penalty
-           its cards would cost in hand, again and again, then every card that extends a meld on
-           the table.  It discards the card with the fewest partners in hand (cards of its number
-           in other colours, cards of its colour or yellow within two numbers), and among those
-           the costlier card, red (it keeps red cards out of its hand at the end), then the highest number.
+           a play it may make now (before it has come out, a coming-out play of `opening` holding
+           that card; once out, a candidate meld holding it or a card that extends a meld on the
+           table), else the top of the stock.  It comes out as soon as it may, with the play of
+           `opening` worth most (one meld, or two melds laid together), and lays greedily: first
+           every joker swap its cards allow (the joker is then free for a meld), then the meld
+           with the most points plus the penalty its cards would cost in hand, again and again,
+           then every card that extends a meld on the table.  It discards the card with the
+           fewest partners in hand (cards of its number in other colours, cards of its colour or
+           yellow within two numbers), and among those the costlier card, red (it keeps red cards
+           out of its hand at the end), then the highest number.
 """
 
 import numpy as np
@@ -32,10 +34,31 @@ NAMES = {"random": RANDOM, "heuristic": HEURISTIC}
 DEEPEST = 3  # the heuristic looks this far down the discard pile
 
 
-@flat_kernel(inline="always")
-def least(ws, seat):
-    """Cards a new meld of `seat` needs: 3 once out, else its coming-out count."""
-    return 3 if ws.came[seat] else ws.need[seat]
+@flat_kernel
+def opening(ws, hand, need, must):
+    """The heuristic's coming-out play (RULES.md §5 Decision: every meld laid in the turn counts
+    together): one candidate meld of >= need cards, or a candidate and a meld of the cards it
+    leaves, of >= need cards together, whichever is worth most (points plus the penalty their
+    cards would cost in hand), holding the cards `must` and leaving a card to discard.  Two melds
+    suffice, as a meld has >= 3 cards and the count is at most 6.  Returns the two melds' masks
+    (the second 0 for one meld; both 0 for none)."""
+    count = candidates(hand, 3, -1, ws.scratch, ws.masks, ws.values)
+    first, second, top = np.uint64(0), np.uint64(0), -(10**9)
+    for i in range(count):
+        a = ws.masks[i]
+        value = ws.values[i] - penalty(a)
+        k = popcount(a)
+        if k >= need:
+            if (a & must) == must and value > top:
+                first, second, top = a, np.uint64(0), value
+            continue
+        rest = candidates(hand & ~a, max(3, need - k), -1, ws.scratch, ws.rest_masks, ws.rest_values)
+        for j in range(rest):
+            b = ws.rest_masks[j]
+            both = value + ws.rest_values[j] - penalty(b)
+            if ((a | b) & must) == must and both > top:
+                first, second, top = a, b, both
+    return first, second
 
 
 @flat_kernel
@@ -57,15 +80,16 @@ def choose_draw(policy, seat, ws, state):
 
 @flat_kernel
 def _completes(ws, seat, hand, card):
-    """Does `card` complete a meld with `hand` that the seat may lay (or extend one on the table, once out)?"""
-    count = candidates(hand, least(ws, seat), NUMBER[card], ws.scratch, ws.masks, ws.values)
+    """Does `card` complete a coming-out play with `hand` (once out: a meld, or extend one on the table)?"""
+    if not ws.came[seat]:
+        return opening(ws, hand, ws.need[seat], bit(card))[0] != 0
+    count = candidates(hand, 3, NUMBER[card], ws.scratch, ws.masks, ws.values)
     for i in range(count):
         if ws.masks[i] & bit(card):
             return True
-    if ws.came[seat]:
-        for m in range(ws.g[G_MELDS]):
-            if extends(ws.melds[m], card):
-                return True
+    for m in range(ws.g[G_MELDS]):
+        if extends(ws.melds[m], card):
+            return True
     return False
 
 
@@ -104,8 +128,17 @@ def _swap_one(seat, ws):
 
 @flat_kernel
 def _lay_best(seat, ws):
-    """Lay the candidate meld with the most points plus the penalty its cards would cost in hand."""
-    count = candidates(ws.held[seat], least(ws, seat), -1, ws.scratch, ws.masks, ws.values)
+    """Come out with the play of `opening`; once out, lay the candidate meld with the most points
+    plus the penalty its cards would cost in hand."""
+    if not ws.came[seat]:
+        first, second = opening(ws, ws.held[seat], ws.need[seat], np.uint64(0))
+        if first == 0:
+            return False
+        lay(ws, seat, first)
+        if second:
+            lay(ws, seat, second)
+        return True
+    count = candidates(ws.held[seat], 3, -1, ws.scratch, ws.masks, ws.values)
     best, top = -1, -(10**9)
     for i in range(count):
         value = ws.values[i] - penalty(ws.masks[i])
@@ -136,9 +169,11 @@ def _extend_one(seat, ws):
 
 @flat_kernel
 def _random_action(seat, ws, state):
-    """With chance 1/2, one legal action uniform among all; False when none was taken."""
+    """With chance 1/2, one legal action uniform among all; False when none was taken.  Before it
+    has come out its melds are those of the coming-out count, so that each comes out alone."""
     hand = ws.held[seat]
-    count = candidates(hand, least(ws, seat), -1, ws.scratch, ws.masks, ws.values)
+    least = 3 if ws.came[seat] else ws.need[seat]
+    count = candidates(hand, least, -1, ws.scratch, ws.masks, ws.values)
     actions = count + (_table_actions(seat, ws, -1) if ws.came[seat] else 0)
     if actions == 0 or randint(state, 2) == 0:
         return False

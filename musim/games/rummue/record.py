@@ -16,7 +16,7 @@ from musim.deck import MU as DECK
 from musim.games.rummue import rules, table
 from musim.games.rummue.rules import ILLEGAL, KINDS, MAX_PLAYERS, come_out, extends, kind, owner_points, swaps
 from musim.games.rummue.simulate import ENDS, MAX_TURNS, make_workspace, simulate_deals
-from musim.games.rummue.table import G_MELDS, G_PILE, G_STOCK, G_TURN, PARTS
+from musim.games.rummue.table import G_MELDS, G_OPENING, G_PILE, G_STOCK, G_TURN, PARTS
 
 GAME = "rummue"
 CARDS = DECK.n_cards
@@ -131,8 +131,16 @@ def _turn(ws, seat, entry, where, laid):
     plays = entry.get("play", [])
     if not isinstance(plays, list):
         raise _bad(where, f"play: expected a list, got {records.show(plays)}")
+    before = len(laid)
     for j, item in enumerate(plays):
         _play(ws, seat, item, f"{where}: play {j}", laid)
+    if not ws.came[seat] and len(laid) > before:
+        melds = " + ".join(" ".join(meld["laid"]) for meld in laid[before:])
+        raise _bad(
+            where,
+            f"play: coming out needs {ws.need[seat]} cards or more in the turn's melds together, "
+            f"got {ws.g[G_OPENING]} ({melds})",
+        )
     table.discard(ws, seat, _held(ws, seat, entry["discard"], f"{where}: discard"))
 
 
@@ -212,8 +220,6 @@ def _meld(ws, seat, cards, where):
             raise _bad(where, f"{' '.join(cards)} not all in the hand ({' '.join(_cards(hand))})") from None
     if kind(np.uint64(mask)) == ILLEGAL:
         raise _bad(where, f"{' '.join(cards)} is not a meld")
-    if not ws.came[seat] and len(cards) < ws.need[seat]:
-        raise _bad(where, f"{' '.join(cards)}: coming out needs a meld of {ws.need[seat]} cards or more")
     if mask == hand:
         raise _bad(where, f"{' '.join(cards)}: it would leave no card to discard")
     table.lay(ws, seat, np.uint64(mask))

@@ -7,6 +7,8 @@ ws.g holds the scalars (G_*); the stock and the discard pile are stacks of card 
 top is their last entry; melds[m] is the m-th meld laid, owner[m] the seat that laid it, and
 placer[c] the seat that put card c on the table (laid, added or swapped it in), so that `score`
 values each meld by its cards at the end of the deal (RULES.md §5: "per meld a player laid").
+A seat comes out (came[seat]) once the melds it lays in one turn hold need[seat] cards together
+(g[G_OPENING] counts them; RULES.md §5 Decision: the first play is every meld of that turn).
 """
 
 from collections import namedtuple
@@ -19,7 +21,7 @@ from musim.games.rummue.rules import ADDED, HAND_SIZE, MAX_MELDS, MAX_PLAYERS, O
 from musim.jit import flat_kernel
 from musim.sides import side
 
-G_STOCK, G_PILE, G_MELDS, G_EVENTS, G_TURN, G_RESTOCKS = range(6)
+G_STOCK, G_PILE, G_MELDS, G_EVENTS, G_TURN, G_RESTOCKS, G_OPENING = range(7)
 DRAW, LAY, EXTEND, SWAP, DISCARD, RESTOCK = range(6)  # log kinds
 MAX_LOG = 8192
 # per seat parts of a deal (ws.parts columns)
@@ -28,12 +30,14 @@ PARTS = ("melds", "meld_points", "added", "swaps", "left", "penalty", "came_out"
 
 Workspace = namedtuple(
     "Workspace",
-    "order held stock pile melds owner placer came need g parts scratch masks values totals scores match log rng",
+    "order held stock pile melds owner placer came need g parts scratch masks values rest_masks rest_values totals "
+    "scores match log rng",
 )
 
 
 def make_workspace(max_candidates):
-    """Scratch arrays for one thread's deals (max_candidates: the meld search's buffer)."""
+    """Scratch arrays for one thread's deals (max_candidates: the meld search's buffers; rest_*: a
+    second search, on the cards a first meld leaves)."""
     z = np.zeros
     return Workspace(
         order=z(64, np.int64),
@@ -50,6 +54,8 @@ def make_workspace(max_candidates):
         scratch=z(16, np.int64),
         masks=z(max_candidates, np.uint64),
         values=z(max_candidates, np.int64),
+        rest_masks=z(max_candidates, np.uint64),
+        rest_values=z(max_candidates, np.int64),
         totals=z(MAX_PLAYERS, np.int64),
         scores=z(MAX_PLAYERS, np.int64),
         match=z(2, np.int64),
@@ -115,7 +121,9 @@ def restock(ws, state):
 
 @flat_kernel
 def draw(ws, seat, k):
-    """k = 0: the top card of the stock; k >= 1: the top k cards of the discard pile."""
+    """k = 0: the top card of the stock; k >= 1: the top k cards of the discard pile.  A turn starts
+    with its draw: no card laid towards coming out yet."""
+    ws.g[G_OPENING] = 0
     if k == 0:
         ws.g[G_STOCK] -= 1
         card = ws.stock[ws.g[G_STOCK]]
@@ -130,7 +138,8 @@ def draw(ws, seat, k):
 
 @flat_kernel
 def lay(ws, seat, mask):
-    """Lay a legal meld from the hand; `score` values it for `seat` by its cards at the end."""
+    """Lay a legal meld from the hand; `score` values it for `seat` by its cards at the end.  The
+    seat has come out once this turn's melds hold its coming-out count."""
     m = ws.g[G_MELDS]
     ws.melds[m], ws.owner[m] = mask, seat
     ws.g[G_MELDS] = m + 1
@@ -141,8 +150,10 @@ def lay(ws, seat, mask):
         rest &= rest - np.uint64(1)
     ws.parts[seat, MELDS] += 1
     if not ws.came[seat]:
-        ws.came[seat] = 1
-        ws.parts[seat, CAME_OUT] = ws.g[G_TURN]
+        ws.g[G_OPENING] += popcount(mask)
+        if ws.g[G_OPENING] >= ws.need[seat]:
+            ws.came[seat] = 1
+            ws.parts[seat, CAME_OUT] = ws.g[G_TURN]
     _log(ws, LAY, m, np.int64(mask), 0)
 
 
