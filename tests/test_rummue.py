@@ -579,12 +579,12 @@ def test_the_match_summary_gives_the_share_stopped_at_the_deal_cap(tmp_path):
     """`capped` rows (no end within the deal cap) as a share with its 95% interval; games whose
     matches always end (no `capped` column) print no such line."""
     out = tmp_path / "out.parquet"
-    args = ["run", "--game", "rummue", "--players", "5", "--play", "random", "--matches", "3", "--seed", "1"]
+    args = ["run", "--game", "rummue", "--players", "6", "--matches", "2", "--seed", "1"]  # all seats sink
     res = CliRunner().invoke(cli, [*args, "--out", str(out), "--no-progress"])
     assert res.exit_code == 0, res.output
     capped = sum(pq.read_table(out)["capped"].to_pylist())
-    lo, hi = wilson(capped, 3)
-    line = f"stopped at the 10,000-deal cap (no end by the rules): {capped / 3:.2%} [{lo:.2%}, {hi:.2%}]"
+    lo, hi = wilson(capped, 2)
+    line = f"stopped at the 10,000-deal cap (no end by the rules): {capped / 2:.2%} [{lo:.2%}, {hi:.2%}]"
     assert line in res.output.splitlines() and capped > 0
     rows = pa.RecordBatch.from_pydict({"deals": [3, 3], "winners": [[0], [1]]})
     summary = MatchSummary({"players": 3}, lambda params, matches: f"{matches} matches")
