@@ -8,7 +8,7 @@ top is their last entry; melds[m] is the m-th meld laid, owner[m] the seat that 
 placer[c] the seat that put card c on the table (laid, added or swapped it in), so that `score`
 values each meld by its cards at the end of the deal (RULES.md §5: "per meld a player laid").
 A seat comes out (came[seat]) once the melds it lays in one turn hold need[seat] cards together
-(g[G_OPENING] counts them; RULES.md §5 Decision: the first play is every meld of that turn).
+(g[G_OPENING] counts them; docs/rules.md "Rummü": the first play is every meld of that turn).
 """
 
 from collections import namedtuple
