@@ -19,13 +19,14 @@ from musim.batch import InputError
 from musim.cli import cli
 from musim.deck import MU as DECK
 from musim.duplicate import duplicate_advantage
+from musim.games.mueckenstich import summary as mueckenstich_summary
 from musim.games.rummue import rules, table
 from musim.games.rummue.policies import opening
 from musim.games.rummue.record import record, replay
 from musim.games.rummue.rules import ILLEGAL, RUN_MIXED, RUN_ONE, SET, come_out, extends, kind, penalty, points, swaps
 from musim.games.rummue.search import candidates
 from musim.games.rummue.simulate import make_workspace, simulate_deals, simulate_matches
-from musim.games.summary_lines import MatchSummary
+from musim.games.zwickern import summary as zwickern_summary
 
 PLAYERS = (3, 4, 5, 6)
 POLICIES = ("random", "heuristic")
@@ -586,10 +587,13 @@ def test_the_match_summary_gives_the_share_stopped_at_the_deal_cap(tmp_path):
     lo, hi = wilson(capped, 2)
     line = f"stopped at the 10,000-deal cap (no end by the rules): {capped / 2:.2%} [{lo:.2%}, {hi:.2%}]"
     assert line in res.output.splitlines() and capped > 0
-    rows = pa.RecordBatch.from_pydict({"deals": [3, 3], "winners": [[0], [1]]})
-    summary = MatchSummary({"players": 3}, lambda params, matches: f"{matches} matches")
-    summary.add(rows)
-    assert not any("cap" in line for line in summary.lines())
+    again = CliRunner().invoke(cli, ["summary", str(out)])
+    assert again.exit_code == 0 and line in again.output.splitlines()
+    params = {"game": "g", "mode": "matches", "players": 3, "play": "heuristic", "seed": 1, "options": {}}
+    for game in (zwickern_summary, mueckenstich_summary):
+        summary = game.for_run(params)
+        summary.add(pa.RecordBatch.from_pydict({"deals": [3, 3], "winners": [[0], [1]]}))
+        assert "capped" not in summary.COLUMNS and not any("cap" in text for text in summary.lines())
 
 
 def test_teams_need_four_or_six_players():

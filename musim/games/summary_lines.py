@@ -58,20 +58,19 @@ def seat_names(players):
 
 
 class MatchSummary:
-    """Deals per match, the share stopped at the deal cap (for games whose rows have `capped`: a
-    match that stays short of its goal), and the outright win rate by seat, or by side where
-    partners opposite play as one (`teams`: their totals are the side's, so both are among the
-    `winners`)."""
+    """Deals per match, the share stopped at the deal cap (`capped`: rows with a `capped` column,
+    of games whose matches need not end by the rules), and the outright win rate by seat, or by
+    side where partners opposite play as one (`teams`: their totals are the side's, so both are
+    among the `winners`)."""
 
-    COLUMNS = ("deals", "winners")
-
-    def __init__(self, params, header, teams=False):
+    def __init__(self, params, header, teams=False, capped=True):
         self.params, self.header = params, header  # header(params, matches): the first line
         n = self.players = params["players"]
         self.teams = teams
         self.side_of = [side(n, teams, s) for s in range(n)]
         self.matches = self.deals = self.deals_sq = self.shared = 0
-        self.capped = None  # stays None for rows without a `capped` column
+        self.capped = 0 if capped else None
+        self.COLUMNS = ("deals", "winners", "capped") if capped else ("deals", "winners")
         self.wins = np.zeros(max(self.side_of) + 1, np.int64)
 
     def add(self, batch):
@@ -79,8 +78,8 @@ class MatchSummary:
         self.matches += batch.num_rows
         self.deals += int(deals.sum())
         self.deals_sq += int((deals * deals).sum())
-        if "capped" in batch.schema.names:
-            self.capped = (self.capped or 0) + int(numpy_column(batch, "capped").sum())
+        if self.capped is not None:
+            self.capped += int(numpy_column(batch, "capped").sum())
         for seats in batch.column("winners").to_pylist():
             sides = {self.side_of[s] for s in seats}
             if len(sides) == 1:

@@ -2,7 +2,7 @@
 every game scored per seat, games/seat_run.py) and how often its scoring events happen."""
 
 from musim.games import seat_run
-from musim.games.summary_lines import INTERVAL_NOTE, column, list_column, mean_text, rate_text
+from musim.games.summary_lines import INTERVAL_NOTE, MatchSummary, column, list_column, mean_text, rate_text
 
 
 class DealSummary(seat_run.DealSummary):
@@ -34,5 +34,5 @@ class DealSummary(seat_run.DealSummary):
 def for_run(params):
     """The summary accumulator of a run with these parameters."""
     if params["mode"] == "matches":
-        return seat_run.for_run(params)
+        return MatchSummary(params, seat_run.header, capped=False)  # a match always ends: no `capped`
     return DealSummary(params)

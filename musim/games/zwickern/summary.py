@@ -23,5 +23,5 @@ class DealSummary(seat_run.DealSummary):
 def for_run(params):
     """The summary accumulator of a run with these parameters."""
     if params["mode"] == "matches":
-        return MatchSummary(params, seat_run.header, teams=params["players"] == 4)
+        return MatchSummary(params, seat_run.header, teams=params["players"] == 4, capped=False)
     return DealSummary(params)
