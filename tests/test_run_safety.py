@@ -278,10 +278,11 @@ def test_default_run_names_are_valid_for_every_game_and_option(tmp_path, game):
         value = _non_default(option)
         options += [option.flag] if option.type is bool else [option.flag, value]
     players = 4 if game.name == "rummue" else game.default_players  # teams: an even count
-    args = ["run", "--game", game.name, "--players", players, "--deals", 2, "--seed", 1, "--no-progress", *options]
+    play = "dd" if game.name == "mu" else "heuristic"  # --dd-tricks: the last tricks played exactly
+    args = ["run", "--game", game.name, "--players", players, "--play", play, "--deals", 2, "--seed", 1, *options]
     with CliRunner().isolated_filesystem(temp_dir=tmp_path):
         res = CliRunner().invoke(cli, [str(a) for a in args])
         assert res.exit_code == 0, res.output
         (name,) = os.listdir("runs")
-        assert name.startswith(f"{game.name}-{players}p-heuristic-") and name.endswith("-seed1")
+        assert name.startswith(f"{game.name}-{players}p-{play}-") and name.endswith("-seed1")
         assert invoke("summary", os.path.join("runs", name)).exit_code == 0

@@ -181,6 +181,7 @@ class RunDirectory:
         if self._stack is not None:
             self._close_part()
         self.manifest["complete"] = True
+        del self.manifest["held"]  # none left: every chunk is in a part
         self._save_manifest()
         os.replace(self.dir, self.out)
         self.lock.release(moved_to=self.out)
