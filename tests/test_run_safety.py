@@ -158,6 +158,15 @@ def test_a_lock_is_stale_when_its_process_is_gone_or_its_heartbeat_stopped(tmp_p
         assert not (tmp_path / LOCK).exists() and os.listdir(tmp_path) == []
 
 
+def test_a_writer_keeps_its_heartbeat_going(tmp_path, monkeypatch):
+    monkeypatch.setattr(lock_module, "HEARTBEAT_SECONDS", 0.05)
+    with DirectoryLock(str(tmp_path)):
+        old = time.time() - 2 * lock_module.STALE_SECONDS
+        os.utime(tmp_path / LOCK, (old, old))
+        time.sleep(0.5)
+        assert holder(tmp_path)["age"] < 5
+
+
 def test_a_writer_whose_lock_was_taken_over_stops(tmp_path):
     mine = DirectoryLock(str(tmp_path))
     os.unlink(tmp_path / LOCK)
@@ -225,6 +234,20 @@ def test_a_stop_keeps_every_finished_deal_and_names_the_resume_command(tmp_path,
     assert resumed.returncode == 0, resumed.stderr
     assert f"{kept:,} deals were already written" in resumed.stdout  # only the slow chunk was computed again
     assert sorted(os.listdir(out)) == [MANIFEST, "part-000000.parquet", "part-000001.parquet"]
+    assert data(musim.read_run(out)).equals(reference)
+
+
+def test_a_stop_on_dask_keeps_the_rows_written(tmp_path, reference):
+    out = tmp_path / "run"
+    proc = start([*RUN, "--out", out, "--workers", 1, "--engine", "dask"], delay=0.3)
+    try:
+        err = _stopped(proc, signal.SIGTERM, tmp_path / f"run{PARTIAL}")
+    finally:
+        proc.kill()
+    said = err.split("musim: stopped: ")[1]
+    assert int(said.split()[0].replace(",", "")) > 0
+    resumed = musim_process(*shlex.split(said.split("continue with: ")[1].splitlines()[0])[1:])
+    assert resumed.returncode == 0 and "--engine dask" in said, resumed.stderr
     assert data(musim.read_run(out)).equals(reference)
 
 
