@@ -2,13 +2,15 @@
 
 Two processes writing one directory destroy each other's parts, so the writer holds LOCK in
 it: a JSON file naming its process (pid, host, start time), created whole and atomically
-(written under a private name, then hard-linked to LOCK, which fails if LOCK exists).  The
-file's modification time is the writer's heartbeat, touched every HEARTBEAT_SECONDS by a
-background thread.  A lock is stale, and the next writer takes it over, when its process is
-gone (same host: os.kill(pid, 0) finds no such process) or its heartbeat stopped more than
-STALE_SECONDS ago (any host: a run killed on another machine of a shared file system, or a
-process suspended that long).  Taking over renames the stale file away, which only one
-process can do; a writer whose lock was taken over notices at its next commit (`check`).
+(written under a private name made with O_CREAT|O_EXCL, then hard-linked to LOCK, which
+fails if LOCK exists).  The file's modification time is the writer's heartbeat, touched
+every HEARTBEAT_SECONDS by a background thread (the file is never rewritten, so a reader
+never sees half of it).  A lock is stale, and the next writer takes it over, when its
+process is gone (same host: os.kill(pid, 0) finds no such process) or its heartbeat stopped
+more than STALE_SECONDS ago (any host: a run killed on another machine of a shared file
+system, or a process suspended that long).  Taking over renames the stale file away, which
+only one process can do; a writer whose lock was taken over notices at its next commit
+(`check`).
 """
 
 import json
@@ -42,7 +44,6 @@ class DirectoryLock:
             if not found["stale"]:
                 raise OutputError(f"{option} {directory} is being written by {describe(found)}")
             self._take_over(found)
-        self._fd = os.open(self.path, os.O_RDONLY)
         self._stopped = threading.Event()
         self._beat = threading.Thread(target=self._heartbeat, name="musim-lock-heartbeat", daemon=True)
         self._beat.start()
@@ -54,19 +55,23 @@ class DirectoryLock:
         self.release()
 
     def _create(self):
+        """Make LOCK ours, whole (True, keeping a descriptor of it for the heartbeat), or False if
+        a lock exists."""
         private = f"{self.path}.{secrets.token_hex(6)}"
         try:
-            with open(private, "w", encoding="utf-8") as fh:
-                json.dump(self.info, fh)
+            fd = os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except OSError as exc:
             raise OutputError(f"{self.option} {os.path.dirname(self.path)}: cannot lock ({exc.strerror})") from None
         try:
+            os.write(fd, json.dumps(self.info).encode())
             os.link(private, self.path)
-            return True
         except FileExistsError:
+            os.close(fd)
             return False
         finally:
             os.unlink(private)
+        self._fd = fd
+        return True
 
     def _take_over(self, stale):
         """Remove the stale lock `stale` (as read), unless another process replaced it meanwhile."""
@@ -128,8 +133,7 @@ def holder(directory):
 def describe(found):
     """The holder of a lock as text: `pid 123 on host h (started 2026-12-04 10:00:00)`."""
     info = found["info"]
-    text = f"pid {info.get('pid')} on host {info.get('host')} (started {info.get('started')})"
-    return text + (f", its heartbeat stopped {found['age']:.0f} s ago" if found["age"] > STALE_SECONDS else "")
+    return f"pid {info.get('pid')} on host {info.get('host')} (started {info.get('started')})"
 
 
 def _read(path):
