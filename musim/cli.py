@@ -4,6 +4,7 @@ It names no game: `--game` picks one from the registry (musim/games/__init__.py)
 declaration (games/contract.py) gives the command its options; games add their own commands.
 """
 
+import contextlib
 import json
 import sys
 
@@ -105,28 +106,47 @@ def main():
 
     The command runs on a thread of its own while this (main) thread waits: signals are
     handled on the main thread, so Ctrl-C and SIGTERM end the process at once, even while a
-    kernel runs for minutes on the command's thread."""
+    kernel runs for minutes on the command's thread; while an engine runs chunks, the
+    command's thread is first given up to SAVE_SECONDS to keep those finished
+    (engine/stop.py; a second signal ends it at once)."""
     import signal
     import threading
 
     signal.signal(signal.SIGTERM, _interrupt)
     outcome = []
-    thread = threading.Thread(target=_command, args=(outcome,), name="musim-command", daemon=True)
+    ended = threading.Event()  # not Thread.join: a join a signal interrupted may leave is_alive() False
+    thread = threading.Thread(target=_command, args=(outcome, ended), name="musim-command", daemon=True)
     thread.start()
     try:
-        while thread.is_alive():
-            thread.join(0.5)
+        ended.wait()
     except KeyboardInterrupt:
-        _interrupted()
+        _stop(ended)
+        if not outcome:
+            _interrupted()
     if outcome:
         _exit_for(outcome[0])
 
 
-def _command(outcome):
+SAVE_SECONDS = 60.0  # how long a stop waits for the finished chunks to be written
+
+
+def _stop(ended):
+    """Ask a running engine to stop and its command to keep what finished (engine/stop.py)."""
+    stop = sys.modules.get("musim.engine.stop")  # loaded if an engine may be running
+    if stop is None or not stop.LISTENING.is_set():
+        return
+    stop.STOP.set()
+    with contextlib.suppress(KeyboardInterrupt):  # a second signal: no more waiting
+        ended.wait(SAVE_SECONDS)
+
+
+def _command(outcome, ended):
     try:
         cli(standalone_mode=False)
     except BaseException as exc:  # handed to the main thread
         outcome.append(exc)
+    finally:
+        ended.set()
 
 
 def _interrupted():
@@ -316,22 +336,35 @@ def run(
 @cli.command()
 @click.argument("path", metavar="OUT")
 def summary(path):
-    """Print the summary of a finished `musim run` again, from its run directory or Parquet file."""
+    """Print the summary of a finished `musim run` again, from its run directory or Parquet file.
+
+    An unfinished run (OUT.partial/, also named as OUT) is said to be one, by a first line
+    naming its writer or the command that resumes it, then summarised over the rows so far;
+    the exit status is then 1."""
+    import os
+
     import pyarrow.parquet as pq
 
     from musim.engine.errors import OutputError
-    from musim.engine.parts import run_files
+    from musim.engine.parts import PARTIAL, run_files, unfinished_text
 
+    if not os.path.exists(path) and os.path.isdir(path + PARTIAL):
+        path += PARTIAL
     try:
         files = run_files(path)
+        unfinished = unfinished_text(path)
     except OutputError as exc:
         raise click.UsageError(str(exc)) from None
+    if unfinished:
+        click.echo(unfinished)
     accumulator = _summary_of(files[0] if files else path)
     for file in files:
         for batch in pq.ParquetFile(file).iter_batches(columns=accumulator.COLUMNS):
             accumulator.add(batch)
     for line in accumulator.lines():
         click.echo(line)
+    if unfinished:
+        sys.exit(1)
 
 
 def _summary_of(path):

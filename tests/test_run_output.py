@@ -122,7 +122,7 @@ def test_a_killed_run_resumes_to_exactly_the_rows_of_an_uninterrupted_one(tmp_pa
 def _unfinished(tmp_path):
     """An unfinished run directory of RUN, no part written yet."""
     out = tmp_path / "run"
-    parts.RunDirectory(str(out), _key(), None, {})
+    parts.RunDirectory(str(out), _key(), None, {}).abandon()  # stopped: its lock released
     return out, tmp_path / f"run{PARTIAL}"
 
 

@@ -15,6 +15,7 @@ from collections import deque
 from contextlib import ExitStack
 
 from musim.engine.errors import EngineError
+from musim.engine.stop import Stopped, awaited, listening
 
 IN_FLIGHT_PER_WORKER = 4  # tasks queued per worker thread: enough to hide a task's round trip
 _jobs = {}  # the Job of each spec a worker has run, by repr of the spec
@@ -49,17 +50,33 @@ def dask_ordered(fn, chunks, workers, scheduler=None, done=None):
         except OSError as exc:
             raise EngineError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
         threads = max(1, sum(client.nthreads().values()))
-        yield from _in_order(client, fn, chunks, threads * IN_FLIGHT_PER_WORKER, done)
+        try:
+            yield from _in_order(client, fn, chunks, threads * IN_FLIGHT_PER_WORKER, done)
+        except Stopped:
+            stack.pop_all()  # the process exits next: closing the cluster would only delay the stop
+            raise
 
 
 def _in_order(client, fn, chunks, limit, done):
     pending = deque()
-    for chunk in chunks:
-        future = client.submit(fn, *chunk, pure=False)
-        if done is not None:
-            future.add_done_callback(lambda f, c=chunk[1]: f.status == "finished" and done(c))
-        pending.append(future)
-        if len(pending) >= limit:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
+    with listening():
+        for chunk in chunks:
+            future = client.submit(fn, *chunk, pure=False)
+            if done is not None:
+                future.add_done_callback(lambda f, c=chunk[1]: f.status == "finished" and done(c))
+            pending.append((chunk, future))
+            if len(pending) >= limit:
+                yield awaited(pending, _wait)
+        while pending:
+            yield awaited(pending, _wait)
+
+
+def _wait(future, seconds):
+    """Is `future` done within `seconds`?"""
+    from dask.distributed import wait
+
+    try:
+        wait(future, timeout=seconds)
+    except TimeoutError:
+        return False
+    return True

@@ -10,7 +10,9 @@ other workers idle while its results wait to be yielded in order.
 """
 
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
+
+from musim.engine.stop import awaited, listening
 
 IN_FLIGHT_ITEMS = 4096  # deals (samples, hands) in flight per worker: 2 chunks at least, MAX_AHEAD at most
 MAX_AHEAD = 64
@@ -29,24 +31,27 @@ def run_ordered(fn, chunks, workers, done=None):
     Even one worker runs off the calling thread, so that the caller's writing
     overlaps the computing.  `done(count)`, if given, is called as each chunk
     finishes, in any order (on a worker thread): a progress bar fed by it moves
-    while a slow deal holds back the results behind it.
+    while a slow deal holds back the results behind it.  A stop (engine/stop.py) raises
+    Stopped with the chunks finished but not yet yielded.
     """
     pool = ThreadPoolExecutor(max_workers=workers)
     pending = deque()
     limit = 0
+    result = lambda: awaited(pending, lambda future, seconds: not wait([future], seconds).not_done)
     try:
-        for chunk in chunks:
-            count = chunk[1]
-            if not limit:  # sized by the first chunk, the largest
-                limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ITEMS // count))
-            fut = pool.submit(fn, *chunk)
-            if done is not None:
-                fut.add_done_callback(lambda f, c=count: f.cancelled() or f.exception() or done(c))
-            pending.append(fut)
-            if len(pending) >= limit:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+        with listening():
+            for chunk in chunks:
+                count = chunk[1]
+                if not limit:  # sized by the first chunk, the largest
+                    limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ITEMS // count))
+                fut = pool.submit(fn, *chunk)
+                if done is not None:
+                    fut.add_done_callback(lambda f, c=count: f.cancelled() or f.exception() or done(c))
+                pending.append((chunk, fut))
+                if len(pending) >= limit:
+                    yield result()
+            while pending:
+                yield result()
     except BaseException:
         # an interrupt (or an error) must not wait for the chunks in flight: a double-dummy
         # deal can take hours.  The caller exits; the threads die with the process.

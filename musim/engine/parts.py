@@ -9,6 +9,12 @@ run; pyarrow, pandas and musim.read_run read it as one table (they skip names be
 `_` or `.`).  `--resume` continues OUT.partial/ after its last finished part, once its key
 shows it is the same run: chunks are keyed by (seed, index), so the rows are those of an
 uninterrupted run.
+
+One process writes the directory: it holds OUT.partial/_lock.json (engine/lock.py).  A stop
+(Ctrl-C, SIGTERM: engine/stop.py) closes the open part with the chunks written so far, and
+keeps each chunk that finished behind one still in flight as a held file (_held-*.parquet,
+listed under "held" in the manifest), which --resume writes in its place instead of
+computing it again.
 """
 
 import json
@@ -17,7 +23,10 @@ import shutil
 import time
 from contextlib import ExitStack
 
+import pyarrow.parquet as pq
+
 from musim.engine.errors import OutputError
+from musim.engine.lock import LOCK, DirectoryLock, describe, holder
 from musim.engine.parquet import atomic_parquet, ensure_writable_dir
 
 MANIFEST = "_manifest.json"
@@ -44,10 +53,33 @@ def read_manifest(path):
 
 
 def run_files(path):
-    """The Parquet files of a run's output `path` (a file, or a run directory's parts in row order)."""
+    """The Parquet files of a run's output `path` (a file, or a run directory's parts in row order,
+    then the chunks an unfinished one holds out of order)."""
     if not os.path.isdir(path):
         return [path]
-    return [os.path.join(path, part["file"]) for part in read_manifest(path)["parts"]]
+    manifest = read_manifest(path)
+    return [os.path.join(path, part["file"]) for part in manifest["parts"] + manifest.get("held", [])]
+
+
+def unfinished_text(path):
+    """None for a finished run's output `path`; for an unfinished run directory, what it is
+    (written by whom, or stopped and how to resume) and the rows written so far."""
+    if not os.path.isdir(path):
+        return None
+    manifest = read_manifest(path)
+    if manifest.get("complete"):
+        return None
+    from musim.engine.run import resume_command
+    from musim.engine.spec import RunSpec, checked
+
+    spec = RunSpec(**manifest["metadata"]["params"])
+    found = holder(path)
+    if found is not None and not found["stale"]:
+        state = f"being written by {describe(found)}"
+    else:
+        state = f"stopped (continue it with: {resume_command(spec, checked(spec))})"
+    rows = sum(part["count"] for part in manifest["parts"] + manifest.get("held", []))
+    return f"{path} is an unfinished run, {state}: {rows:,} of {spec.count:,} {spec.mode} so far"
 
 
 class RunDirectory:
@@ -63,12 +95,14 @@ class RunDirectory:
             self._check_fresh(overwrite)
             self.manifest = {"key": key, "metadata": metadata, "complete": False, "parts": []}
             self._save_manifest()
+        self.manifest.setdefault("held", [])
         self.metadata = self.manifest["metadata"]
         self.done = sum(part["count"] for part in self.manifest["parts"])
         self._stack = None
         self._rows = 0
 
     def _check_fresh(self, overwrite):
+        _refuse_if_held(self.dir)
         for path in (self.out, self.dir):
             if os.path.exists(path) and not (overwrite and is_run_dir(path)):
                 raise OutputError(_exists_message(path, overwrite))
@@ -76,6 +110,7 @@ class RunDirectory:
             if os.path.exists(path):
                 shutil.rmtree(path)
         ensure_writable_dir(self.dir, self.out)
+        self.lock = DirectoryLock(self.dir)
 
     def _resumed(self, key):
         if not os.path.exists(self.dir):
@@ -87,14 +122,25 @@ class RunDirectory:
             raise OutputError(f"--resume: {self.dir} was started with other parameters ({_difference(manifest, key)})")
         if not os.access(self.dir, os.W_OK):
             raise OutputError(f"--resume: {self.dir} is not writable")
-        kept = {MANIFEST, *(part["file"] for part in manifest["parts"])}
+        self.lock = DirectoryLock(self.dir)
+        manifest = read_manifest(self.dir)  # as the last writer left it
+        kept = {MANIFEST, *(part["file"] for part in manifest["parts"] + manifest.get("held", []))}
         for name in os.listdir(self.dir):  # parts begun or renamed but not recorded: rewritten below
-            if name not in kept:
+            if name not in kept and not name.startswith(LOCK):
                 os.unlink(os.path.join(self.dir, name))
         return manifest
 
     def finished_files(self):
         return [os.path.join(self.dir, part["file"]) for part in self.manifest["parts"]]
+
+    @property
+    def kept(self):
+        """Items written: those in finished parts and those held."""
+        return self.done + sum(held["count"] for held in self.manifest["held"])
+
+    def held(self):
+        """{first item: path} of the chunks a stopped run kept out of order (module doc)."""
+        return {held["first"]: os.path.join(self.dir, held["file"]) for held in self.manifest["held"]}
 
     def write(self, batch):
         """Add a chunk's rows; closes the part at this chunk boundary once it is large or old enough."""
@@ -117,32 +163,72 @@ class RunDirectory:
         self._rows = 0
 
     def _close_part(self):
+        self.lock.check()
         self._stack.close()  # renames the part into place
         self._stack = None
         self._part["count"] = self._rows
         self.done += self._rows
+        self._rows = 0
         self.manifest["parts"].append(self._part)
+        written = [held for held in self.manifest["held"] if held["first"] < self.done]
+        self.manifest["held"] = [held for held in self.manifest["held"] if held["first"] >= self.done]
         self._save_manifest()
+        for held in written:
+            os.unlink(os.path.join(self.dir, held["file"]))
 
     def finish(self):
         """Close the last part and move the whole run to `out`."""
         if self._stack is not None:
             self._close_part()
         self.manifest["complete"] = True
+        del self.manifest["held"]  # none left: every chunk is in a part
         self._save_manifest()
         os.replace(self.dir, self.out)
+        self.lock.release(moved_to=self.out)
 
     def abandon(self):
         """Drop the part being written (finished parts stay, for --resume)."""
         if self._stack is not None:
             stack, self._stack = self._stack, None
             stack.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
+        self.lock.release()
+
+    def stop(self, finished):
+        """Keep what a stopped run finished: the rows written so far and `finished` ((start,
+        count), batch), the chunks done but not yet written, in order: those that follow the
+        written rows close the open part, the others are held.  Returns the items kept."""
+        for (start, count, *_), batch in finished:
+            if start == self.done + self._rows:
+                self.write(batch)
+            else:
+                name = f"_held-{start:012d}+{count}.parquet"
+                with atomic_parquet(os.path.join(self.dir, name), self.schema, self.metadata) as write:
+                    write(batch)
+                self.manifest["held"].append({"file": name, "first": start, "count": count})
+        if self._stack is not None:
+            self._close_part()
+        self._save_manifest()
+        self.lock.release()
+        return self.kept
 
     def _save_manifest(self):
+        self.lock.check()
         path = os.path.join(self.dir, MANIFEST)
         with open(path + PARTIAL, "w", encoding="utf-8") as fh:
             json.dump(self.manifest, fh, indent=1)
         os.replace(path + PARTIAL, path)
+
+
+def read_held(path):
+    """The batch of a held chunk's file."""
+    return pq.read_table(path).combine_chunks().to_batches()[0]
+
+
+def _refuse_if_held(directory):
+    """OutputError if a live process writes `directory` (engine/lock.py)."""
+    found = holder(directory) if os.path.isdir(directory) else None
+    if found is not None and not found["stale"]:
+        raise OutputError(f"--out {directory} is being written by {describe(found)}")
 
 
 def _exists_message(path, overwrite):

@@ -8,7 +8,9 @@ wrapper `simulate(start, count)` and a `to_batch(chunk)` converter with its sche
 import dataclasses
 import os
 import platform
+import re
 import secrets
+import shlex
 import time
 from contextlib import ExitStack
 from functools import partial
@@ -24,8 +26,10 @@ from musim.engine.errors import OutputError, SpecError
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts
 from musim.engine.parquet import atomic_parquet, check_output
-from musim.engine.parts import RunDirectory
+from musim.engine.parts import RunDirectory, read_held
 from musim.engine.spec import checked
+from musim.engine.stop import Stopped
+from musim.games.contract import EXACT_PLAY
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
 
@@ -71,11 +75,33 @@ def default_out(spec, game):
 
 
 def _changed(option, value):
-    """An option's part of a default run name: `-teams` for a flag set, `-no-teams` for one cleared."""
+    """An option's part of a default run name: `-teams` for a flag set, `-no-teams` for one cleared,
+    `-memory0.5`; a text value keeps letters, digits and `,=+-` (others become `_`)."""
     name = option.flag[2:]
     if option.type is bool:
         return f"-{name}" if value else f"-no-{name}"
-    return f"-{name}{value}"
+    return f"-{name}{re.sub(r'[^A-Za-z0-9,=+-]', '_', value) if option.type is str else value}"
+
+
+def _has_extension(path):
+    """Does the name end in a file extension (`.csv`, not the `.5-seed1` of `memory0.5-seed1`)?"""
+    return re.search(r"\.[A-Za-z][A-Za-z0-9]*$", os.path.basename(path.rstrip("/"))) is not None
+
+
+def resume_command(spec, game):
+    """The command line that continues `spec`'s stopped run directory."""
+    args = ["musim", "run", "--game", spec.game, f"--{spec.mode}", spec.count, "--players", spec.players]
+    args += ["--play", spec.play, "--seed", spec.seed]
+    for option in game.options:
+        value = spec.options[option.name]
+        if option.type is bool:
+            args += [option.flag] if value and value != option.default else []
+        elif value != option.default:
+            args += [option.flag, value]
+    args += ["--out", spec.out, "--workers", spec.workers, "--engine", spec.engine]
+    args += ["--tt-mb", spec.tt_mb] if spec.play == EXACT_PLAY else []
+    args += ["--scheduler", spec.scheduler] if spec.scheduler else []
+    return shlex.join([*map(str, args), "--resume"])
 
 
 def run_key(spec):
@@ -90,8 +116,9 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     lines at the end.  `resume` continues an unfinished run directory.  SpecError
     (engine/errors.py) for parameters that do not fit the game, OutputError for an unusable
     output path; started() is called once the spec is found valid, before any deal runs;
-    notify(text) gets the notice naming a default output; `advice` follows the long-run
-    estimate (musim.progress)."""
+    notify(text) gets the notice naming a default output, and that of a stop (engine/stop.py),
+    which keeps every finished chunk and names the --resume command; `advice` follows the
+    long-run estimate (musim.progress)."""
     from musim.progress import progress_bar
 
     game = checked(spec)
@@ -111,14 +138,22 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     for path in output.finished_files():
         for batch in pq.ParquetFile(path).iter_batches(columns=summary.COLUMNS):
             summary.add(batch)
-    remaining = spec.count - output.done
+    remaining = spec.count - output.kept
     t0 = time.perf_counter()
     bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, leave=False)
     try:
-        for batch in _ordered_batches(spec, job, chunk_starts(spec.count, job.chunk_size, output.done), bar.update):
+        for batch in _ordered_batches(spec, job, output, bar.update):
             output.write(batch)
             summary.add(batch)
         output.finish()
+    except Stopped as stop:
+        kept = output.stop(stop.finished)
+        if kept is not None:
+            notify(
+                f"musim: stopped: {kept:,} of {spec.count:,} {spec.mode} kept in {output.dir}/ (those in flight "
+                f"are dropped); continue with: {resume_command(spec, game)}"
+            )
+        raise
     except BaseException:
         output.abandon()
         raise
@@ -142,7 +177,7 @@ def _open_output(spec, game, job, resume):
                 f"--resume: {spec.out} is a single file; only a run directory (--out without .parquet) resumes"
             )
         return SingleFile(spec.out, job, meta, spec.overwrite)
-    if os.path.splitext(os.path.basename(spec.out.rstrip("/")))[1]:
+    if _has_extension(spec.out):
         raise OutputError(
             f"--out {spec.out}: give a run directory (a name without extension) or a file ending in .parquet"
         )
@@ -154,7 +189,7 @@ def _open_output(spec, game, job, resume):
 class SingleFile:
     """A run into one Parquet file (engine/parquet.py): nothing resumes, the file appears whole or not at all."""
 
-    done = 0
+    done = kept = 0
 
     def __init__(self, out, job, meta, overwrite):
         check_output(out, overwrite)
@@ -164,20 +199,35 @@ class SingleFile:
     def finished_files(self):
         return []
 
+    def held(self):
+        return {}
+
     def finish(self):
         self._stack.close()
 
     def abandon(self):
         self._stack.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
 
+    def stop(self, finished):
+        """A stopped single file keeps nothing (None: no --resume to offer)."""
+        self.abandon()
 
-def _ordered_batches(spec, job, chunks, done):
-    """The Arrow batch of each chunk, in chunk order, from the spec's engine."""
+
+def _ordered_batches(spec, job, output, done):
+    """The Arrow batch of each chunk after output.done, in chunk order: those output.held()
+    read back, the others from the spec's engine (done(count) as each of those finishes)."""
     if spec.engine == "dask":
         fn = partial(run_chunk, spec)
     else:
         fn = lambda start, count: job.to_batch(job.simulate(start, count))
-    return ordered(fn, chunks, spec.workers, done, spec.engine, spec.scheduler)
+    held, first = output.held(), output.done
+    chunks = lambda: chunk_starts(spec.count, job.chunk_size, first)
+    computed = ordered(fn, (c for c in chunks() if c[0] not in held), spec.workers, done, spec.engine, spec.scheduler)
+    for start, _ in chunks():
+        if start in held:
+            yield read_held(held[start])
+        else:
+            yield next(computed)
 
 
 def _engine_text(spec):

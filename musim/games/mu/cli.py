@@ -265,6 +265,7 @@ def balance(
     progress,
 ):
     """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
+    import contextlib
     import os
     import platform
     import time
@@ -276,6 +277,7 @@ def balance(
 
     from musim import __version__
     from musim.engine.errors import EngineError
+    from musim.engine.lock import DirectoryLock
     from musim.engine.parquet import ensure_writable_dir
     from musim.games.mu.analysis import balance_report
     from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, analyse
@@ -297,8 +299,10 @@ def balance(
         limit = parse_count(node_limit, "--node-limit")
     try:
         out = balance_report.check_out_dir(out, overwrite)
+        lock = contextlib.nullcontext()
         if checkpoint is not None:
             ensure_writable_dir(checkpoint, checkpoint, "--checkpoint")
+            lock = DirectoryLock(checkpoint, "--checkpoint")  # one writer: engine/lock.py
     except EngineError as exc:
         raise click.UsageError(str(exc)) from None
     warn_if_slow(play, counts, dd_tricks)
@@ -307,7 +311,7 @@ def balance(
     started = time.perf_counter()
     results = []
     hint = advice(play == "dd", "--deals or --strength-deals 0", FASTER)
-    with progress_bar((n_deals + n_strength) * len(counts), "deal", show, advice=hint) as bar:
+    with lock, progress_bar((n_deals + n_strength) * len(counts), "deal", show, advice=hint) as bar:
         for n in counts:
             results.append(
                 analyse(
