@@ -1,4 +1,4 @@
-"""A slow, plain-Python statement of Rummü's melds, their points and coming out (docs/rules.md "Rummü"), for testing.
+"""A slow, plain-Python statement of Rummü's melds, their points and coming out (docs/rules.md §5), for testing.
 
 Written from the rules text, independently of the kernels: a card is an index whose colour and
 number are read from the deck's layout, a meld a list of indices, and the melds of a hand are

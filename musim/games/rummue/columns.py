@@ -17,7 +17,7 @@ _PARTS = (
     (
         "meld_points",
         pa.int16(),
-        "Points of the melds each seat laid, by the table of RULES.md §5 on each meld's cards at the end of the "
+        "Points of the melds each seat laid, by the table of docs/rules.md §5.1 on each meld's cards at the end of the "
         "deal less those other seats put there, and +10 for each card it put into another seat's meld (added or "
         "swapped in for a joker) that lies there at the end",
     ),
