@@ -1,6 +1,6 @@
 """The documentation stands alone: no tracked file sends a reader to a file outside the repository,
-every "docs/rules.md §X" and 'docs/examples/README.md "Heading"' citation names a heading that
-exists, and every JSON example of docs/examples/README.md is accepted by the CLI."""
+every citation of a section of docs/rules.md (§2.3) or of a heading of docs/examples/README.md
+names one that exists, and every JSON example of docs/examples/README.md is accepted by the CLI."""
 
 import json
 import re
@@ -104,3 +104,29 @@ def test_example_is_accepted_by_the_cli(block):
     answer = json.loads(result.output)
     assert "error" not in answer
     assert ("value" in answer) if command == "solve" else ("scores" in answer)
+
+
+def test_generated_descriptions_read_as_sentences():
+    """docs/formats.md's column descriptions and deck notes start with a capital and end with a full stop."""
+    from musim.formats_doc import formats_markdown
+
+    text = formats_markdown()
+    descriptions = [row.split(" | ")[2] for row in text.split("\n") if row.startswith("| `") and row.count(" | ") >= 2]
+    assert len(descriptions) > 100
+    bad = [d for d in descriptions if not re.fullmatch(r"[A-Z].*\.", d.removesuffix(" |"))]
+    assert not bad, "\n".join(bad)
+    decks = [line for line in text.split("\n") if "A card is written" in line]
+    assert decks and all(line.startswith("The deck has ") and line.endswith(".") for line in decks)
+    assert "none of a colour" not in text and "in none were" not in text
+
+
+def test_bid_help_example_hand_fits_the_default_player_count():
+    """The hand `musim bid --help` shows is accepted at the default --players."""
+    from musim.games.mu.analysis.bid import parse_hand
+
+    result = CliRunner().invoke(cli, ["bid", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    help_text = " ".join(result.output.split())
+    example = re.search(r'e\.g\. "([^"]+)"', help_text).group(1)
+    default = int(re.search(r"--players INTEGER RANGE \[default: (\d+)", help_text).group(1))
+    parse_hand(example, default)
