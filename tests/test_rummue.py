@@ -150,7 +150,7 @@ def _lay_in_one_turn(need, melds, ws=None):
 
 
 def test_coming_out_counts_the_turns_melds_together():
-    """docs/rules.md "Rummü": the first play is every meld laid in the turn, counted together."""
+    """docs/rules.md §5.2: the first play is every meld laid in the turn, counted together."""
     two = [mask("R3", "R4", "R5"), mask("G7", "B7", "K7")]
     assert [_lay_in_one_turn(need, two[:1]) for need in (3, 4)] == [True, False]
     assert all(_lay_in_one_turn(need, two) for need in (4, 5, 6))
