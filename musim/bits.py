@@ -1,6 +1,6 @@
 """Bit helpers for uint64 card masks, compiled to single machine instructions.
 
-Hands are uint64 masks (RULES.md §1); counting and iterating their bits is the
+Hands are uint64 masks (docs/rules.md §1); counting and iterating their bits is the
 innermost operation of every kernel, so popcount and count-trailing-zeros go
 straight to LLVM's intrinsics instead of a Python-level loop.  `compress` (x86's
 PEXT) packs the bits of one mask at the positions of another; it is one instruction

@@ -1,6 +1,6 @@
 """The Mü & More deck as Mü's kernels use it: points, colour and number masks, trump types.
 
-Layout (RULES.md §1): card index = 12*colour + slot, colours R Y G B K, slots
+Layout (docs/rules.md §1): card index = 12*colour + slot, colours R Y G B K, slots
 holding the numbers 0 1 1 2 3 4 5 6 7 7 8 9.  Bit i of a uint64 is card i.  The
 text notation ("R7"; the first copy of a 1 or 7 takes the lower slot) is deck.MU's.
 

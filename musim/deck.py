@@ -183,12 +183,12 @@ MU = Deck.uniform(
     [{1: 0, 9: 0, 6: 2, 7: 2}.get(d, 1) for d in MU_NUMBERS],
 )
 
-# Mückenstich (RULES.md §8): 1..11, two identical 12s, three identical mosquitoes (rank 13).
+# Mückenstich (docs/rules.md §8): 1..11, two identical 12s, three identical mosquitoes (rank 13).
 MUECKENSTICH = Deck.uniform(
     "Mückenstich", "RYGB", [*(str(d) for d in range(1, 13)), "12", "M", "M", "M"], [*range(1, 13), 12, 13, 13, 13]
 )
 
-# Zwickern (RULES.md §10): 52 French cards, suits S H D C, ace to king (rank 1..13), and the
+# Zwickern (docs/rules.md §10): 52 French cards, suits S H D C, ace to king (rank 1..13), and the
 # three jokers as a colour of their own, J1 J2 J3 (capture values 15, 20, 25: the game's own).
 FRENCH_LABELS = ("A", *(str(v) for v in range(2, 11)), "J", "Q", "K")
 ZWICKERN = Deck(
@@ -197,7 +197,7 @@ ZWICKERN = Deck(
     (FRENCH_LABELS,) * 4 + (("1", "2", "3"),),
     (tuple(range(1, 14)),) * 4 + ((1, 2, 3),),
 )
-# Danger (RULES.md §9): R Y G B x values 1..9 x `copies`, and for each of the 6 colour pairs the
+# Danger (docs/rules.md §9): R Y G B x values 1..9 x `copies`, and for each of the 6 colour pairs the
 # two-colour cards of values 1..`multicolour`, each pair a colour of its own (`RY1`).
 DANGER_COLOURS = ("R", "Y", "G", "B")
 DANGER_PAIRS = ("RY", "RG", "RB", "YG", "YB", "GB")

@@ -126,11 +126,17 @@ def _deck_section(deck, games):
     """Notation and bit layout of a deck (musim.deck.Deck), for the card columns of its games."""
     names = ", ".join(g.title for g in games)
     repeated = sorted({label for labels in deck.labels for label in labels if labels.count(label) > 1}, key=str)
+    if repeated:
+        copies = (
+            f"In a colour, the cards labelled {_and(repeated)} come in identical copies, written alike; a hand "
+            "holding two lists the text twice."
+        )
+    else:
+        copies = "No two cards are identical."
     rows = [
         f"## Cards: the {deck.name} deck ({names})\n",
-        f"{deck.n_cards} cards in the colours {', '.join(deck.colours)}. A card is written colour letter + label "
-        f"(`{deck.text(0)}`, `{deck.text(deck.n_cards - 1)}`); identical copies (the labels "
-        f"{', '.join(repeated) or 'none'} of a colour) are written the same, a hand holding two written twice.\n",
+        f"The deck has {deck.n_cards} cards in the colours {_and(deck.colours)}. A card is written as its colour "
+        f"followed by its label (`{deck.text(0)}`, `{deck.text(deck.n_cards - 1)}`). {copies}\n",
         _layout_text(deck) + " The table gives each card's index (colour by colour, in rank order); the first copy "
         "of a repeated card takes the lower index.\n",
     ]
@@ -152,6 +158,12 @@ def _deck_section(deck, games):
         f"(`{_deck_constant(deck)}.format(0b111)` is `{deck.format(0b111)}`)."
     )
     return "\n".join(rows) + "\n"
+
+
+def _and(items):
+    """ "a, b and c"."""
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _layout_text(deck):

@@ -1,4 +1,5 @@
-"""Checks shared by the game records of the trick games (FORMATS.md: Mü and "The other trick games").
+"""Checks shared by the game records of the trick games (docs/examples/README.md "Mü game record"
+and the records of Wimmüln, The Last Panther and Mückenstich).
 
 Each game's record module walks its record in order and asks its own rule kernels;
 this module holds what every such walk needs: the header, the dealt hands, sets of

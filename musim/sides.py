@@ -1,5 +1,5 @@
-"""Sides of the games played in partnerships, where partners sit opposite (RULES.md: Rummü with 4
-or 6 players, Safarü and Zwickern with 4): one kernel, so that every game agrees on who is whose
+"""Sides of the games played in partnerships, where partners sit opposite (docs/rules.md §5, §6 and
+§10: Rummü with 4 or 6 players, Safarü and Zwickern with 4): one kernel, so that every game agrees on who is whose
 partner."""
 
 from musim.jit import flat_kernel

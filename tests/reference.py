@@ -1,4 +1,4 @@
-"""A slow, plain-Python statement of the Mü rules (RULES.md §1-2), for testing.
+"""A slow, plain-Python statement of the Mü rules (docs/rules.md §1 and §2), for testing.
 
 Written straight from the rules text, independently of musim.games.mu.rules:
 cards are ints (index = 12*colour + slot), hands are lists, and every rule is a
@@ -293,7 +293,7 @@ def partner_choices(n, chief, vice):
 HAND_SIZE = {3: 12, 4: 15, 5: 12, 6: 10}
 POINTS_IN_PLAY = {3: 36, 4: 60, 5: 60, 6: 60}
 
-# The target table as printed in the rulebook (seeds/001, "Team Score" table).
+# The target table as printed in the rulebook ("Team Score" table).
 TARGET_TABLE = {
     3: [12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34],
     4: [30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58],
@@ -303,7 +303,7 @@ TARGET_TABLE = {
 
 
 def target(n, bid):
-    """Team points needed (RULES.md §2 formulas)."""
+    """Team points needed (docs/rules.md §2 formulas)."""
     if n == 3:
         return 10 + 2 * bid
     if n == 4:

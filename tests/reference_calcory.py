@@ -1,5 +1,5 @@
-"""A slow, plain-Python statement of a Calcory turn (RULES.md §7, with the decisions of
-docs/rules.md), for testing the kernels of musim/games/calcory/rules.py.
+"""A slow, plain-Python statement of a Calcory turn (docs/rules.md §7, with the decisions of
+docs/rules.md §7.2), for testing the kernels of musim/games/calcory/rules.py.
 
 Written from the rules text, independently of the kernels: the grid is a dict position -> card
 index, face-down and marked places are Python sets, a card's number is read from the deck's

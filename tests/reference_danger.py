@@ -1,4 +1,4 @@
-"""A slow, plain-Python statement of Danger (RULES.md §9, with the decisions of docs/rules.md),
+"""A slow, plain-Python statement of Danger (docs/rules.md §9, with the decisions of §9.2),
 for testing the kernels of musim/games/danger/rules.py.
 
 Written from the rules text, independently of the kernels: cards are (colours, value) read from

@@ -1,4 +1,4 @@
-"""A slow, plain-Python statement of Mückenstich's rules (RULES.md §8), for testing.
+"""A slow, plain-Python statement of Mückenstich's rules (docs/rules.md §8), for testing.
 
 Written from the rules text, independently of musim.tricks and the game's kernels: a
 card is a text (`R12`, `RM`) or an index whose colour and rank are read from a list,

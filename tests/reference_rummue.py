@@ -1,4 +1,4 @@
-"""A slow, plain-Python statement of Rummü's melds, their points and coming out (docs/rules.md "Rummü"), for testing.
+"""A slow, plain-Python statement of Rummü's melds, their points and coming out (docs/rules.md §5), for testing.
 
 Written from the rules text, independently of the kernels: a card is an index whose colour and
 number are read from the deck's layout, a meld a list of indices, and the melds of a hand are
@@ -71,7 +71,7 @@ def best_meld(hand, least):
 
 def can_come_out(hand, need, holding=None):
     """Can a player holding `hand` come out this turn: lay melds, no card in two of them, of at
-    least `need` cards together (docs/rules.md "Rummü": every meld laid in the turn it comes out,
+    least `need` cards together (docs/rules.md §5.2: every meld laid in the turn it comes out,
     counted together), leaving a card to discard, and (if given) one of them holding the card
     `holding`?  Tries every collection of the hand's melds."""
     melds = [set(m) for k in range(3, len(hand)) for m in combinations(hand, k) if is_meld(list(m))]

@@ -1,4 +1,4 @@
-"""A slow, plain-Python statement of Safarü's catch rule (RULES.md §6), for testing.
+"""A slow, plain-Python statement of Safarü's catch rule (docs/rules.md §6), for testing.
 
 Written from the rules text, independently of the kernels: a card is an index whose number
 is read from the deck's list of numbers, a table is a list of indices, and the sets one

@@ -1,5 +1,5 @@
-"""A slow, plain-Python statement of the trick rules, The Last Panther (RULES.md §4) and
-Wimmüln (RULES.md §3), for testing.
+"""A slow, plain-Python statement of the trick rules, The Last Panther (docs/rules.md §4) and
+Wimmüln (docs/rules.md §3), for testing.
 
 Written from the rules text, independently of musim.tricks and the games' kernels:
 a card is (colour, rank) looked up in lists, hands are lists, and each rule is a few
@@ -117,7 +117,7 @@ def wimmueln_trump(a, b):
 
 
 def estimate_bonus(tricks, face_up, hidden):
-    """RULES.md §3: lower estimate 5, higher 10, doubled if face up; both equal and matched 25."""
+    """docs/rules.md §3: lower estimate 5, higher 10, doubled if face up; both equal and matched 25."""
     if face_up == hidden:
         return 25 if tricks == face_up else 0
     if tricks == min(face_up, hidden):

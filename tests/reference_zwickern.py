@@ -1,4 +1,4 @@
-"""A slow, plain-Python statement of Zwickern's buy and build rules (RULES.md §10), for testing.
+"""A slow, plain-Python statement of Zwickern's buy and build rules (docs/rules.md §10), for testing.
 
 Written from the rules text, independently of the kernels: an item is a loose card (its
 values: A 1 or 11, J 2 or 12, Q 3 or 13, K 4 or 14, 2..10 face value, jokers 15 20 25) or a pile

@@ -1,4 +1,4 @@
-"""`musim replay` and `musim solve` on damaged input (FORMATS.md "Batches"), fuzzed by hypothesis:
+"""`musim replay` and `musim solve` on damaged input (docs/examples/README.md "Batches"), fuzzed by hypothesis:
 garbage text, truncated lines, any JSON value put anywhere in a valid record or position, every
 card text put in any play. Whatever comes in, each item gets one JSON object line (a result, or
 {"error": ...} naming what is wrong), the exit code says whether all were valid, and nothing

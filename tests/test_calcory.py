@@ -1,4 +1,4 @@
-"""Calcory (RULES.md §7): the rules one by one on hand-built grids, the turn kernels against a
+"""Calcory (docs/rules.md §7): the rules one by one on hand-built grids, the turn kernels against a
 plain-Python reference on random states, invariants of simulated games, records and their
 replay, illegal records, memory, and the heuristic against random."""
 

@@ -1,4 +1,4 @@
-"""Danger (RULES.md §9): the rules one by one on stacked stocks, the worked example of docs/rules.md,
+"""Danger (docs/rules.md §9): the rules one by one on stacked stocks, the worked example of docs/rules.md,
 the kernels against a plain-Python reference on random states, invariants of simulated games,
 records and their replay, illegal records, the deck's options, and the heuristic against random."""
 
@@ -206,7 +206,7 @@ def test_blocking_the_fourth_row_ends_the_round_at_once_without_securing():
 
 
 def test_the_worked_example_of_docs_rules_md():
-    """Round scoring (docs/rules.md, Danger): red 12 / 7 / 7, yellow blocked (19) / 6 / 0, green 10 / 10 / 3,
+    """Round scoring (docs/rules.md §9.3): red 12 / 7 / 7, yellow blocked (19) / 6 / 0, green 10 / 10 / 3,
     blue 4 / 4 / 4: seat 0 scores 12 + 10 = 22, seat 1 6 + 10 = 16, seat 2 nothing."""
     t = table()
     totals = {R: (12, 7, 7), Y: (19, 6, 0), G: (10, 10, 3), B: (4, 4, 4)}

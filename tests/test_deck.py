@@ -9,7 +9,7 @@ from musim.cards import CardError
 from musim.deck import DANGER as MUSIM_DANGER
 from musim.deck import MU, MUECKENSTICH, Deck, danger_deck
 
-# Danger (RULES.md §9, issue 9): 4 colours x values 1..9 x 3 copies, and one two-colour
+# Danger (docs/rules.md §9, issue 9): 4 colours x values 1..9 x 3 copies, and one two-colour
 # card of value 1, 2, 3 for each of the 6 colour pairs, each pair a colour of its own.
 PAIRS = ("RY", "RG", "RB", "YG", "YB", "GB")
 DANGER_LABELS = [str(v) for v in range(1, 10) for _ in range(3)]

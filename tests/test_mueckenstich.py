@@ -1,4 +1,4 @@
-"""Mückenstich (RULES.md §8): the rules one by one on hand-built deals, the kernels against a
+"""Mückenstich (docs/rules.md §8): the rules one by one on hand-built deals, the kernels against a
 plain-Python reference on random states, invariants of simulated deals, records and their
 replay, illegal records, matches, and the heuristic against random."""
 

@@ -1,4 +1,4 @@
-"""The Last Panther (RULES.md §4): rule kernels against the reference, the rules one by one,
+"""The Last Panther (docs/rules.md §4): rule kernels against the reference, the rules one by one,
 invariants of simulated deals, records and their replay."""
 
 import copy

@@ -17,7 +17,7 @@ from musim.solver.tt import make_table
 
 
 def card_points(text):
-    """RULES.md §4: yellow +5, red -10, a black 7 -50, other cards 0."""
+    """docs/rules.md §4: yellow +5, red -10, a black 7 -50, other cards 0."""
     return -50 if text == "K7" else {"Y": 5, "R": -10}.get(text[0], 0)
 
 

@@ -1,6 +1,6 @@
 """`musim replay`: golden records, one mutated illegal record per kind of error, the CLI contract.
 
-The illegal records are derived from the golden ones (../shared/examples), so each
+The illegal records are derived from the golden ones (tests/golden), so each
 mutation breaks exactly one rule of an otherwise legal game.
 """
 
@@ -19,7 +19,7 @@ from musim.deck import MU
 from musim.games.mu import rules
 from musim.games.mu.record import replay
 
-GOLDEN = Path(__file__).resolve().parent / "golden"  # copied from ../shared/examples
+GOLDEN = Path(__file__).resolve().parent / "golden"  # an independent implementation's cases
 RECORDS = GOLDEN / "mu-records.jsonl"
 EXPECTED = GOLDEN / "mu-records.expected.jsonl"
 

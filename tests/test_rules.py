@@ -1,7 +1,7 @@
 """The Mü rule kernels (musim.games.mu.rules) against the slow reference (tests/reference.py).
 
 Random states come from numpy generators with fixed seeds; the rulebook's
-worked examples (RULES.md §2 and seeds/001) are explicit tests at the end.
+worked examples (docs/rules.md §2 and the rulebook's) are explicit tests at the end.
 """
 
 import functools
@@ -443,7 +443,7 @@ def test_random_deals_played_out():
 
 
 def test_example_trump_order_chief_0_vice_green():
-    """RULES.md: chief 0, vice G: G0 > the other 0s (first played wins) > G9 > G8 > ... > G1."""
+    """docs/rules.md §2.7: chief 0, vice G: G0 > the other 0s (first played wins) > G9 > G8 > ... > G1."""
     chief_trump, vice_trump = 5 + 0, 2
     ladder = [
         ["G0"],
@@ -525,7 +525,7 @@ ANNA, BEATE, CONNY, DAGMAR, EMMA = range(5)
 
 
 def example_auction(dagmar_last):
-    """seeds/001 Example 1, concretely: Anna deals; Dagmar lays `dagmar_last` in the last round.
+    """The Mü rulebook's Example 1, concretely: Anna deals; Dagmar lays `dagmar_last` in the last round.
 
     Round 1: Anna 1, Beate passes, Conny 1, Dagmar ups to 2, Emma passes (she
     could lay 3).  Round 2: Anna matches Dagmar (2), Beate lays 1 underground,
@@ -590,7 +590,7 @@ def test_example_auction_limits():
 
 
 def test_example_eklat():
-    """seeds/001 Example 3: Anna, Conny and Dagmar tie at 3, Dagmar laid last: -30, +15, +15."""
+    """The Mü rulebook's Example 3: Anna, Conny and Dagmar tie at 3, Dagmar laid last: -30, +15, +15."""
     a = example_auction(["B7"])
     assert a.counts() == [3, 1, 3, 3, 0]
     res = check_outcome(a.laid, a.last_lay)
@@ -599,7 +599,7 @@ def test_example_eklat():
 
 
 def test_example_chief_vice_and_trump_choice():
-    """seeds/001 Examples 2, 4, 5, 6: Dagmar chief with 4; Conny vice (9-8-3 beats Anna's 9-6-2)."""
+    """The Mü rulebook's Examples 2, 4, 5, 6: Dagmar chief with 4; Conny vice (9-8-3 beats Anna's 9-6-2)."""
     a = example_auction(["B7", "B8"])
     assert a.counts() == [3, 1, 3, 4, 0]
     res = check_outcome(a.laid, a.last_lay)
@@ -613,7 +613,7 @@ def test_example_chief_vice_and_trump_choice():
 
 @pytest.mark.parametrize("order", [(1, 2), (2, 1)])
 def test_example_vice_tiebreak_8661_beats_8654(order):
-    """RULES.md: laid numbers 8-6-6-1 beat 8-6-5-4, whichever seat holds them."""
+    """docs/rules.md §2.4: laid numbers 8-6-6-1 beat 8-6-5-4, whichever seat holds them."""
     laid = [cards("K0", "K2", "K3", "K4", "K5"), [], [], []]
     laid[order[0]] = cards("R8", "R6", "Y6", "R1")
     laid[order[1]] = cards("G8", "G6", "G5", "G4")

@@ -1,4 +1,4 @@
-"""Rummü (RULES.md §5): the rules one by one against the rulebook's text and examples, the meld
+"""Rummü (docs/rules.md §5): the rules one by one against the rulebook's text and examples, the meld
 kernels against a plain-Python reference on random cards, invariants of simulated deals,
 records and their replay, illegal records, teams and matches, and the heuristic against random."""
 
@@ -95,7 +95,7 @@ def test_what_a_meld_is(cards, expected, why):
         (("R3", "Y4", "R5"), 0),  # one colour with a joker is not pure
         (("R3", "G4", "B5", "K6"), 10),
         (("R3", "R4", "R5", "R6"), 20),
-        (("R3", "G4", "B5", "K6", "Y7"), 20),  # RULES.md Decision: five mixed 20
+        (("R3", "G4", "B5", "K6", "Y7"), 20),  # docs/rules.md §5.1 (Decision): five mixed 20
         (("R3", "R4", "R5", "R6", "R7"), 40),  # five pure 40
         (("R2", "R3", "Y4", "R5", "R6", "Y7", "Y8"), 40),  # 20 + 10 for each card beyond five
         (("R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"), 90),
@@ -150,7 +150,7 @@ def _lay_in_one_turn(need, melds, ws=None):
 
 
 def test_coming_out_counts_the_turns_melds_together():
-    """docs/rules.md "Rummü": the first play is every meld laid in the turn, counted together."""
+    """docs/rules.md §5.2: the first play is every meld laid in the turn, counted together."""
     two = [mask("R3", "R4", "R5"), mask("G7", "B7", "K7")]
     assert [_lay_in_one_turn(need, two[:1]) for need in (3, 4)] == [True, False]
     assert all(_lay_in_one_turn(need, two) for need in (4, 5, 6))
@@ -251,8 +251,8 @@ def _meld_points(n, seat_plays):
     ],
 )
 def test_a_meld_scores_for_its_owner_by_its_cards_at_the_end(seat_plays, expected, why):
-    """RULES.md §5: each meld by the table for the player who laid it; cards added to another's
-    meld +10 for the adder (Decision); docs/rules.md says whose a swapped-in card is."""
+    """docs/rules.md §5: each meld by the table for the player who laid it; cards added to another's
+    meld +10 for the adder (Decision); docs/rules.md §5.2 says whose a swapped-in card is."""
     assert _meld_points(3, seat_plays) == expected == ref.deal_meld_points(3, seat_plays), why
 
 

@@ -1,4 +1,4 @@
-"""Safarü and Reverse Safarü (RULES.md §6): the rules one by one on hand-built states, the
+"""Safarü and Reverse Safarü (docs/rules.md §6): the rules one by one on hand-built states, the
 catch-set kernel against a plain-Python reference on random tables, invariants of simulated
 games, records and their replay, illegal records, and the heuristic against random."""
 

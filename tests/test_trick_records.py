@@ -1,4 +1,4 @@
-"""Records of The Last Panther, Wimmüln and Mückenstich through the batch reader (FORMATS.md "Batches"):
+"""Records of The Last Panther, Wimmüln and Mückenstich through the batch reader (docs/examples/README.md "Batches"):
 JSON in, one JSON line out, and any damage to a record gives a one-line error, never a traceback."""
 
 import copy

@@ -1,4 +1,4 @@
-"""Wimmüln (RULES.md §3): rule kernels against the reference, the rules one by one,
+"""Wimmüln (docs/rules.md §3): rule kernels against the reference, the rules one by one,
 invariants of simulated deals, records and their replay."""
 
 import copy
@@ -243,7 +243,7 @@ def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
 
 
 def test_a_three_player_record_may_use_any_three_colours():
-    """RULES.md §2 (Wimmüln's deck is Mü's): R Y G renamed B K G replays with the same scores."""
+    """docs/rules.md §2 (Wimmüln's deck is Mü's): R Y G renamed B K G replays with the same scores."""
     rename = str.maketrans("RY", "BK")
     for i in range(20):
         rec = record(3, 4, "heuristic", i)

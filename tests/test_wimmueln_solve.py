@@ -22,7 +22,7 @@ def card_points(text):
 
 
 def bonus(won, up, down):
-    """RULES.md §3: the lower estimate 5, the higher 10, doubled if face up; both equal and matched 25."""
+    """docs/rules.md §3: the lower estimate 5, the higher 10, doubled if face up; both equal and matched 25."""
     if up == down:
         return 25 if won == up else 0
     if won == min(up, down):

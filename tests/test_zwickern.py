@@ -1,4 +1,4 @@
-"""Zwickern (RULES.md §10): the rules one by one on hand-built tables, the move kernels against
+"""Zwickern (docs/rules.md §10): the rules one by one on hand-built tables, the move kernels against
 a plain-Python reference on random tables, invariants of simulated deals, records and their
 replay, illegal records, the victory-points parameter, and the heuristic against random."""
 

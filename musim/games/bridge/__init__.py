@@ -1,5 +1,5 @@
 """Bridge: a solver-only game, there to check the double-dummy solver against DDS
-(FORMATS.md "Bridge positions").  It has no policies, so `musim run` refuses it."""
+(docs/examples/README.md "Bridge position").  It has no policies, so `musim run` refuses it."""
 
 from musim.games.contract import Game, lazy
 
@@ -8,7 +8,7 @@ GAME = Game(
     title="Bridge (double-dummy positions only)",
     players=(4, 4),
     default_players=4,
-    deck=None,  # positions in PBN (FORMATS.md): no musim deck
+    deck=None,  # positions in PBN: no musim deck
     result_version=1,
     solver=lazy("musim.games.bridge.solve", "BridgeSolver"),
 )

@@ -1,7 +1,7 @@
 """Bridge, as a second game for the double-dummy solver (to check it against DDS).
 
 Positions: {"game": "bridge", "pbn": "N:AKQ2.T98.... ...", "trump": "S|H|D|C|NT",
-"leader": "N|E|S|W"} (FORMATS.md "Bridge positions").  Suits become the solver's
+"leader": "N|E|S|W"} (docs/examples/README.md "Bridge position").  Suits become the solver's
 classes in ascending rank, trumps get powers above every side card, each trick
 is worth 1 and no card has points: the value is the tricks the side on lead takes.
 """

@@ -1,4 +1,4 @@
-"""Calcory (RULES.md §7): rules as a state machine of kernels, policies with memory, game
+"""Calcory (docs/rules.md §7): rules as a state machine of kernels, policies with memory, game
 simulation, records."""
 
 from musim.deck import MU

@@ -1,4 +1,4 @@
-"""Calcory (RULES.md §7) as a state machine of numba kernels on a `Table`, shared by the
+"""Calcory (docs/rules.md §7) as a state machine of numba kernels on a `Table`, shared by the
 simulation and the replay of records, so that each rule has one statement.
 
 The grid's 60 positions (row p // 10, column p % 10) are the bits of position masks; `at[p]`

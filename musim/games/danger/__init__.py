@@ -1,4 +1,4 @@
-"""Danger (RULES.md §9): rules as a state machine of kernels on a deck of two words, policies,
+"""Danger (docs/rules.md §9): rules as a state machine of kernels on a deck of two words, policies,
 game simulation, records."""
 
 from musim.deck import DANGER

@@ -1,4 +1,4 @@
-"""Game records of Danger (docs/rules.md "Danger game records"): replay and record.
+"""Game records of Danger (docs/examples/README.md "Danger game records"): replay and record.
 
 `replay` stacks the record's stock and walks its turns on the same kernels as the simulation
 (rules.take, place, secure, refill on a rules.Table), checking each choice against the state

@@ -1,4 +1,4 @@
-"""Danger (RULES.md §9) as a state machine of numba kernels on a `Table`, shared by the
+"""Danger (docs/rules.md §9) as a state machine of numba kernels on a `Table`, shared by the
 simulation and the replay of records, so that each rule has one statement.
 
 A card is an index of the game's deck (musim.deck.danger_deck); `card_table(deck)` gives each
@@ -149,8 +149,8 @@ def open_rows(t, s, card):
 
 @flat_kernel(inline="always")
 def can_take_offer(t):
-    """May the seat to move take the card the previous seat just discarded: there is one (RULES.md
-    §9 makes no exception for a card it cannot place: take discards such a card again)."""
+    """May the seat to move take the card the previous seat just discarded: there is one (docs/rules.md
+    §9.1 makes no exception for a card it cannot place: take discards such a card again)."""
     return t.g[OFFER] >= 0
 
 

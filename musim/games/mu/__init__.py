@@ -1,4 +1,4 @@
-"""Mü (RULES.md §2): rules kernels, game records, policies, deal simulation and its analyses."""
+"""Mü (docs/rules.md §2): rules kernels, game records, policies, deal simulation and its analyses."""
 
 from musim.deck import MU
 from musim.engine.errors import SpecError

@@ -107,7 +107,12 @@ def player_list(text):
 
 @click.command()
 @click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=4, show_default=True)
-@click.option("--hand", required=True, help='The hand, e.g. "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5".')
+@click.option(
+    "--hand",
+    required=True,
+    help='The hand: 15 cards with 4 players, 12 with 3 or 5, 10 with 6; e.g. "R9 R8 R7 R7 R6 G9 G7 G0 B1 B8 K0 K3 '
+    'Y2 Y5 Y7".',
+)
 @click.option(
     "--samples",
     metavar="N",

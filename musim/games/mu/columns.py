@@ -19,7 +19,11 @@ DEAL_COLUMNS = (
     row_index(),
     Column("players", pa.int8(), "Number of players (3..6)."),
     Column("dealer", pa.int8(), f"The dealer, {SEAT_NUMBER}; seats are numbered clockwise."),
-    Column("outcome", pa.string(), '"played", or "eklat" (no unique highest bid: the deal ends unplayed).'),
+    Column(
+        "outcome",
+        pa.string(),
+        'How the deal ended: "played", or "eklat" (no unique highest bid: the deal ends unplayed).',
+    ),
     Column("chief", pa.int8(), f"The chief (unique highest bidder), {SEAT_NUMBER}; null for an eklat."),
     Column(
         "vice", pa.int8(), f"The vice, {SEAT_NUMBER}; null for an eklat, with 3 players, or when no player qualifies."

@@ -5,7 +5,7 @@ is mapped into the solver's layout and solved once: its value is the most card p
 chief's team can take in those tricks, the team maximising and the others minimising, every
 hand seen by everyone.  Nothing else counts: not the score the points lead to, nor which seat
 of a side takes them.  From then on each seat plays, of its legal cards that keep that exact
-value, the one of lowest card index in the bit layout of RULES.md section 1 (R0 R1 R1 R2 ...
+value, the one of lowest card index in the bit layout of docs/rules.md §1 (R0 R1 R1 R2 ...
 K9; one null-window search per candidate, the transposition table warm).  That preference is
 a function of the position alone, so rows are the same whatever the table size, what the
 table holds or how the search orders its moves.  The team's points then equal the value

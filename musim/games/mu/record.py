@@ -1,4 +1,4 @@
-"""Replay and validate one complete Mü game record (FORMATS.md "Mü game record").
+"""Replay and validate one complete Mü game record (docs/examples/README.md "Mü game record").
 
 The record is walked in order — deal, auction, trumps, partner, play — and every
 rule question (lay limits, the end of the auction, eklat and provoker, chief and

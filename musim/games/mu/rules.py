@@ -1,4 +1,4 @@
-"""The rules of Mü (RULES.md §2) as numba kernels over ints and uint64 masks.
+"""The rules of Mü (docs/rules.md §2) as numba kernels over ints and uint64 masks.
 
 Every consumer — replay validator, simulator, policies, solver, analyses — calls
 these functions; no rule is written twice.

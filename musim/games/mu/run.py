@@ -1,7 +1,7 @@
 """`musim run --game mu`: simulate deals or matches chunk by chunk into Arrow batches.
 
 The kernels (simulate.py) fill plain arrays; this module turns each chunk into
-an Arrow record batch with the columns of FORMATS.md "Run output"; summary.py
+an Arrow record batch with the columns of docs/formats.md; summary.py
 sums them for the end-of-run summary.
 """
 
@@ -211,7 +211,7 @@ def match_batch(ch):
 
 
 def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
-    """The complete game record (FORMATS.md) of deal `deal` of a run, re-played from its seed.
+    """The complete game record (docs/examples/README.md) of deal `deal` of a run, re-played from its seed.
 
     Any Parquet row can so be expanded into the full auction and play, and
     `musim replay` must reproduce the row from it.

@@ -321,7 +321,7 @@ def simulate_matches(
     card_points,
     ws,
 ):
-    """Play matches start .. start+len(deals)-1 to `goal` (RULES.md §2 "Match").
+    """Play matches start .. start+len(deals)-1 to `goal` (docs/rules.md §2.9).
 
     Match m draws from stream (~seed, m), a key space apart from single deals; the
     first dealer is drawn, then the dealer moves one seat left each deal.  A match

@@ -1,4 +1,4 @@
-"""`musim solve` for Mü positions (FORMATS.md "Position" and "Solve result").
+"""`musim solve` for Mü positions (docs/examples/README.md "Mü position").
 
 Parses and checks a position, maps it into the solver's canonical layout and
 returns the exact double-dummy value (and, with all_moves, the value after each

@@ -1,4 +1,4 @@
-"""Mückenstich (RULES.md §8): rules kernels, policies, deal simulation, records."""
+"""Mückenstich (docs/rules.md §8): rules kernels, policies, deal simulation, records."""
 
 from musim.deck import MUECKENSTICH
 from musim.games.contract import EXACT_PLAY, Game, lazy

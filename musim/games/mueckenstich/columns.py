@@ -58,7 +58,7 @@ DEAL_COLUMNS = (
         "hands",
         pa.list_(pa.uint64()),
         f"The cards dealt to each seat (before the discard) as card masks, {PER_SEAT}; "
-        "the 4 cards in none were not dealt.",
+        "the 4 cards in no hand were left undealt.",
     ),
 )
 

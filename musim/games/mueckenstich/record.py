@@ -1,4 +1,4 @@
-"""Game records of Mückenstich (FORMATS.md "Mückenstich"): replay and record.
+"""Game records of Mückenstich (docs/examples/README.md "Mückenstich record"): replay and record.
 
 `replay` walks a record — deal, discards, play (a mosquito written with the trump it names,
 `RM:G`), the colours named at scoring — asking the kernels of
@@ -121,7 +121,7 @@ def _named(obj, key, values, n, most, what, taken):
 
 
 def record(players, seed, policy, index):
-    """The game record (FORMATS.md) of deal `index` of a run, re-played from its seed."""
+    """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its seed."""
     ws = make_workspace(players, seat_policies(players, policy, policies.NAMES))
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.tricks_per_deal(players))

@@ -1,4 +1,4 @@
-"""The rules of Mückenstich (RULES.md §8) as numba kernels over uint64 masks.
+"""The rules of Mückenstich (docs/rules.md §8) as numba kernels over uint64 masks.
 
 The 64-card deck (musim.deck.MUECKENSTICH): four colours of 1..12 with two 12s and three
 mosquitoes, a mosquito being its colour's highest card.  Follow the led colour; trumping is

@@ -217,7 +217,7 @@ drivers.register(Workspace, play_row, match_deal, length=match_deals)
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
-    """Matches start..start+count-1 (RULES.md §8: n deals, 2n with 3 players) as a dict of
+    """Matches start..start+count-1 (docs/rules.md §8: n deals, 2n with 3 players) as a dict of
     arrays, one row per match (musim.drivers.simulate_matches)."""
     codes = seat_policies(players, policy, policies.NAMES)
     ws = make_workspace(players, codes, tt_mb) if ws is None else ws

@@ -1,5 +1,5 @@
-"""`musim solve --game mueckenstich`: exact values of Mückenstich positions (FORMATS.md
-"Mückenstich", position) for one seat against all the others (games/seat_solve.py).
+"""`musim solve --game mueckenstich`: exact values of Mückenstich positions (docs/examples/README.md
+"Mückenstich position") for one seat against all the others (games/seat_solve.py).
 
 Each colour becomes a solver class in ascending rank (its mosquitoes on top), every card worth
 0 and every trick 1, so the value is the tricks `seat` wins from here (the colours' worth is

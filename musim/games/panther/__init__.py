@@ -1,4 +1,4 @@
-"""The Last Panther (RULES.md §4): rules kernels, policies, deal simulation, records."""
+"""The Last Panther (docs/rules.md §4): rules kernels, policies, deal simulation, records."""
 
 from musim.deck import MU
 from musim.games.contract import EXACT_PLAY, Game, lazy

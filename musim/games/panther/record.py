@@ -1,4 +1,4 @@
-"""Game records of The Last Panther (FORMATS.md "The Last Panther"): replay and record.
+"""Game records of The Last Panther (docs/examples/README.md "The Last Panther record"): replay and record.
 
 `replay` walks a record — deal, simultaneous pass, play — asking the kernels of
 `musim.games.panther.rules` every rule question; `record` re-plays one simulated
@@ -47,7 +47,7 @@ def _passes(passed, hands, n):
 
 
 def record(players, seed, policy, index):
-    """The game record (FORMATS.md) of deal `index` of a run, re-played from its seed."""
+    """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its seed."""
     ws = make_workspace(players, seat_policies(players, policy, policies.NAMES))
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.hand_size(players))

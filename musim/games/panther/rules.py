@@ -1,4 +1,4 @@
-"""The rules of The Last Panther (RULES.md §4) as numba kernels over uint64 masks.
+"""The rules of The Last Panther (docs/rules.md §4) as numba kernels over uint64 masks.
 
 The Mü & More deck (musim.deck.MU) without trumps: follow the led colour, highest
 of the led colour wins, first played wins among equals (musim.tricks).  Card

@@ -148,7 +148,7 @@ drivers.register(Workspace, play_row, match_deal, match_over)
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
-    """Matches start..start+count-1 (RULES.md §4: until someone is at -200 or lower) as a dict
+    """Matches start..start+count-1 (docs/rules.md §4: until someone is at -200 or lower) as a dict
     of arrays, one row per match (musim.drivers.simulate_matches)."""
     codes = seat_policies(players, policy, policies.NAMES)
     ws = make_workspace(players, codes, tt_mb) if ws is None else ws

@@ -1,5 +1,5 @@
-"""`musim solve --game panther`: exact values of The Last Panther positions (FORMATS.md "The
-Last Panther", position) for one seat against all the others (games/seat_solve.py).
+"""`musim solve --game panther`: exact values of The Last Panther positions (docs/examples/README.md "The
+Last Panther position") for one seat against all the others (games/seat_solve.py).
 
 Each colour becomes a solver class in ascending rank with the cards' signed points, no
 trumps, the first of equal cards winning (the solver's tie rule), and the last trick worth

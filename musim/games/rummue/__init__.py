@@ -1,4 +1,4 @@
-"""Rummü (RULES.md §5): meld rules and the meld search as kernels, policies, deals and matches,
+"""Rummü (docs/rules.md §5): meld rules and the meld search as kernels, policies, deals and matches,
 records."""
 
 from musim.deck import MU

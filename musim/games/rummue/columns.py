@@ -17,7 +17,7 @@ _PARTS = (
     (
         "meld_points",
         pa.int16(),
-        "Points of the melds each seat laid, by the table of RULES.md §5 on each meld's cards at the end of the "
+        "Points of the melds each seat laid, by the table of docs/rules.md §5.1 on each meld's cards at the end of the "
         "deal less those other seats put there, and +10 for each card it put into another seat's meld (added or "
         "swapped in for a joker) that lies there at the end",
     ),
@@ -30,7 +30,7 @@ _PARTS = (
         "Points of the cards left in each seat's hand: -10 a red, -5 any other (0 for the partner of the seat "
         "going out, with --teams)",
     ),
-    ("came_out", pa.int16(), "The turn (0-based, of the deal) in which each seat laid its first meld; -1: never"),
+    ("came_out", pa.int16(), "The turn (0-based) in which each seat laid its first meld, -1 if it never did"),
 )
 
 DEAL_COLUMNS = (
@@ -46,7 +46,7 @@ DEAL_COLUMNS = (
         f"for going out, the cards left in hand ({TEAMS}).",
     ),
     *(Column(name, pa.list_(typ), f"{text}, {PER_SEAT}.") for name, typ, text in _PARTS),
-    Column("out", pa.int8(), f"The seat that went out (discarded its last card), {SEAT_NUMBER}; null: nobody."),
+    Column("out", pa.int8(), f"The seat that went out (discarded its last card), {SEAT_NUMBER}; null when nobody did."),
     Column(
         "end",
         pa.string(),

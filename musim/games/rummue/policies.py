@@ -36,7 +36,7 @@ DEEPEST = 3  # the heuristic looks this far down the discard pile
 
 @flat_kernel
 def opening(ws, hand, need, must):
-    """The heuristic's coming-out play (docs/rules.md "Rummü": every meld laid in the turn counts
+    """The heuristic's coming-out play (docs/rules.md §5.2: every meld laid in the turn counts
     together): one candidate meld of >= need cards, or a candidate and a meld of the cards it
     leaves, of >= need cards together, whichever is worth most (points plus the penalty their
     cards would cost in hand), holding the cards `must` and leaving a card to discard.  Two melds

@@ -1,10 +1,10 @@
-"""Rummü (RULES.md §5) as numba kernels on the 60-card MU deck: what a meld is, what it scores,
+"""Rummü (docs/rules.md §5) as numba kernels on the 60-card MU deck: what a meld is, what it scores,
 the coming-out rule and the cards left in hand.  The simulation, the policies and the replay of
 records all ask these kernels, so that each rule has one statement.
 
 A colour's 12 slots fold into a 10-bit number mask (bit v: the colour holds a card numbered v)
 through one 4,096-entry table; every meld test is a few operations on the five masks.  Every
-yellow card in a meld is a joker (RULES.md: "yellow cards are jokers"): it keeps its number and
+yellow card in a meld is a joker (docs/rules.md §5.1): it keeps its number and
 stands for that number in another colour.
 """
 
@@ -35,7 +35,7 @@ TWIN = (1 << 1 | 1 << 2, 1 << 8 | 1 << 9)  # both copies of a 1, of a 7
 ILLEGAL, SET, RUN_ONE, RUN_MIXED = range(4)
 KINDS = ("illegal", "set", "one-colour run", "mixed run")
 OUT_BONUS = 10
-ADDED = 10  # each card a player put into another's meld (RULES.md Decision: "each additional card")
+ADDED = 10  # each card a player put into another's meld (docs/rules.md §5.1, a Decision)
 # coming out: the cards the first meld needs by the (team's) total before the deal
 COME_OUT_BOUNDS = np.array([[0, 100, 150], [0, 200, 400]], np.int64)  # individual, team
 FIRST_DEAL = 4
@@ -90,7 +90,7 @@ def kind(mask):
 
 @flat_kernel
 def points(mask, meld_kind):
-    """What a legal meld scores for the player who lays it (RULES.md §5 table; sets of 1s or 7s
+    """What a legal meld scores for the player who lays it (docs/rules.md §5.1 table; sets of 1s or 7s
     half; pure: one colour or one number, and no yellow card)."""
     k = popcount(mask)
     pure = (mask & YELLOWS) == 0 and meld_kind != RUN_MIXED

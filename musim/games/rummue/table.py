@@ -6,9 +6,9 @@ has one statement.  Every action is logged (ws.log rows: turn, kind, a, b, c) fo
 ws.g holds the scalars (G_*); the stock and the discard pile are stacks of card indices whose
 top is their last entry; melds[m] is the m-th meld laid, owner[m] the seat that laid it, and
 placer[c] the seat that put card c on the table (laid, added or swapped it in), so that `score`
-values each meld by its cards at the end of the deal (RULES.md §5: "per meld a player laid").
+values each meld by its cards at the end of the deal (docs/rules.md §5.1: "per meld a player laid").
 A seat comes out (came[seat]) once the melds it lays in one turn hold need[seat] cards together
-(g[G_OPENING] counts them; docs/rules.md "Rummü": the first play is every meld of that turn).
+(g[G_OPENING] counts them; docs/rules.md §5.2: the first play is every meld of that turn).
 """
 
 from collections import namedtuple
@@ -111,7 +111,7 @@ def take_pile(ws):
 
 @flat_kernel
 def restock(ws, state):
-    """RULES.md Decision: the discard pile but its top card, shuffled from the deal's stream, is
+    """docs/rules.md §5.1 (a Decision): the discard pile but its top card, shuffled from the deal's stream, is
     the new stock.  Logged card by card, top first."""
     k = take_pile(ws)
     shuffle(ws.stock, k, state)
@@ -160,7 +160,7 @@ def lay(ws, seat, mask):
 @flat_kernel
 def extend(ws, seat, m, card):
     """Add a card from the hand to meld m: to one's own meld it is the owner's card, to another's
-    it scores +10 for `seat` (RULES.md Decision)."""
+    it scores +10 for `seat` (docs/rules.md §5.1, a Decision)."""
     ws.melds[m] |= bit(card)
     ws.held[seat] &= ~bit(card)
     ws.placer[card] = seat

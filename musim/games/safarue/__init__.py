@@ -1,4 +1,4 @@
-"""Safarü (RULES.md §6): rules kernels, policies, game simulation, records.  Reverse Safarü, the
+"""Safarü (docs/rules.md §6): rules kernels, policies, game simulation, records.  Reverse Safarü, the
 same game with the method chosen by the seat to the left and the scoring reversed, registers from
 this folder too (musim/games/safarue/reverse.py)."""
 

@@ -14,7 +14,7 @@ _PARTS = (
     ("cards", "Cards each seat caught"),
     ("blue", "Blue cards (unicorns) each seat caught"),
     ("yellow", "Yellow cards (hedgehogs) each seat caught"),
-    ("zeros", "0 cards (baby animals) each seat caught"),
+    ("zeros", "The 0 cards (baby animals) each seat caught"),
     ("triangles", "Triangles (card points) on the cards each seat caught"),
 )
 _BONUSES = {

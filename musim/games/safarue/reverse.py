@@ -1,4 +1,4 @@
-"""Reverse Safarü (RULES.md §6): Safarü's kernels with the reverse flag set, registered as `reverse-safarue`."""
+"""Reverse Safarü (docs/rules.md §6): Safarü's kernels with the reverse flag set, registered as `reverse-safarue`."""
 
 from musim.deck import MU
 from musim.games.contract import Game, lazy

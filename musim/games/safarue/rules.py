@@ -1,4 +1,4 @@
-"""The rules of Safarü and Reverse Safarü (RULES.md §6) as numba kernels on Mü & More card masks.
+"""The rules of Safarü and Reverse Safarü (docs/rules.md §6) as numba kernels on Mü & More card masks.
 
 A turn plays one hand card of number v onto the table and catches with it by up to three
 methods, each at most once, on disjoint table cards: adding (a set of table cards summing to

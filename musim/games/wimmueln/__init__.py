@@ -1,4 +1,4 @@
-"""Wimmüln (RULES.md §3): rules kernels, policies, deal simulation, records."""
+"""Wimmüln (docs/rules.md §3): rules kernels, policies, deal simulation, records."""
 
 from musim.deck import MU
 from musim.games.contract import EXACT_PLAY, Game, lazy

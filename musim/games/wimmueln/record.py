@@ -1,4 +1,4 @@
-"""Game records of Wimmüln (FORMATS.md "Wimmüln"): replay and record.
+"""Game records of Wimmüln (docs/examples/README.md "Wimmüln record"): replay and record.
 
 `replay` walks a record — deal, revealed cards and trump, the dealer's lead, the
 estimates, play — asking the kernels of `musim.games.wimmueln.rules`; `record`
@@ -93,7 +93,7 @@ def _estimates(estimates, held, n):
 
 
 def record(players, seed, policy, index):
-    """The game record (FORMATS.md) of deal `index` of a run, re-played from its seed."""
+    """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its seed."""
     ws = make_workspace(players, seat_policies(players, policy, policies.NAMES))
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.tricks_per_deal(players))

@@ -1,4 +1,4 @@
-"""The rules of Wimmüln (RULES.md §3) as numba kernels over uint64 masks.
+"""The rules of Wimmüln (docs/rules.md §3) as numba kernels over uint64 masks.
 
 The Mü & More deck and Mü's hands (3 players: three colours).  The dealer's two
 revealed cards fix the trump colour: that of the lower-numbered card, none if the

@@ -1,5 +1,5 @@
-"""`musim solve --game wimmueln`: exact values of Wimmüln positions (FORMATS.md "Wimmüln",
-position) for one seat against all the others (games/seat_solve.py).
+"""`musim solve --game wimmueln`: exact values of Wimmüln positions (docs/examples/README.md "Wimmüln
+position") for one seat against all the others (games/seat_solve.py).
 
 Each colour becomes a solver class in ascending number, the trump colour's numbers above
 every other card's (trumping is never forced; the first of equal cards wins), with Mü's card

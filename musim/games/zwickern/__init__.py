@@ -1,4 +1,4 @@
-"""Zwickern (RULES.md §10): rules kernels, policies, deal and match simulation, records."""
+"""Zwickern (docs/rules.md §10): rules kernels, policies, deal and match simulation, records."""
 
 from musim.deck import ZWICKERN
 from musim.games.contract import Game, Option, lazy

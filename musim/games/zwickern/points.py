@@ -1,4 +1,4 @@
-"""Zwickern's victory points (RULES.md §10), a parameter of the game: the `--victory-points`
+"""Zwickern's victory points (docs/rules.md §10), a parameter of the game: the `--victory-points`
 table, written `KEY=POINTS,...`, read into one integer array the kernels take.
 
 A key is a card (`D10`, `J2`), a label standing for that card in all four suits (`A`, `7`,

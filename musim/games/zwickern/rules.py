@@ -1,4 +1,4 @@
-"""Zwickern (RULES.md §10) as numba kernels on a `Table`, shared by the simulation, the
+"""Zwickern (docs/rules.md §10) as numba kernels on a `Table`, shared by the simulation, the
 policies and the replay of records, so that each rule has one statement.
 
 The table holds loose cards (a card mask) and piles (the cards of each as a mask, its value

@@ -5,7 +5,7 @@ order of the 55 cards.  The first round deals from the front of that order one c
 to each seat from the one left of the dealer, four rounds of it, then four cards face up to the
 table; each later round deals four more to each seat the same way, as far as the stock allows.
 The seat left of the dealer plays first in every round; play goes left, skipping seats without
-cards.  Runs go through musim.drivers; a match is n deals (RULES.md §10), the dealer moving one
+cards.  Runs go through musim.drivers; a match is n deals (docs/rules.md §10), the dealer moving one
 seat left each deal.  `simulate_deals` and `simulate_matches` are the Python entry points.
 """
 
@@ -161,7 +161,7 @@ def match_deal(n, dealer, seat_policy, state, ws):
 
 @flat_kernel
 def match_deals(n):
-    """RULES.md §10: 4 players play 4 deals, 3 players 3; (Decision) 2 players 2."""
+    """docs/rules.md §10: 4 players play 4 deals, 3 players 3; (Decision) 2 players 2."""
     return n
 
 
