@@ -26,6 +26,7 @@ from musim.engine.local import chunk_starts
 from musim.engine.parquet import atomic_parquet, check_output
 from musim.engine.parts import RunDirectory
 from musim.engine.spec import checked
+from musim.games.contract import EXACT_PLAY
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
 
@@ -113,7 +114,9 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
             summary.add(batch)
     remaining = spec.count - output.done
     t0 = time.perf_counter()
-    bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, leave=False)
+    expected = game.estimate(dataclasses.replace(spec, count=remaining)) if game.estimate else None
+    exact = spec.play == EXACT_PLAY
+    bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, expected=expected, exact=exact, leave=False)
     try:
         for batch in _ordered_batches(spec, job, chunk_starts(spec.count, job.chunk_size, output.done), bar.update):
             output.write(batch)
