@@ -51,6 +51,7 @@ def dd_sample(players, deals, seed, node_limit):
             t = time.process_time()
             ch = simulate_deals(n, seed, "dd", deal, 1, node_limit=node_limit)
             times.append(time.process_time() - t)
+            print(f"  {n} players, deal {deal}: {times[-1]:.2f} s", flush=True)
             stopped += int(ch.res[0, sim.OUTCOME] == sim.PLAYED and ch.res[0, sim.DD_VALUE] == UNRESOLVED)
         ordered = sorted(times)
         p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -118,15 +119,15 @@ def calibrate():
             plays = []
             bid_strength(n, hand, 1, SEED, play, started=plays.append)
             costs["bid", n, play] = per_item(samples * plays[0], bid_strength, n, hand, samples, SEED, play)
+    for key, seconds in costs.items():
+        print(f"    {key!r}: {seconds:.3g},", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        musim_seconds(["run", "--deals", "1", "--players", "3", "--seed", "1", "--no-progress"], tmp)  # warm
-        startup = musim_seconds(["run", "--deals", "1", "--players", "3", "--seed", "1", "--no-progress"], tmp)[1]
+        one = ["run", "--deals", "1", "--players", "3", "--seed", "1", "--no-progress", "--overwrite"]
+        musim_seconds(one, tmp)  # warm
+        startup = musim_seconds(one, tmp)[1]
         args = ["balance", "--players", "3", "--deals", "100", "--seed", "1", "--out", "b", "--no-progress"]
         report = musim_seconds(args, tmp)[1] - startup
-    print(f"STARTUP_S = {startup:.1f}\nREPORT_S = {report:.1f}\nCOSTS = {{")
-    for key, seconds in costs.items():
-        print(f"    {key!r}: {seconds:.3g},")
-    print("}")
+    print(f"STARTUP_S = {startup:.1f}\nREPORT_S = {report:.1f}")
 
 
 def readme():

@@ -186,7 +186,8 @@ def bid(
 
     def started(plays):  # the request is valid: a sample plays `plays` deals
         warn_if_slow(play, [players], items=count * plays, workers=workers, noun="plays")
-        bar.estimate.expect(bid_seconds(players, count, plays, play, workers) if vice == "strongest" else None)
+        measured = vice == "strongest" and partner == "public" and question == "value"  # what costs.py measured
+        bar.estimate.expect(bid_seconds(players, count, plays, play, workers) if measured else None)
 
     try:
         with progress_bar(
@@ -319,7 +320,7 @@ def balance(
     started = time.perf_counter()
     results = []
     hint = advice(play == "dd", "--deals or --strength-deals 0", FASTER)
-    expected = balance_seconds(counts, n_deals, n_strength, play, dd_tricks, workers)
+    expected = balance_seconds(counts, n_deals, n_strength, play, dd_tricks, workers) if question == "value" else None
     what = f"{n_deals * len(counts):,} deals" + (f", {n_strength * len(counts):,} replays" if n_strength else "")
     total = (n_deals + n_strength) * len(counts)  # a deal, then its pure-strength replay
     with progress_bar(total, "deal", show, advice=hint, expected=expected, what=what, exact=play == "dd") as bar:
