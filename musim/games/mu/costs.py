@@ -79,8 +79,8 @@ def dd_text(players, items, workers, noun="deals"):
     p90s = ", ".join(f"{p90:.2g}" for _, p90 in figures)
     at = f"{players[0]}-player deal" if len(players) == 1 else ", ".join(map(str, players)) + "-player deal"
     return (
-        f"half of the {at}s sampled took {medians} s or more, a tenth {p90s} s or more, a few hours "
-        "(docs/performance.md): "
+        f"half of the {at}s sampled took {medians} s or more, a tenth {p90s} s or more and a few "
+        "hours (docs/performance.md): "
         f"{items:,} {noun}{' each' if len(players) > 1 else ''} on {workers} worker(s) ~ {duration_text(typical)} "
         f"if all were typical, {duration_text(tail)} or more with the slowest tenth"
     )
