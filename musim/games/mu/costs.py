@@ -42,7 +42,7 @@ STARTUP_S = 1.6  # starting Python and loading the compiled kernels from the cac
 REPORT_S = 1.0  # `musim balance`'s tables and plots
 # players -> (median, 90th percentile or more) seconds of a whole-deal double-dummy deal on one
 # worker, eklats included (docs/performance.md "Estimates": the samples and their sources)
-DD_DEAL_SECONDS = {4: (14.2, 20.1), 5: (3.8, 67.0), 6: (3.3, 30.0)}
+DD_DEAL_SECONDS = {4: (14.2, 20.1), 5: (10.0, 67.0), 6: (10.4, 22.3)}
 
 
 def run_seconds(spec):
