@@ -404,6 +404,8 @@ def _summary_of(path):
 def record(game, seed, index, players, play, tt_mb=DEFAULT_MB, **options):
     """Print the full game record of one deal of a run (pipe it into `musim replay -`); give the
     run's --players, --play and the game's options of a deal (`--game NAME --help` lists them)."""
+    import dataclasses
+
     from musim.engine.errors import SpecError
     from musim.engine.spec import RunSpec, checked
 
@@ -412,7 +414,7 @@ def record(game, seed, index, players, play, tt_mb=DEFAULT_MB, **options):
         g = checked(spec)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
-    warn(g.warning(spec) if g.warning else None)
+    warn(g.warning(dataclasses.replace(spec, count=1)) if g.warning else None)  # one deal is played
     click.echo(json.dumps(g.record(spec, index)))
 
 

@@ -11,8 +11,10 @@ other workers idle while its results wait to be yielded in order.
 
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor, wait
+from functools import partial
 
 from musim.engine.stop import awaited, listening
+from musim.progress import reporting
 
 IN_FLIGHT_ITEMS = 4096  # deals (samples, hands) in flight per worker: 2 chunks at least, MAX_AHEAD at most
 MAX_AHEAD = 64
@@ -29,10 +31,12 @@ def run_ordered(fn, chunks, workers, done=None):
     computed on `workers` threads.
 
     Even one worker runs off the calling thread, so that the caller's writing
-    overlaps the computing.  `done(count)`, if given, is called as each chunk
-    finishes, in any order (on a worker thread): a progress bar fed by it moves
-    while a slow deal holds back the results behind it.  A stop (engine/stop.py) raises
-    Stopped with the chunks finished but not yet yielded.
+    overlaps the computing.  `done(count)`, if given, is called on the worker thread
+    as deals finish, in any order: for each slice a kernel wrapper reports
+    (musim.progress.slices), and for the rest of each chunk as it finishes, so that a
+    progress bar fed by it moves while a chunk runs, and while a slow deal holds back
+    the results behind it.  A stop (engine/stop.py) raises Stopped with the chunks
+    finished but not yet yielded.
     """
     pool = ThreadPoolExecutor(max_workers=workers)
     pending = deque()
@@ -44,10 +48,7 @@ def run_ordered(fn, chunks, workers, done=None):
                 count = chunk[1]
                 if not limit:  # sized by the first chunk, the largest
                     limit = workers * max(2, min(MAX_AHEAD, IN_FLIGHT_ITEMS // count))
-                fut = pool.submit(fn, *chunk)
-                if done is not None:
-                    fut.add_done_callback(lambda f, c=count: f.cancelled() or f.exception() or done(c))
-                pending.append((chunk, fut))
+                pending.append((chunk, pool.submit(fn if done is None else partial(_counted, fn, done), *chunk)))
                 if len(pending) >= limit:
                     yield result()
             while pending:
@@ -58,3 +59,12 @@ def run_ordered(fn, chunks, workers, done=None):
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+def _counted(fn, done, *chunk):
+    """fn(*chunk), passing on to done what it reports done, and the rest of the chunk at its end."""
+    with reporting(done) as reported:
+        result = fn(*chunk)
+    if chunk[1] > reported.count:
+        done(chunk[1] - reported.count)
+    return result

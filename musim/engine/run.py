@@ -140,7 +140,9 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
             summary.add(batch)
     remaining = spec.count - output.kept
     t0 = time.perf_counter()
-    bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, leave=False)
+    expected = game.estimate(dataclasses.replace(spec, count=remaining)) if game.estimate else None
+    exact = spec.play == EXACT_PLAY
+    bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, expected=expected, exact=exact, leave=False)
     try:
         for batch in _ordered_batches(spec, job, output, bar.update):
             output.write(batch)

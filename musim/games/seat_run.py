@@ -25,6 +25,7 @@ from musim.games.summary_lines import (
     rate_text,
     seat_names,
 )
+from musim.progress import slices
 
 CHUNK_DEALS = 4096
 CHUNK_MATCHES = 64
@@ -40,7 +41,10 @@ class Chunk:
 
 
 def _simulate(kernel, players, seed, play, start, count):
-    return Chunk(start, count, kernel(players, seed, play, start, count))
+    """The chunk's rows, computed in slices that move the progress bar (musim.progress.slices)."""
+    parts = [kernel(players, seed, play, start + first, stop - first) for first, stop in slices(count)]
+    out = parts[0] if len(parts) == 1 else {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+    return Chunk(start, count, out)
 
 
 def job(spec, simulate, columns):

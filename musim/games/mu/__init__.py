@@ -36,6 +36,7 @@ GAME = Game(
     make_summary=lazy("musim.games.mu.summary", "for_run"),
     check=lambda spec: check_dd_tricks(spec.play, spec.options["dd_tricks"]),
     warning=lazy("musim.games.mu.cli", "run_warning"),
+    estimate=lazy("musim.games.mu.costs", "run_seconds"),
     record=lazy("musim.games.mu.run", "record"),
     replay=lazy("musim.games.mu.record", "replay"),
     solver=lazy("musim.games.mu.solve", "MuSolver"),

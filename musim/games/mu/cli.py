@@ -67,27 +67,31 @@ def check_question(play, question):
         raise click.UsageError("--question reach applies only with --play dd")
 
 
-def slow_text(play, players, dd_tricks=0, tricks_option=False):
+def slow_text(play, players, dd_tricks=0, tricks_option=False, items=1, workers=1, noun="deals"):
     """Double-dummy play of whole 4-6 player deals, asked for with --play dd, is exact but slow;
-    with --dd-tricks N, so is a deal of N tricks or fewer.  The warning's text, or None."""
+    with --dd-tricks N, so is a deal of N tricks or fewer.  The warning's text, quoting the
+    measured time of such a deal and what it implies for `items` of them at each player count
+    on `workers` workers (costs.dd_text), or None."""
+    from musim.games.mu.costs import dd_text
     from musim.games.mu.rules import hand_size
 
-    if play == "dd" and any(n >= 4 and (not dd_tricks or dd_tricks >= hand_size(n)) for n in players):
-        hint = "; --dd-tricks N plays only the last N tricks double-dummy" if tricks_option else ""
-        return (
-            "exact double-dummy play (--play dd) takes seconds to hours for "
-            f"each 4-6 player deal; expect a long wait (the default --play heuristic is fast{hint})"
-        )
-    return None
+    slow = [n for n in players if n >= 4 and (not dd_tricks or dd_tricks >= hand_size(n))]
+    if play != "dd" or not slow:
+        return None
+    hint = "; --dd-tricks N plays only the last N tricks double-dummy" if tricks_option else ""
+    return (
+        f"exact double-dummy play (--play dd) is slow: {dd_text(slow, items, workers, noun)} "
+        f"(the default --play heuristic is fast{hint})"
+    )
 
 
-def warn_if_slow(play, players, dd_tricks=0, tricks_option=False):
-    warn(slow_text(play, players, dd_tricks, tricks_option))
+def warn_if_slow(play, players, dd_tricks=0, tricks_option=False, items=1, workers=1, noun="deals"):
+    warn(slow_text(play, players, dd_tricks, tricks_option, items, workers, noun))
 
 
 def run_warning(spec):
     """GAME.warning: said before `musim run` or `musim record` of a slow spec."""
-    return slow_text(spec.play, [spec.players], spec.options["dd_tricks"], tricks_option=True)
+    return slow_text(spec.play, [spec.players], spec.options["dd_tricks"], True, spec.count, spec.workers or 1)
 
 
 def player_list(text):
@@ -173,6 +177,7 @@ def bid(
     check_question(play, question)
     from musim.batch import InputError
     from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
+    from musim.games.mu.costs import bid_seconds
 
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
     if count > MAX_SAMPLES:
@@ -182,9 +187,16 @@ def bid(
     from musim.progress import progress_bar
 
     show = sys.stderr.isatty() if progress is None else progress
+    workers = workers or os.cpu_count() or 1
+
+    def started(plays):  # the request is valid: a sample plays `plays` deals
+        warn_if_slow(play, [players], items=count * plays, workers=workers, noun="plays")
+        measured = vice == "strongest" and partner == "public" and question == "value"  # what costs.py measured
+        bar.estimate.expect(bid_seconds(players, count, plays, play, workers) if measured else None)
+
     try:
         with progress_bar(
-            count, "sample", show, advice=advice(play == "dd", "--samples", FASTER[:1]), leave=False
+            count, "sample", show, advice=advice(play == "dd", "--samples", FASTER[:1]), exact=play == "dd", leave=False
         ) as bar:
             rows = bid_strength(
                 players,
@@ -194,12 +206,12 @@ def bid(
                 play,
                 vice,
                 partner == "hindsight",
-                workers or os.cpu_count() or 1,
+                workers,
                 tt_mb,
                 seat,
                 dealer,
                 bar.update,
-                lambda: warn_if_slow(play, [players]),
+                started,
                 question,
                 engine,
                 scheduler,
@@ -286,6 +298,7 @@ def balance(
     from musim.engine.parquet import ensure_writable_dir
     from musim.games.mu.analysis import balance_report
     from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, analyse
+    from musim.games.mu.costs import balance_seconds
     from musim.progress import progress_bar
 
     n_deals = parse_count(deals, "--deals")
@@ -310,13 +323,16 @@ def balance(
             lock = DirectoryLock(checkpoint, "--checkpoint")  # one writer: engine/lock.py
     except EngineError as exc:
         raise click.UsageError(str(exc)) from None
-    warn_if_slow(play, counts, dd_tricks)
     workers = workers or os.cpu_count() or 1
+    warn_if_slow(play, counts, dd_tricks, items=n_deals, workers=workers)
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
     results = []
     hint = advice(play == "dd", "--deals or --strength-deals 0", FASTER)
-    with lock, progress_bar((n_deals + n_strength) * len(counts), "deal", show, advice=hint) as bar:
+    expected = balance_seconds(counts, n_deals, n_strength, play, dd_tricks, workers) if question == "value" else None
+    what = f"{n_deals * len(counts):,} deals" + (f", {n_strength * len(counts):,} replays" if n_strength else "")
+    total = (n_deals + n_strength) * len(counts)  # a deal, then its pure-strength replay
+    with lock, progress_bar(total, "deal", show, advice=hint, expected=expected, what=what, exact=play == "dd") as bar:
         for n in counts:
             results.append(
                 analyse(

@@ -20,6 +20,7 @@ from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.policies import DD, HEURISTIC, RANDOM
+from musim.progress import report, slices
 from musim.solver.tt import DEFAULT_MB
 
 # --play name -> (auction/trump/partner policy, card-play policy)
@@ -81,7 +82,9 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = DealChunk(players, start, count, dd=play_policy == DD)
     if play_policy != DD:
-        ch.play(seed, bid_policy, play_policy, sim.make_workspace(players))
+        ws = sim.make_workspace(players)
+        for first, stop in slices(count):  # the progress bar moves within the chunk
+            ch.play(seed, bid_policy, play_policy, ws, first, stop)
         return ch
     ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit, question))
     ch.play(seed, bid_policy, play_policy, ws, stop=0)  # compiles (or loads) first: solve_ms times solving alone
@@ -90,6 +93,7 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
         ch.play(seed, bid_policy, play_policy, ws, i, i + 1)
         if ch.res[i, sim.OUTCOME] == sim.PLAYED:
             ch.solve_ms[i] = (time.perf_counter() - t) * 1000
+        report(1)
     return ch
 
 
@@ -163,26 +167,28 @@ def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_
     """Play matches start..start+count-1 of a run and return their MatchChunk."""
     bid_policy, play_policy = PLAY_POLICIES[play]
     ch = MatchChunk(players, start, count)
-    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None)
     m = sim.MAX_PLAYERS
-    sim.simulate_matches(
-        players,
-        seed,
-        start,
-        goal,
-        bid_policy,
-        play_policy,
-        ch.deals,
-        ch.totals,
-        ch.chief_counts,
-        ch.eklats,
-        np.zeros(m, np.uint64),
-        np.zeros(m, np.uint64),
-        np.zeros(sim.N_RESULTS, np.int64),
-        np.zeros(m, np.int64),
-        np.zeros(m, np.int64),
-        sim.make_workspace(players, dd),
-    )
+    for first, stop in slices(count):  # the progress bar moves within the chunk
+        rows = slice(first, stop)
+        sim.simulate_matches(
+            players,
+            seed,
+            start + first,
+            goal,
+            bid_policy,
+            play_policy,
+            ch.deals[rows],
+            ch.totals[rows],
+            ch.chief_counts[rows],
+            ch.eklats[rows],
+            np.zeros(m, np.uint64),
+            np.zeros(m, np.uint64),
+            np.zeros(sim.N_RESULTS, np.int64),
+            np.zeros(m, np.int64),
+            np.zeros(m, np.int64),
+            ws,
+        )
     return ch
 
 

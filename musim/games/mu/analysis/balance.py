@@ -48,6 +48,7 @@ from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
+from musim.progress import slices
 
 MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
@@ -112,7 +113,8 @@ def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, start, count, 
     """The pure-strength view of `hands` (a chunk of the played deals' hands), as {"best": ...}."""
     best = np.zeros((count, players), np.int64)
     ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None)
-    contracts.strength(players, hands, PLAY_POLICIES[play][1], best, ws)
+    for first, stop in slices(count):  # the progress bar moves within the chunk
+        contracts.strength(players, hands[first:stop], PLAY_POLICIES[play][1], best[first:stop], ws)
     return {"best": best}
 
 
@@ -277,6 +279,7 @@ def analyse(
     table = pd.DataFrame(rows)
     kept = keep("balance-strength")
     best = _strength(players, hands[played][:strength_deals], play, tt_mb, dd_tricks, node_limit, kept, times, run)
+    tick(min(deals, deals if strength_deals is None else strength_deals) - len(best))  # eklats: nothing to replay
     known_best = best[best != contracts.UNRESOLVED_RANK]
     levels = np.arange(0, rules.hand_size(players) + 1)
     counts = np.bincount(known_best, minlength=len(levels))

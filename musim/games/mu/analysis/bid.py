@@ -29,6 +29,7 @@ from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace
+from musim.progress import slices
 
 DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
 MAX_SAMPLES = 200_000  # every sample's plays and scores are kept: about 50 bytes per (trump, bid) each
@@ -75,25 +76,26 @@ def _bid_chunk(
     team = np.zeros((count, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
     ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
-    contracts.bid_samples(
-        players,
-        np.uint64(mask),
-        seat,
-        dealer,
-        rest.copy(),
-        seed,
-        start,
-        count,
-        trumps,
-        PLAY_POLICIES[play][1],
-        model,
-        hindsight,
-        reach,
-        bids,
-        team,
-        chief_points,
-        ws,
-    )
+    for first, stop in slices(count):  # the progress bar moves within the chunk
+        contracts.bid_samples(
+            players,
+            np.uint64(mask),
+            seat,
+            dealer,
+            rest.copy(),
+            seed,
+            start + first,
+            stop - first,
+            trumps,
+            PLAY_POLICIES[play][1],
+            model,
+            hindsight,
+            reach,
+            bids,
+            team[first:stop],
+            chief_points[first:stop],
+            ws,
+        )
     return team, chief_points
 
 
@@ -110,7 +112,7 @@ def bid_strength(
     seat=0,
     dealer=0,
     tick=lambda k: None,
-    started=lambda: None,
+    started=lambda plays: None,
     question="value",
     engine="local",
     scheduler=None,
@@ -119,8 +121,9 @@ def bid_strength(
     its interval, mean team points, how many samples allowed that trump (with a vice that
     named it, the chief cannot), and the question asked of each play: "value" (its points) or,
     under double-dummy play, "reach" (whether the team reaches each bid's target; score and
-    team points NaN).  started() is called once the request is valid, before any sample
-    runs; tick(k) reports k more samples done."""
+    team points NaN).  started(plays) is called once the request is valid, before any sample
+    runs, with the plays a sample costs (its trumps and contract variants); tick(k) reports k
+    more samples done."""
     if question not in QUESTIONS:
         raise InputError(f"--question {question!r}: one of {', '.join(QUESTIONS)}")
     if question == "reach" and play != "dd":
@@ -144,7 +147,7 @@ def bid_strength(
     reach = question == "reach"
     team = np.zeros((samples, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
-    started()
+    started(len(trumps) * int(variants))
 
     deal = (players, mask, seat, dealer, rest, seed)
     compute = partial(_bid_chunk, *deal, trumps, play, model, hindsight, reach, bids, variants, tt_mb)

@@ -1,0 +1,86 @@
+"""What Mü's work costs, measured on the project's machine (x86_64, 2 cores, beside other jobs;
+docs/performance.md "Estimates", `python benchmarks/bench_estimates.py calibrate` and
+`dd-sample`): the estimates of `musim run`, `bid` and `balance` (musim.progress), and the
+per-deal times that the warning before whole-deal exact play at 4-6 players quotes."""
+
+from musim.progress import duration_text, estimate_seconds
+
+# seconds one worker takes per item: ("deal", players, play) a `musim run` row (the kernel and
+# its Arrow batch); ("table", players, play) a `musim balance` deal; ("strength", players, play)
+# its pure-strength replay of a deal; ("bid", players, play) one play of a `musim bid` sample
+# (a trump and a contract variant) with the default vice and partner models
+COSTS = {  # 2026-12-04
+    ("deal", 3, "heuristic"): 3.3e-06,
+    ("table", 3, "heuristic"): 2.2e-06,
+    ("deal", 3, "random"): 1.7e-06,
+    ("table", 3, "random"): 1.26e-06,
+    ("deal", 3, "dd"): 0.11,
+    ("table", 3, "dd"): 0.113,
+    ("strength", 3, "heuristic"): 4.38e-05,
+    ("bid", 3, "heuristic"): 4.59e-06,
+    ("bid", 3, "dd"): 0.204,
+    ("deal", 4, "heuristic"): 4.07e-06,
+    ("table", 4, "heuristic"): 3.66e-06,
+    ("deal", 4, "random"): 2.13e-06,
+    ("table", 4, "random"): 1.87e-06,
+    ("strength", 4, "heuristic"): 0.000365,
+    ("bid", 4, "heuristic"): 4.23e-06,
+    ("deal", 5, "heuristic"): 4.01e-06,
+    ("table", 5, "heuristic"): 3.69e-06,
+    ("deal", 5, "random"): 2.23e-06,
+    ("table", 5, "random"): 2.06e-06,
+    ("strength", 5, "heuristic"): 0.00055,
+    ("bid", 5, "heuristic"): 4.01e-06,
+    ("deal", 6, "heuristic"): 3.97e-06,
+    ("table", 6, "heuristic"): 3.72e-06,
+    ("deal", 6, "random"): 2.22e-06,
+    ("table", 6, "random"): 2.02e-06,
+    ("strength", 6, "heuristic"): 0.00073,
+    ("bid", 6, "heuristic"): 3.87e-06,
+}
+STARTUP_S = 1.6  # starting Python and loading the compiled kernels from the cache
+REPORT_S = 1.0  # `musim balance`'s tables and plots
+# players -> (median, 90th percentile or more) seconds of a whole-deal double-dummy deal on one
+# worker, eklats included (docs/performance.md "Estimates": the samples and their sources)
+DD_DEAL_SECONDS = {4: (14.2, 20.1), 5: (10.0, 67.0), 6: (10.4, 22.3)}
+
+
+def run_seconds(spec):
+    """GAME.estimate: the seconds `musim run` of `spec` should take, or None (matches, and
+    exact play but at 3 players: not measured, or too heavy-tailed to say)."""
+    if spec.mode != "deals" or spec.options["dd_tricks"]:
+        return None
+    return estimate_seconds([(("deal", spec.players, spec.play), spec.count)], spec.workers, COSTS, STARTUP_S)
+
+
+def balance_seconds(counts, deals, strength_deals, play, dd_tricks, workers):
+    """The seconds `musim balance` should take (every strength replay counted: eklats have
+    none), or None."""
+    if dd_tricks:
+        return None
+    work = [(("table", n, play), deals) for n in counts] + [(("strength", n, play), strength_deals) for n in counts]
+    return estimate_seconds(work, workers, COSTS, STARTUP_S + REPORT_S)
+
+
+def bid_seconds(players, samples, plays, play, workers):
+    """The seconds `musim bid` of `samples` samples of `plays` plays each should take, or None."""
+    return estimate_seconds([(("bid", players, play), samples * plays)], workers, COSTS, STARTUP_S)
+
+
+def dd_text(players, items, workers, noun="deals"):
+    """What the measured per-deal times of whole-deal exact play at `players` imply for `items`
+    such deals at each player count on `workers` workers: the median and 90th percentile, both
+    floors (the samples' slow deals were stopped at a node limit), and the run's time were every
+    deal typical, and counting the slowest tenth at its floor (a few deals take hours)."""
+    figures = [DD_DEAL_SECONDS[n] for n in players]
+    typical = sum(items * median for median, _ in figures) / workers
+    tail = sum(items * (0.9 * median + 0.1 * p90) for median, p90 in figures) / workers
+    medians = ", ".join(f"{median:.2g}" for median, _ in figures)
+    p90s = ", ".join(f"{p90:.2g}" for _, p90 in figures)
+    at = f"{players[0]}-player deal" if len(players) == 1 else ", ".join(map(str, players)) + "-player deal"
+    return (
+        f"half of the {at}s sampled took {medians} s or more, a tenth {p90s} s or more and a few "
+        "hours (docs/performance.md): "
+        f"{items:,} {noun}{' each' if len(players) > 1 else ''} on {workers} worker(s) ~ {duration_text(typical)} "
+        f"if all were typical, {duration_text(tail)} or more with the slowest tenth"
+    )
