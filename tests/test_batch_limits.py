@@ -1,0 +1,105 @@
+"""Batches that never abort and commands that end as they should (docs/examples/README.md
+"Batches"): a line nested too deeply, an unexpected error while one line is handled, and a legal
+record whose table has more moves than the kernels' first room each get their line's answer while
+the batch goes on; `summary` into a closed pipe ends quietly; `solve --stats` reports numba's
+compiling apart from the solve; NUMBA_CACHE_DIR keeps the cache in its source-digest folder."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from musim import _cache
+from musim.cli import cli
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+ZWICKERN_RECORD = (EXAMPLES / "zwickern-records.jsonl").read_text().splitlines()[0]
+
+
+def musim(*args, text="", env=None):
+    """The real entry point on `text`: (exit code, answer objects, stderr)."""
+    res = subprocess.run(
+        [sys.executable, "-m", "musim", *args], input=text, capture_output=True, text=True, env=env, timeout=900
+    )
+    return res.returncode, [json.loads(line) for line in res.stdout.splitlines()], res.stderr
+
+
+def test_a_line_nested_too_deeply_is_its_own_error_and_the_batch_goes_on():
+    nested = "[" * 990 + "]" * 990
+    code, answers, err = musim("replay", "-", text=f"{nested}\n{ZWICKERN_RECORD}\n")
+    assert code == 1 and err == ""
+    assert answers[0] == {"error": "line 1: JSON nested too deeply"} and "scores" in answers[1]
+
+
+def test_an_unexpected_error_while_handling_a_line_becomes_that_lines_error(monkeypatch):
+    def replay(obj):
+        if obj["n"] == 1:
+            raise ZeroDivisionError("division by zero\nsecond line")
+        return {"n": obj["n"]}
+
+    monkeypatch.setattr("musim.cli._item_game", lambda *args: SimpleNamespace(replay=replay))
+    res = CliRunner().invoke(cli, ["replay", "-"], input='{"n": 0}\n{"n": 1}\n{"n": 2}\n')
+    answers = [json.loads(line) for line in res.stdout.splitlines()]
+    assert res.exit_code == 1
+    assert answers == [{"n": 0}, {"error": "ZeroDivisionError: division by zero"}, {"n": 2}]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "run"
+    code, _, err = musim(
+        "run", "--game", "zwickern", "--deals", "20", "--seed", "1", "--no-progress", "--out", str(out)
+    )
+    assert code == 0, err
+    return out
+
+
+@pytest.mark.parametrize("reader", ["head -1", "true"])  # true closes the pipe before musim writes
+def test_summary_into_a_closed_pipe_ends_quietly(run_dir, reader):
+    script = f'"{sys.executable}" -m musim summary "{run_dir}" 2>"{run_dir}.err" | {reader}; echo "${{PIPESTATUS[0]}}"'
+    res = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=300)
+    assert res.stdout.splitlines()[-1] == "0"
+    assert Path(f"{run_dir}.err").read_text() == ""
+
+
+def test_solve_stats_report_numba_compiling_apart_from_the_solve(monkeypatch):
+    from numba import njit
+
+    search = 0.25
+
+    def solve(obj, all_moves):
+        njit(lambda x: x + 1)(obj["n"])  # a kernel compiled on its first call, as the search is
+        time.sleep(search)
+        return {"value": obj["n"]}
+
+    st = SimpleNamespace(stats=np.zeros(5, np.int64), counts=None)
+    game = SimpleNamespace(name="fake", solver=lambda tt, counting: SimpleNamespace(st=st, solve=solve))
+    monkeypatch.setattr("musim.cli._item_game", lambda *args: game)
+    res = CliRunner().invoke(cli, ["solve", "--stats", "-"], input='{"n": 1}\n')
+    assert res.exit_code == 0 and res.stdout == '{"value": 1}\n'
+    prefix, _, body = res.stderr.strip().partition(" ")
+    stats = json.loads(body)
+    assert prefix == "stats" and stats["compile_seconds"] > 0
+    assert search <= stats["seconds"] < search + 0.2  # the compiling is not in the solve's time
+
+
+def test_numba_cache_dir_holds_the_source_digest_folder(tmp_path):
+    digest = _cache.source_digest()
+    assert _cache.cache_dir({"NUMBA_CACHE_DIR": "/tmp/x"}) == Path("/tmp/x") / digest
+    assert _cache.cache_dir({"XDG_CACHE_HOME": "/tmp/y"}) == Path("/tmp/y/musim/numba") / digest
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    shown = subprocess.run(
+        [sys.executable, "-c", "import musim, numba; print(numba.config.CACHE_DIR)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert shown.stdout.strip() == str(tmp_path / digest)
