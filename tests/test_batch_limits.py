@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from musim import _cache
 from musim.cli import cli
+from musim.deck import ZWICKERN
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 ZWICKERN_RECORD = (EXAMPLES / "zwickern-records.jsonl").read_text().splitlines()[0]
@@ -54,10 +55,8 @@ def test_an_unexpected_error_while_handling_a_line_becomes_that_lines_error(monk
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "run"
-    code, _, err = musim(
-        "run", "--game", "zwickern", "--deals", "20", "--seed", "1", "--no-progress", "--out", str(out)
-    )
-    assert code == 0, err
+    args = ["run", "--game", "zwickern", "--deals", "20", "--seed", "1", "--no-progress", "--out", str(out)]
+    subprocess.run([sys.executable, "-m", "musim", *args], capture_output=True, check=True, timeout=900)
     return out
 
 
@@ -103,3 +102,51 @@ def test_numba_cache_dir_holds_the_source_digest_folder(tmp_path):
         check=True,
     )
     assert shown.stdout.strip() == str(tmp_path / digest)
+
+
+def zwickern_record(order, buys):
+    """A legal 2-player Zwickern record dealing the 55 cards `order` (seat 1 deals, so seat 0
+    plays first and each seat plays its cards in the order dealt): turn i buys the table cards
+    buys[i], every other card is laid."""
+    turns = [{"card": c} for c in order[:8] + order[12:]]
+    for i, cards in buys.items():
+        turns[i]["buy"] = cards
+    hands = [order[0:8:2], order[1:8:2]]
+    return {
+        "game": "zwickern",
+        "players": 2,
+        "dealer": 1,
+        "hands": hands,
+        "table": order[8:12],
+        "stock": order[12:],
+        "turns": turns,
+    }
+
+
+def test_a_zwickern_buy_with_more_buys_than_the_first_room_replays():
+    """The third round's first turn plays a 9 onto a table of the 20 aces to 5s (laid in the
+    first two rounds): 114,547 buys, seven times the kernels' first room, which grows."""
+    from musim.games.zwickern import rules
+
+    small = [f"{s}{v}" for v in ("A", "2", "3", "4", "5") for s in "SHDC"]
+    order = [*small, "S9", *(c for c in ZWICKERN.format(ZWICKERN.full) if c not in small and c != "S9")]
+    t = rules.new_table()
+    t.loose[0] = ZWICKERN.parse(small)
+    mv = rules.new_moves()
+    count, _ = rules.all_buys(mv, rules.load_items(t, mv), ZWICKERN.index("S9", ZWICKERN.full))
+    assert count == 114_547 > len(mv.buy_items)
+    record = zwickern_record(order, {16: ["S5", "S4"]})
+    res = CliRunner().invoke(cli, ["replay", "-"], input=f"{json.dumps(record)}\n{ZWICKERN_RECORD}\n")
+    answers = [json.loads(line) for line in res.stdout.splitlines()]
+    assert res.exit_code == 0 and len(answers) == 2, res.stdout
+    assert answers[0]["turns"][16]["action"] == "buy" and answers[0]["turns"][16]["cards"] == ["S4", "S5"]
+
+
+def test_a_rummue_deal_longer_than_the_log_is_recorded_whole(monkeypatch):
+    """`record` plays a deal with more actions than the log's room again with room for all."""
+    from musim.games.rummue import record, table
+
+    whole = record.record(4, 7, "random", 3)
+    monkeypatch.setattr(table, "LOG", 4)
+    assert len(record.make_workspace().log) == 4
+    assert record.record(4, 7, "random", 3) == whole

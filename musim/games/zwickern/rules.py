@@ -28,7 +28,7 @@ MAX_ITEMS = 64
 # Room at first for the groups of one value and the buys of one card: they grow exponentially
 # with the table, so the kernels raise ScratchFull when full and their callers grow the room
 # (`grown`, `all_buys`) and call again.  Each list's hash set has twice its room: at most half full.
-GROUPS, BUYS = 1 << 12, 1 << 14
+FIRST_GROUPS, FIRST_BUYS = 1 << 12, 1 << 14
 MAX_BUILDS = 1024  # a build on an item makes at most 8 values (sum and difference of 4 value pairs): 8 x 55
 LAY, BUY, BUILD = range(3)
 ACTIONS = ("lay", "buy", "build")
@@ -88,7 +88,7 @@ def new_moves():
         item_cards=z(MAX_ITEMS, np.uint64),
         item_low=z(MAX_ITEMS, np.int64),
         item_high=z(MAX_ITEMS, np.int64),
-        **_room(GROUPS, BUYS),
+        **_room(FIRST_GROUPS, FIRST_BUYS),
         gen=z(2, np.int64),
         path=z(2 * MAX_ITEMS, np.int64),
         build_item=z(MAX_BUILDS, np.int64),
