@@ -1,4 +1,4 @@
-"""JSON batch input/output shared by `musim replay` and `musim solve` (FORMATS.md "Batches").
+"""JSON batch input/output shared by `musim replay` and `musim solve` (docs/examples/README.md).
 
 Input is one JSON object (possibly spread over several lines) or JSON Lines, split on
 newlines alone (str.splitlines would also split on the line separators JSON allows in strings).  Each

@@ -150,3 +150,32 @@ def test_a_rummue_deal_longer_than_the_log_is_recorded_whole(monkeypatch):
     monkeypatch.setattr(table, "LOG", 4)
     assert len(record.make_workspace().log) == 4
     assert record.record(4, 7, "random", 3) == whole
+
+
+def test_rows_and_replays_are_the_same_whatever_room_the_lists_start_with(monkeypatch):
+    """Simulations and replays that outgrow their lists at every turn (a first room of one) grow
+    them, and give the rows and results of the usual room."""
+    from musim.games.safarue import record as safarue_record
+    from musim.games.safarue import simulate as safarue
+    from musim.games.zwickern import rules
+    from musim.games.zwickern import simulate as zwickern
+
+    def everything():
+        rows = [
+            zwickern.simulate_deals(3, 5, "random", 0, 40),
+            zwickern.simulate_matches(2, 5, "heuristic", 0, 5),
+            safarue.simulate_deals(2, 5, "random", 0, 40),
+            safarue.simulate_deals(4, 5, "heuristic", 0, 40, reverse=True),
+        ]
+        lines = [EXAMPLES / "zwickern-records.jsonl", EXAMPLES / "safarue-records.jsonl"]
+        res = CliRunner().invoke(cli, ["replay", "-"], input="".join(p.read_text() for p in lines))
+        assert res.exit_code == 0, res.stdout
+        return rows, res.stdout
+
+    (rows, replayed) = everything()
+    for module, name in ((rules, "FIRST_GROUPS"), (rules, "FIRST_BUYS"), (safarue, "SETS"), (safarue_record, "SETS")):
+        monkeypatch.setattr(module, name, 1)
+    (small_rows, small_replayed) = everything()
+    assert small_replayed == replayed
+    for before, after in zip(rows, small_rows):
+        assert before.keys() == after.keys() and all(np.array_equal(before[k], after[k]) for k in before)
