@@ -9,7 +9,8 @@ compiled without NRT (numba's private `_nrt=False` option): it may not allocate
 for free.  The arrays it gets belong to the caller, which keeps them alive.
 
 A flat kernel is also compiled once per argument type, never per constant
-(musim.numba_patch).
+(musim.numba_patch).  Since it cannot allocate, a scratch list that runs out of room is grown
+by its Python caller: the kernel raises ScratchFull and `growing` calls it again with more.
 """
 
 from numba import njit
