@@ -2,9 +2,10 @@
 
 numba keys a cached kernel on its own source file only, so a kernel that
 inlines or calls a kernel from another module keeps stale machine code after
-that module changes.  Unless the user chose NUMBA_CACHE_DIR, musim's kernels
-are cached under a directory named by a hash of every musim source file:
-any change to the package starts a fresh cache.
+that module changes.  musim's kernels are therefore cached in a folder named by
+a hash of every musim source file, under NUMBA_CACHE_DIR if the user set it
+(else under the user's cache directory): any change to the package starts a
+fresh cache.
 """
 
 import hashlib
@@ -22,11 +23,18 @@ def source_digest():
     return h.hexdigest()[:16]
 
 
+def cache_dir(environ=os.environ):
+    """The folder of this source version's kernels: <NUMBA_CACHE_DIR or
+    $XDG_CACHE_HOME/musim/numba>/<source digest>."""
+    base = (
+        environ.get("NUMBA_CACHE_DIR")
+        or Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "musim" / "numba"
+    )
+    return Path(base) / source_digest()
+
+
 def configure():
-    """Point numba's cache at a per-source-version directory, unless NUMBA_CACHE_DIR is set."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
+    """Point numba's cache at this source version's folder."""
     import numba
 
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "musim" / "numba"
-    numba.config.CACHE_DIR = str(base / source_digest())
+    numba.config.CACHE_DIR = str(cache_dir())

@@ -3,10 +3,13 @@
 Input is one JSON object (possibly spread over several lines) or JSON Lines, split on
 newlines alone (str.splitlines would also split on the line separators JSON allows in strings).  Each
 input object yields one output line; a bad object yields {"error": ...} on its
-line and the batch continues.
+line and the batch continues, whatever the error: one item never ends the batch.
 """
 
 import json
+import os
+import sys
+import traceback
 
 from musim.cards import CardError
 
@@ -23,7 +26,7 @@ def read_items(text):
     if "\n" in stripped:
         try:
             whole = json.loads(stripped)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             whole = None
         if isinstance(whole, dict):
             yield whole
@@ -35,6 +38,9 @@ def read_items(text):
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             yield InputError(f"line {lineno}: malformed JSON ({exc.msg} at column {exc.colno})")
+            continue
+        except RecursionError:  # Python's parser recurses once per bracket
+            yield InputError(f"line {lineno}: JSON nested too deeply")
             continue
         if not isinstance(obj, dict):
             yield InputError(f"line {lineno}: expected a JSON object, got {type(obj).__name__}")
@@ -52,8 +58,8 @@ def run_batch(text, handle, out, after=None):
         else:
             try:
                 result = handle(item)
-            except (InputError, CardError) as exc:
-                result = {"error": str(exc)}
+            except Exception as exc:  # an item's failure is its line's answer
+                result = {"error": _reason(exc)}
         if "error" in result:
             ok = False
         out.write(json.dumps(result) + "\n")
@@ -61,3 +67,14 @@ def run_batch(text, handle, out, after=None):
         if after is not None:
             after(index)
     return ok
+
+
+def _reason(exc):
+    """One line for an item's failure: the message of an invalid item; the type and first line of
+    an unexpected error (whose traceback MUSIM_DEBUG=1 writes to stderr)."""
+    if isinstance(exc, (InputError, CardError)):
+        return str(exc)
+    if os.environ.get("MUSIM_DEBUG"):
+        traceback.print_exception(exc, file=sys.stderr)
+    first = str(exc).strip().split("\n")[0]
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__

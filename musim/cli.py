@@ -41,6 +41,15 @@ class MusimGroup(click.Group):
     def get_command(self, ctx, name):
         return super().get_command(ctx, name) or self._game_commands().get(name)
 
+    def invoke(self, ctx):
+        """Run the command; a reader that closed stdout (`musim summary RUN | head -1`) has taken
+        what it wanted, so the command ends quietly with exit 0 (click would exit 1)."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _discard_stdout()
+            raise click.exceptions.Exit(0) from None
+
 
 @click.group(cls=MusimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="musim")
@@ -93,6 +102,15 @@ def replay(path):
 
     ok = run_batch(_read_input(path), lambda obj: _item_game(obj, None, "replay", "replay").replay(obj), sys.stdout)
     sys.exit(0 if ok else 1)
+
+
+def _discard_stdout():
+    """Point stdout at the null device, so that flushing what is left at exit cannot fail again."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _interrupt(signum, frame):
@@ -200,16 +218,15 @@ def _exit_for(exc):
     "--stats",
     is_flag=True,
     help="Also write to stderr, per position solved, the search's counters (nodes, table probes "
-    "and hits, cut-offs by kind, null-window searches) and the solve's wall time: a line "
+    "and hits, cut-offs by kind, null-window searches), the solve's wall time and apart from it "
+    "numba's compiling of the kernels on first use: a line "
     '`stats {"item": I, ...}` each, I its input order from 0 (docs/solver.md; the times are those of '
     "a search that counts, some 20% slower). Stdout is unchanged.",
 )
 def solve(path, all_moves, game, tt_mb, stats):
     """Exact double-dummy values of positions (JSON or JSON Lines)."""
-    import time
-
     from musim.batch import InputError, run_batch
-    from musim.solver.stats import clear_stats, stats_record
+    from musim.solver.stats import clear_stats, stats_record, timed
     from musim.solver.tt import make_table
 
     default = game or DEFAULT_GAME
@@ -229,9 +246,8 @@ def solve(path, all_moves, game, tt_mb, stats):
         if not stats:
             return solver.solve(obj, all_moves=all_moves)
         clear_stats(solver.st)
-        start = time.perf_counter()
-        result = solver.solve(obj, all_moves=all_moves)
-        solved.append(stats_record(solver.st) | {"seconds": round(time.perf_counter() - start, 6)})
+        result, times = timed(lambda: solver.solve(obj, all_moves=all_moves))
+        solved.append(stats_record(solver.st) | times)
         return result
 
     def report(index):

@@ -9,7 +9,8 @@ compiled without NRT (numba's private `_nrt=False` option): it may not allocate
 for free.  The arrays it gets belong to the caller, which keeps them alive.
 
 A flat kernel is also compiled once per argument type, never per constant
-(musim.numba_patch).
+(musim.numba_patch).  Since it cannot allocate, a scratch list that runs out of room is grown
+by its Python caller: the kernel raises ScratchFull and `growing` calls it again with more.
 """
 
 from numba import njit
@@ -22,3 +23,20 @@ def flat_kernel(fn=None, **options):
     if fn is None:
         return lambda f: flat_kernel(f, **options)
     return compile_per_type(njit(cache=True, _nrt=False, **options)(fn))
+
+
+class ScratchFull(Exception):
+    """A kernel's scratch list ran out of room.  The lists that grow with the position (the buys
+    of a Zwickern table, the catches of a Safarü one) have no bound the rules set: their callers
+    grow the list (doubled) and call again, so that no legal position fails."""
+
+
+def growing(call, scratch, grow):
+    """(call(scratch), the scratch it ran with): called again with grow(scratch) while it raises
+    ScratchFull.  A kernel that raised is replayed from the start, so what it returns is what it
+    would have with room enough from the first."""
+    while True:
+        try:
+            return call(scratch), scratch
+        except ScratchFull:
+            scratch = grow(scratch)

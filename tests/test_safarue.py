@@ -21,6 +21,7 @@ from musim.duplicate import duplicate_advantage
 from musim.games.safarue import policies, rules
 from musim.games.safarue.record import _Game, record, replay
 from musim.games.safarue.simulate import CARDS, deal_round, make_workspace, score_game, simulate_deals
+from musim.jit import ScratchFull
 
 PLAYERS = (2, 3, 4)
 POLICIES = ("random", "heuristic")
@@ -197,10 +198,13 @@ def test_four_players_score_as_partners_opposite():
     assert first == [24, 0, 24, 0] and scores == [26, 1, 26, 1]
 
 
-def test_catch_sets_refuses_more_sets_than_it_has_room_for():
+def test_catch_sets_grow_past_the_room_they_start_with():
     ws = make_workspace()
-    with pytest.raises(ValueError, match="MAX_SETS"):
-        rules.catch_sets(np.uint64(DECK.full), 17, ws.order, ws.adds)
+    # the whole deck: 12,625 sets of non-zero cards sum to 8, each with any of the 31 sets of zeros
+    with pytest.raises(ScratchFull):
+        rules.catch_sets(np.uint64(DECK.full), 8, ws.order, ws.adds)
+    count, sets = rules.all_catch_sets(DECK.full, 8, ws.order, ws.adds)
+    assert count == 12_625 * 31 == len({int(s) for s in sets[:count]})
 
 
 # ---------------------------------------------------------------- the kernel against the reference

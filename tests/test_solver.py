@@ -198,7 +198,7 @@ def test_solve_stats_reports_each_position_on_stderr_only():
     assert [r["item"] for r in records] == [i for i in range(len(lines)) if i != bad]
     kinds = ("cut_last_trick", "cut_quick", "cut_top_trump", "tt_hits", "cut_first_move", "cut_later_move")
     for r in records:
-        assert set(r) == {"item", "seconds", *STAT_NAMES, *COUNT_NAMES}
+        assert set(r) == {"item", "seconds", "compile_seconds", *STAT_NAMES, *COUNT_NAMES}
         assert r["seconds"] > 0 and r["searches"] > 0 and r["budget_cuts"] == r["gave_up"] == 0
         assert r["tt_probes"] >= r["tt_hits"]
         assert sum(r[kind] for kind in kinds) + r["all_failed"] == r["nodes"], r

@@ -20,6 +20,7 @@ from musim.games.zwickern.points import DEFAULT, MOST, PILE, ZWICK, PointsError,
 from musim.games.zwickern.record import _turn, record, replay
 from musim.games.zwickern.rules import BUY, PARTS
 from musim.games.zwickern.simulate import CARDS, deal_hands, make_workspace, simulate_deals, simulate_matches, turn
+from musim.jit import ScratchFull
 
 PLAYERS = (2, 3, 4)
 POLICIES = ("random", "heuristic")
@@ -369,9 +370,15 @@ def test_the_example_records_replay():
     assert results[1]["scores"][0] == results[1]["scores"][2] and results[1]["piles"]
 
 
-def test_buys_refuse_more_buys_than_they_have_room_for():
-    # 16 piles worth 5 each: every non-empty set of them is a buy of a 5, 65,535 of them
+def test_buys_grow_past_the_room_they_start_with():
+    # 16 piles worth 5 each: every non-empty set of them is a buy of a 5, 65,535 of them: the
+    # kernel refuses them in the room it starts with, and all_buys grows the room until they fit
     cards = [c for c in DECK.format(DECK.full) if c not in ("S5", "H5")][:32]
     t = table([], [((cards[2 * k], cards[2 * k + 1]), 5, 0) for k in range(16)])
-    with pytest.raises(ValueError, match="MAX_BUYS"):
-        buys_of(t, "S5")
+    mv = rules.new_moves()
+    m = rules.load_items(t, mv)
+    with pytest.raises(ScratchFull):
+        rules.buys(mv, m, card("S5"))
+    count, grown = rules.all_buys(mv, m, card("S5"))
+    assert count == 2**16 - 1 == len({int(b) for b in grown.buy_items[:count]})
+    assert len(grown.buy_items) == 4 * len(mv.buy_items) and grown.item_cards is mv.item_cards

@@ -16,7 +16,10 @@ top-trump bound, the table, its first move, a later move, or all its moves faili
 abandoned when a move budget or the node limit runs out.
 """
 
+import time
+
 from numba import types
+from numba.core import event
 from numba.extending import overload
 
 S_NODES, S_TRICKS, S_BUDGET_CUTS, S_GAVE_UP, S_SEARCHES = range(5)
@@ -83,3 +86,15 @@ def stats_record(st):
     if st.counts is not None:
         record |= {name: int(st.counts[i]) for i, name in enumerate(COUNT_NAMES)}
     return record
+
+
+def timed(call):
+    """(call(), its times): `compile_seconds`, the time numba spent compiling kernels (or loading
+    them from its cache) on their first use, and `seconds`, the rest of the wall time: the solve's
+    (a first solve's wall time is mostly compiling)."""
+    with event.install_listener("numba:compiler_lock", event.TimingListener()) as compiling:
+        start = time.perf_counter()
+        result = call()
+        wall = time.perf_counter() - start
+    compile_seconds = compiling.duration if compiling.done else 0.0
+    return result, {"seconds": round(wall - compile_seconds, 6), "compile_seconds": round(compile_seconds, 6)}

@@ -230,8 +230,9 @@ def record(players, seed, policy, index, teams=False):
     """The record of deal `index` of a run, re-played from its seed."""
     ws = make_workspace()
     row = simulate_deals(players, seed, policy, index, 1, ws, teams)
-    if ws.g[table.G_EVENTS] > table.MAX_LOG:
-        raise ValueError(f"deal {index}: {ws.g[table.G_EVENTS]} actions, more than the log holds ({table.MAX_LOG})")
+    if ws.g[table.G_EVENTS] > len(ws.log):  # the same deal again, with room for all its actions
+        ws = ws._replace(log=np.zeros((int(ws.g[table.G_EVENTS]), ws.log.shape[1]), np.int64))
+        row = simulate_deals(players, seed, policy, index, 1, ws, teams)
     turns = []
     for t, what, a, b, c in ws.log[: int(ws.g[table.G_EVENTS])]:
         while len(turns) <= t:

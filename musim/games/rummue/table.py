@@ -23,7 +23,7 @@ from musim.sides import side
 
 G_STOCK, G_PILE, G_MELDS, G_EVENTS, G_TURN, G_RESTOCKS, G_OPENING = range(7)
 DRAW, LAY, EXTEND, SWAP, DISCARD, RESTOCK = range(6)  # log kinds
-MAX_LOG = 8192
+LOG = 8192  # room at first for a deal's actions (`record` plays a longer deal again with room for all)
 # per seat parts of a deal (ws.parts columns)
 MELDS, MELD_POINTS, ADDED_CARDS, SWAPS, LEFT, PENALTY, CAME_OUT = range(7)
 PARTS = ("melds", "meld_points", "added", "swaps", "left", "penalty", "came_out")
@@ -59,7 +59,7 @@ def make_workspace(max_candidates):
         totals=z(MAX_PLAYERS, np.int64),
         scores=z(MAX_PLAYERS, np.int64),
         match=z(2, np.int64),
-        log=z((MAX_LOG, 5), np.int64),
+        log=z((LOG, 5), np.int64),
         rng=z(1, np.uint64),
     )
 
@@ -67,7 +67,7 @@ def make_workspace(max_candidates):
 @flat_kernel(inline="always")
 def _log(ws, what, a, b, c):
     e = ws.g[G_EVENTS]
-    if e < MAX_LOG:
+    if e < ws.log.shape[0]:  # counted beyond it
         row = ws.log[e]
         row[0], row[1], row[2], row[3], row[4] = ws.g[G_TURN], what, a, b, c
     ws.g[G_EVENTS] = e + 1

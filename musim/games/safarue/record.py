@@ -14,8 +14,9 @@ from musim.batch import InputError
 from musim.cards import CardError
 from musim.deck import MU as DECK
 from musim.games.safarue import rules
-from musim.games.safarue.rules import MAX_SETS, NUMBER, TOTAL
+from musim.games.safarue.rules import NUMBER, SETS, TOTAL, doubled
 from musim.games.safarue.simulate import CARDS, deal_round, make_workspace, score_game, simulate_deals
+from musim.jit import growing
 
 NAMES = {False: "safarue", True: "reverse-safarue"}
 KEYS = ("card", *rules.METHODS)
@@ -71,7 +72,7 @@ class _Game:
         self.held = np.zeros(rules.MAX_PLAYERS, np.uint64)
         self.won = np.zeros(rules.MAX_PLAYERS, np.uint64)
         self.pos, self.table, self.cleared = 0, 0, False
-        self.order, self.sets = np.zeros(64, np.int64), np.zeros(MAX_SETS, np.uint64)
+        self.order, self.sets = np.zeros(64, np.int64), np.zeros(SETS, np.uint64)
 
     def deal(self, first):
         pos, table = deal_round(self.n, first, self.deck, self.pos, self.held, np.uint64(self.table))
@@ -134,7 +135,7 @@ class _Game:
                 raise InputError(f"{where}: pairing: {value[0]} is not a {NUMBER[card]}")
             return mask
         target = NUMBER[card] if method == rules.ADDING else TOTAL - NUMBER[card]
-        count = int(rules.catch_sets(np.uint64(self.table), target, self.order, self.sets))
+        count, self.sets = rules.all_catch_sets(self.table, target, self.order, self.sets)
         if mask not in {int(s) for s in self.sets[:count]}:
             rule = "summing to" if method == rules.ADDING else f"that with {NUMBER[card]} sum to {TOTAL}, i.e."
             zero = " and holding a 0 (the table holds one)" if self.table & int(rules.ZEROS) else ""
@@ -142,7 +143,10 @@ class _Game:
         return mask
 
     def _can_catch(self, card):
-        return bool(rules.can_catch(np.uint64(self.table), card, self.order, self.sets))
+        found, self.sets = growing(
+            lambda sets: bool(rules.can_catch(np.uint64(self.table), card, self.order, sets)), self.sets, doubled
+        )
+        return found
 
 
 def record(players, seed, policy, index, reverse=False):

@@ -12,13 +12,13 @@ import numpy as np
 
 from musim.bits import bit, highest, lowest, mask_sum, popcount
 from musim.deck import MU as DECK
-from musim.jit import flat_kernel
+from musim.jit import ScratchFull, flat_kernel, growing
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 HAND = 4  # cards dealt to each seat a round
 TABLE = 4  # the table is refilled to this many cards a round
 TOTAL = 17  # totalling: table cards + the played card
-MAX_SETS = 1 << 13  # room for the sets one method may take (catch_sets raises beyond it)
+SETS = 1 << 13  # room at first for the sets one method may take (all_catch_sets grows it)
 ADDING, TOTALLING, PAIRING = 0, 1, 2
 METHODS = ("adding", "totalling", "pairing")
 
@@ -41,7 +41,7 @@ def catch_sets(table, target, order, out):
     The non-zero cards are searched in ascending number order, the chosen positions kept
     as a bit stack, so a branch stops as soon as its sum would pass the target; each set of
     them that hits the target is written with every non-empty subset of the table's zeros
-    (or alone, with no zero on the table)."""
+    (or alone, with no zero on the table).  ScratchFull if they outgrow `out` (all_catch_sets)."""
     m = 0
     for v in range(1, 10):
         rest = table & NUMBER_MASK[v]
@@ -76,18 +76,28 @@ def catch_sets(table, target, order, out):
 def _with_zeros(chosen, zeros, out, count):
     """Append `chosen` with each non-empty subset of `zeros` (or alone if there are none)."""
     if not zeros:
-        if count >= MAX_SETS:
-            raise ValueError("catch_sets: more sets than MAX_SETS")
+        if count >= out.shape[0]:
+            raise ScratchFull("catch_sets: more sets than the room for them")
         out[count] = chosen
         return count + 1
     sub = zeros
     while sub:
-        if count >= MAX_SETS:
-            raise ValueError("catch_sets: more sets than MAX_SETS")
+        if count >= out.shape[0]:
+            raise ScratchFull("catch_sets: more sets than the room for them")
         out[count] = chosen | sub
         count += 1
         sub = (sub - np.uint64(1)) & zeros
     return count
+
+
+def all_catch_sets(table, target, order, out):
+    """(count, sets): catch_sets into `out`, or into a list twice as long while they outgrow it."""
+    return growing(lambda out: int(catch_sets(np.uint64(table), target, order, out)), out, doubled)
+
+
+def doubled(out):
+    """A list of sets twice as long as `out`."""
+    return np.zeros(2 * len(out), out.dtype)
 
 
 @flat_kernel(inline="always")

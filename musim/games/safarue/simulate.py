@@ -23,19 +23,20 @@ from musim.games.safarue.rules import (
     BLUE,
     HAND,
     MAX_PLAYERS,
-    MAX_SETS,
     PAIRING,
+    SETS,
     TABLE,
     TOTALLING,
     TRIANGLES,
     YELLOW,
     ZEROS,
     caught_cards,
+    doubled,
     score,
     sides,
     table_after,
 )
-from musim.jit import flat_kernel
+from musim.jit import flat_kernel, growing
 from musim.sides import side
 
 Workspace = namedtuple("Workspace", "order adds totals held won side_won counts first second side_scores log rng")
@@ -50,8 +51,8 @@ def make_workspace():
     z = np.zeros
     return Workspace(
         order=z(64, np.int64),
-        adds=z(MAX_SETS, np.uint64),
-        totals=z(MAX_SETS, np.uint64),
+        adds=z(SETS, np.uint64),
+        totals=z(SETS, np.uint64),
         held=z(MAX_PLAYERS, np.uint64),
         won=z(MAX_PLAYERS, np.uint64),
         side_won=z(MAX_PLAYERS, np.uint64),
@@ -179,8 +180,12 @@ def simulate_deals(players, seed, policy, start, count, ws=None, reverse=False):
         turns=z(count, np.int64),
         reverse=reverse,
     )
-    ws = make_workspace() if ws is None else ws
-    out = drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    seats = seat_policies(players, policy, policies.NAMES)
+    out, _ = growing(
+        lambda ws: drivers.simulate_deals(players, seats, seed, start, rows, ws),
+        make_workspace() if ws is None else ws,
+        lambda ws: ws._replace(adds=doubled(ws.adds), totals=doubled(ws.totals)),
+    )  # each game replays from its seed: the rows are those of one run
     del out["reverse"]
     out["deck"] = out["deck"][:, :CARDS]
     return out

@@ -90,7 +90,7 @@ def _turn(ws, n, seat, entry, where):
         if {"build", "value"} & set(entry):
             raise InputError(f"{where}: a turn buys, builds or lays its card: not both buy and build")
         action, cards = BUY, _table_cards(ws, entry["buy"], f"{where}: buy")
-        count = int(rules.buys(mv, m, card))
+        count, mv = rules.all_buys(mv, m, card)
         if cards not in {int(c) for c in mv.buy_cards[:count]}:
             raise InputError(f"{where}: buy: {_why_not_bought(mv, m, cards, card)}")
     elif "build" in entry:

@@ -17,7 +17,7 @@ import numpy as np
 from musim.bits import bit, lowest, mask_sum, popcount
 from musim.deck import ZWICKERN as DECK
 from musim.games.zwickern.points import MOST, PILE, ZWICK
-from musim.jit import flat_kernel
+from musim.jit import ScratchFull, flat_kernel, growing
 from musim.sides import side
 
 CARDS = DECK.n_cards
@@ -25,10 +25,11 @@ HAND, TABLE = 4, 4
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_PILES = 32  # a pile holds two cards or more
 MAX_ITEMS = 64
-MAX_GROUPS = 1 << 12  # room for the groups of one value (groups raises beyond it)
-MAX_BUYS = 1 << 14  # room for the buys of one card (buys raises beyond it)
+# Room at first for the groups of one value and the buys of one card: they grow exponentially
+# with the table, so the kernels raise ScratchFull when full and their callers grow the room
+# (`grown`, `all_buys`) and call again.  Each list's hash set has twice its room: at most half full.
+FIRST_GROUPS, FIRST_BUYS = 1 << 12, 1 << 14
 MAX_BUILDS = 1024  # a build on an item makes at most 8 values (sum and difference of 4 value pairs): 8 x 55
-GROUP_HASH, BUY_HASH = 1 << 13, 1 << 15  # open-addressing sets of item masks (powers of 2), at most half full
 LAY, BUY, BUILD = range(3)
 ACTIONS = ("lay", "buy", "build")
 # parts of a seat's deal (simulate and score): cards won, their victory points, the most-cards
@@ -87,19 +88,38 @@ def new_moves():
         item_cards=z(MAX_ITEMS, np.uint64),
         item_low=z(MAX_ITEMS, np.int64),
         item_high=z(MAX_ITEMS, np.int64),
-        group_items=z(MAX_GROUPS, np.uint64),
-        group_cards=z(MAX_GROUPS, np.uint64),
-        buy_items=z(MAX_BUYS, np.uint64),
-        buy_cards=z(MAX_BUYS, np.uint64),
-        group_keys=z(GROUP_HASH, np.uint64),
-        group_stamps=z(GROUP_HASH, np.int64),
-        buy_keys=z(BUY_HASH, np.uint64),
-        buy_stamps=z(BUY_HASH, np.int64),
+        **_room(FIRST_GROUPS, FIRST_BUYS),
         gen=z(2, np.int64),
         path=z(2 * MAX_ITEMS, np.int64),
         build_item=z(MAX_BUILDS, np.int64),
         build_value=z(MAX_BUILDS, np.int64),
     )
+
+
+def _room(groups, buys):
+    """The lists of groups and buys (sizes powers of 2) and their hash sets."""
+    z = np.zeros
+    return dict(
+        group_items=z(groups, np.uint64),
+        group_cards=z(groups, np.uint64),
+        buy_items=z(buys, np.uint64),
+        buy_cards=z(buys, np.uint64),
+        group_keys=z(2 * groups, np.uint64),
+        group_stamps=z(2 * groups, np.int64),
+        buy_keys=z(2 * buys, np.uint64),
+        buy_stamps=z(2 * buys, np.int64),
+    )
+
+
+def grown(mv):
+    """`mv` with twice the room for groups and buys (the items, builds and counters shared)."""
+    return mv._replace(**_room(2 * len(mv.group_items), 2 * len(mv.buy_items)))
+
+
+def all_buys(mv, m, card):
+    """(count, moves): `buys` of `card` on the m items loaded in `mv`, in moves grown from `mv`
+    until every buy fits."""
+    return growing(lambda mv: int(buys(mv, m, card)), mv, grown)
 
 
 @flat_kernel
@@ -193,8 +213,8 @@ def groups(mv, m, target):
                 cards |= mv.item_cards[i]
                 if total == target:
                     if _add_new(mv.group_keys, mv.group_stamps, gen, chosen):
-                        if count >= MAX_GROUPS:
-                            raise ValueError("groups: more groups than MAX_GROUPS")
+                        if count >= mv.group_items.shape[0]:
+                            raise ScratchFull("groups: more groups than the room for them")
                         mv.group_items[count], mv.group_cards[count] = chosen, cards
                         count += 1
                     k = 2 * m  # any further item passes the target: back up
@@ -230,8 +250,8 @@ def _unions(mv, g, count, gen):
                 used |= mv.group_items[k]
                 cards |= mv.group_cards[k]
                 if _add_new(mv.buy_keys, mv.buy_stamps, gen, used):
-                    if count >= MAX_BUYS:
-                        raise ValueError("buys: more buys than MAX_BUYS")
+                    if count >= mv.buy_items.shape[0]:
+                        raise ScratchFull("buys: more buys than the room for them")
                     mv.buy_items[count], mv.buy_cards[count] = used, cards
                     count += 1
             k += 1
@@ -249,7 +269,7 @@ def _unions(mv, g, count, gen):
 def buys(mv, m, card):
     """Write to mv.buy_items/buy_cards every distinct buy of `card` on the m loaded items: a
     non-empty set of items that splits into groups each summing to one value of the card (the
-    same value for every group).  Returns how many."""
+    same value for every group).  Returns how many; ScratchFull if they outgrow mv (`all_buys`)."""
     mv.gen[1] += 1
     gen = mv.gen[1]
     count = _unions(mv, groups(mv, m, LOW[card]), 0, gen)

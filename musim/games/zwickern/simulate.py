@@ -32,6 +32,7 @@ from musim.games.zwickern.rules import (
     build,
     buy,
     clear,
+    grown,
     is_empty,
     lay,
     new_moves,
@@ -39,7 +40,7 @@ from musim.games.zwickern.rules import (
     on_table,
     score,
 )
-from musim.jit import flat_kernel
+from musim.jit import flat_kernel, growing
 
 Workspace = namedtuple("Workspace", "table moves held won parts scores side_cards side_total points deck log rng")
 FULL = np.uint64(DECK.full)
@@ -183,8 +184,8 @@ def simulate_deals(players, seed, policy, start, count, ws=None, points=None):
         piles=z(count, np.int64),
         turns=z(count, np.int64),
     )
-    ws = _workspace(ws, points)
-    out = drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
+    seats = seat_policies(players, policy, policies.NAMES)
+    out = _growing(lambda ws: drivers.simulate_deals(players, seats, seed, start, rows, ws), _workspace(ws, points))
     out["deck"] = out["deck"][:, :CARDS]
     return out
 
@@ -192,8 +193,14 @@ def simulate_deals(players, seed, policy, start, count, ws=None, points=None):
 def simulate_matches(players, seed, policy, start, count, ws=None, points=None):
     """Matches start..start+count-1 (n deals each) as a dict of arrays, one row per match
     (musim.drivers.simulate_matches)."""
-    ws = _workspace(ws, points)
-    return drivers.simulate_matches(players, seat_policies(players, policy, policies.NAMES), seed, start, count, ws)
+    seats = seat_policies(players, policy, policies.NAMES)
+    return _growing(lambda ws: drivers.simulate_matches(players, seats, seed, start, count, ws), _workspace(ws, points))
+
+
+def _growing(run, ws):
+    """run(ws), run again with more room for the moves while a table's buys outgrow it
+    (rules.grown): each deal replays from its seed, so the rows are those of one run."""
+    return growing(run, ws, lambda ws: ws._replace(moves=grown(ws.moves)))[0]
 
 
 def _workspace(ws, points):
