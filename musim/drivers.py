@@ -10,6 +10,10 @@ registers its kernels for that type, and numba resolves `play_row`, `match_deal`
 `match_over` from it while compiling (an overload).  Passing the kernels as function
 arguments, or closing over them, would key numba's on-disk cache on the function objects,
 so the drivers would compile anew in every process.
+
+A layout game declares its per-deal columns once (a Deal namedtuple of dtype and shape per
+column) and registers one kernel playing a deal into a Deal of arrays: a run's row (views of
+its columns, row_of) or, in a match, the workspace's own (ws.deal).
 """
 
 from collections import namedtuple
@@ -36,12 +40,6 @@ def match_deal(n, dealer, seat_policy, state, matches, i, ws):
     """Play one deal of match i, adding its scores to the match's totals: ws's game's kernel."""
 
 
-@flat_kernel(inline="always")
-def add_scores(n, scores, totals, i):
-    for s in range(n):
-        totals[i, s] += scores[s]
-
-
 def match_over(n, played, total, ws):
     """Does the match end after `played` deals, a player's running total being `total`: ws's game's rule."""
 
@@ -50,13 +48,24 @@ def match_begin(n, ws):
     """Start a match: ws's game's kernel resetting its own match state (nothing unless it has one)."""
 
 
+@flat_kernel(inline="always")
+def add_scores(n, scores, totals, i):
+    for s in range(n):
+        totals[i, s] += scores[s]
+
+
+@flat_kernel(inline="always")
+def no_tally(n, out, own, i):
+    """A layout game's match keeps no columns of its own."""
+
+
 def row_of(columns, i):
     """Row i of a layout game's run columns (its Deal namedtuple): a Deal of the columns' rows (views)."""
 
 
 @overload(row_of, inline="always")
 def _row_of(columns, i):
-    cls = columns.instance_class  # numba builds a namedtuple from its fields spelt out: written as source
+    cls = columns.instance_class  # numba builds a namedtuple only from fields written out: so, as source
     views = ", ".join(f"columns[{k}][i]" for k in range(len(cls._fields)))
     scope = {"cls": cls}
     exec(f"def row(columns, i):\n    return cls({views})", scope)
@@ -123,20 +132,15 @@ def register(workspace, row=None, deal=None, over=None, length=None, begin=None,
                 deal(n, dealer, seat_policy, state, ws)
                 add_scores(n, ws.scores, matches.totals, i)
 
-        elif tally is None:
+            return played
+        count = no_tally if tally is None else tally
 
-            def played(n, dealer, seat_policy, state, matches, i, ws):
-                play(n, dealer, seat_policy, state, ws.deal, ws)
-                add_scores(n, ws.deal.scores, matches.totals, i)
+        def played_out(n, dealer, seat_policy, state, matches, i, ws):
+            play(n, dealer, seat_policy, state, ws.deal, ws)
+            count(n, ws.deal, matches.own, i)
+            add_scores(n, ws.deal.scores, matches.totals, i)
 
-        else:
-
-            def played(n, dealer, seat_policy, state, matches, i, ws):
-                play(n, dealer, seat_policy, state, ws.deal, ws)
-                tally(n, ws.deal, matches.own, i)
-                add_scores(n, ws.deal.scores, matches.totals, i)
-
-        return played
+        return played_out
 
     @overload(match_begin, inline="always")
     def _begin(n, ws):
