@@ -35,16 +35,14 @@ def kernel_rate(players, play):
     from musim.games.mu import simulate as sim
     from musim.games.mu.run import PLAY_POLICIES, DealChunk
 
-    bid, card = PLAY_POLICIES[play]
     count = 1 << 15
     ch = DealChunk(players, 0, count)
     ws = sim.make_workspace(players)
     best = float("inf")
     for rep in range(6):
         t = time.perf_counter()
-        sim.simulate_chunk(
-            players, 7, rep * count, bid, card, ch.dealers, ch.res, ch.scores, ch.card_points, ch.hands, ch.laid, ws
-        )
+        ch.start = rep * count
+        ch.play(7, *PLAY_POLICIES[play], ws)
         if rep:
             best = min(best, time.perf_counter() - t)
     return count / best

@@ -10,23 +10,34 @@ registers its kernels for that type, and numba resolves `play_row`, `match_deal`
 `match_over` from it while compiling (an overload).  Passing the kernels as function
 arguments, or closing over them, would key numba's on-disk cache on the function objects,
 so the drivers would compile anew in every process.
+
+A layout game declares its per-deal columns once (a Deal namedtuple of dtype and shape per
+column) and registers one kernel playing a deal into a Deal of arrays: a run's row (views of
+its columns, row_of) or, in a match, the workspace's own (ws.deal).
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba.extending import overload
 
+from musim.duplicate import seat_policies
 from musim.jit import flat_kernel
 from musim.rng import randint, stream_state
+from musim.solver.table_size import DEFAULT_MB
 
 MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
+SEATS = -1  # in a layout's column shape: one entry a seat
+Run = namedtuple("Run", "dealer deal")  # a layout game's run: each row's dealer, and its columns (the game's Deal)
+Matches = namedtuple("Matches", "deals totals own")  # a run of matches: deals, totals, and the game's own columns
 
 
 def play_row(n, dealer, seat_policy, state, rows, i, ws):
     """Play deal row i of `rows` (the game's namedtuple of per-deal arrays): ws's game's kernel."""
 
 
-def match_deal(n, dealer, seat_policy, state, ws):
-    """Play one deal of a match, its scores to ws.scores: ws's game's kernel."""
+def match_deal(n, dealer, seat_policy, state, matches, i, ws):
+    """Play one deal of match i, adding its scores to the match's totals: ws's game's kernel."""
 
 
 def match_over(n, played, total, ws):
@@ -37,14 +48,64 @@ def match_begin(n, ws):
     """Start a match: ws's game's kernel resetting its own match state (nothing unless it has one)."""
 
 
-def register(workspace, row, deal=None, over=None, length=None, begin=None, reached=None):
+@flat_kernel(inline="always")
+def add_scores(n, scores, totals, i):
+    for s in range(n):
+        totals[i, s] += scores[s]
+
+
+@flat_kernel(inline="always")
+def no_tally(n, out, own, i):
+    """A layout game's match keeps no columns of its own."""
+
+
+def row_of(columns, i):
+    """Row i of a layout game's run columns (its Deal namedtuple): a Deal of the columns' rows (views)."""
+
+
+@overload(row_of, inline="always")
+def _row_of(columns, i):
+    cls = columns.instance_class  # numba builds a namedtuple only from fields written out: so, as source
+    views = ", ".join(f"columns[{k}][i]" for k in range(len(cls._fields)))
+    scope = {"cls": cls}
+    exec(f"def row(columns, i):\n    return cls({views})", scope)
+    return scope["row"]
+
+
+def deal_arrays(layout, seats):
+    """One deal's arrays of a layout game: `layout` is the game's Deal namedtuple of (dtype, shape)
+    per column, SEATS in a shape standing for `seats`; a single value is an array of one."""
+    return type(layout)(*(np.zeros(_shape(shape, seats), dtype) for dtype, shape in layout))
+
+
+def _shape(shape, seats):
+    return tuple(seats if k == SEATS else k for k in shape) or (1,)
+
+
+def run_rows(layout, count, seats):
+    """The arrays of `count` rows of a layout game's run (a Run): dealer, and each column of the
+    layout (deal_arrays) with the row first."""
+    deal = type(layout)(*(np.zeros((count, *_shape(shape, seats)), dtype) for dtype, shape in layout))
+    return Run(np.zeros(count, np.int64), deal)
+
+
+def as_dict(layout, columns):
+    """The columns by name, a single value's (count, 1) array as a column of count."""
+    return {name: a if shape else a[:, 0] for (name, (_, shape)), a in zip(layout._asdict().items(), columns)}
+
+
+def register(workspace, row=None, deal=None, over=None, length=None, begin=None, reached=None, play=None, tally=None):
     """Register a game's kernels for its workspace namedtuple class: row(n, dealer, seat_policy,
     state, rows, i, ws) plays deal row i, deal(n, dealer, seat_policy, state, ws) one deal of a
-    match into ws (scores in ws.scores); a match ends when over(total) holds for a player's
-    total, or, given length instead, after length(n) deals, or, given reached instead, when
-    reached(n, total, ws) holds (a goal the workspace carries).  begin(n, ws), if given, runs
-    before each match's first deal (a game whose deals read the match so far).  A game without
-    matches (Safarü, whose row is a whole game) registers its row alone."""
+    match into ws (scores in ws.scores).  A layout game (simulate_layout_deals) gives instead
+    play(n, dealer, seat_policy, state, out, ws), which plays one deal into `out`, its Deal of
+    arrays: a run's row or, in a match, ws.deal, whose scores count and which tally(n, out,
+    matches.own, i), if given, adds to the game's own columns of match i.  A match ends when
+    over(total) holds for a player's total, or, given length instead, after length(n) deals, or,
+    given reached instead, when reached(n, total, ws) holds (a goal the workspace carries).
+    begin(n, ws), if given, runs before each match's first deal (a game whose deals read the
+    match so far).  A game without matches (Safarü, whose row is a whole game) registers its row
+    alone."""
 
     def mine(ws):
         return getattr(ws, "instance_class", None) is workspace
@@ -52,15 +113,34 @@ def register(workspace, row, deal=None, over=None, length=None, begin=None, reac
     @overload(play_row, inline="always")
     def _row(n, dealer, seat_policy, state, rows, i, ws):
         if mine(ws):
+            if play is not None:
+                return lambda n, dealer, seat_policy, state, rows, i, ws: play(
+                    n, dealer, seat_policy, state, row_of(rows.deal, i), ws
+                )
             return lambda n, dealer, seat_policy, state, rows, i, ws: row(n, dealer, seat_policy, state, rows, i, ws)
 
-    if deal is None:
+    if deal is None and play is None:
         return
 
     @overload(match_deal, inline="always")
-    def _deal(n, dealer, seat_policy, state, ws):
-        if mine(ws):
-            return lambda n, dealer, seat_policy, state, ws: deal(n, dealer, seat_policy, state, ws)
+    def _deal(n, dealer, seat_policy, state, matches, i, ws):
+        if not mine(ws):
+            return None
+        if play is None:
+
+            def played(n, dealer, seat_policy, state, matches, i, ws):
+                deal(n, dealer, seat_policy, state, ws)
+                add_scores(n, ws.scores, matches.totals, i)
+
+            return played
+        count = no_tally if tally is None else tally
+
+        def played_out(n, dealer, seat_policy, state, matches, i, ws):
+            play(n, dealer, seat_policy, state, ws.deal, ws)
+            count(n, ws.deal, matches.own, i)
+            add_scores(n, ws.deal.scores, matches.totals, i)
+
+        return played_out
 
     @overload(match_begin, inline="always")
     def _begin(n, ws):
@@ -96,10 +176,19 @@ def simulate_deals(players, seat_policy, seed, start, rows, ws):
     return rows._asdict()
 
 
+def simulate_layout_deals(layout, players, seat_policy, seed, start, count, ws, seats=None):
+    """Deals start..start+count-1 of a layout game (its kernels registered with `play`) as a dict
+    of arrays, one row per deal: dealer, then the columns of `layout` (deal_arrays), a seat column
+    `seats` wide (players by default)."""
+    rows = run_rows(layout, count, players if seats is None else seats)
+    simulate_chunk(players, seed, start, seat_policy, rows, ws)
+    return {"dealer": rows.dealer, **as_dict(layout, rows.deal)}
+
+
 @flat_kernel(nogil=True)
-def simulate_match_chunk(n, seed, start, seat_policy, deals, totals, ws):
-    """Play matches start .. start+len(deals)-1."""
-    state = ws.rng
+def simulate_match_chunk(n, seed, start, seat_policy, matches, ws):
+    """Play matches start .. start+len(matches.deals)-1."""
+    state, deals, totals = ws.rng, matches.deals, matches.totals
     for i in range(deals.shape[0]):
         state[0] = stream_state(~np.uint64(seed), start + i)
         dealer = randint(state, n)
@@ -108,19 +197,46 @@ def simulate_match_chunk(n, seed, start, seat_policy, deals, totals, ws):
         played, over = 0, False
         match_begin(n, ws)
         while not over and played < MATCH_DEAL_CAP:
-            match_deal(n, dealer, seat_policy, state, ws)
+            match_deal(n, dealer, seat_policy, state, matches, i, ws)
             played += 1
             for s in range(n):
-                totals[i, s] += ws.scores[s]
                 over |= match_over(n, played, totals[i, s], ws)
             dealer = dealer + 1 if dealer + 1 < n else 0
         deals[i] = played
 
 
-def simulate_matches(players, seat_policy, seed, start, count, ws):
+def simulate_matches(players, seat_policy, seed, start, count, ws, own=None):
     """Matches start..start+count-1 as a dict of arrays, one row per match: deals, totals (per
-    seat), capped (no end within MATCH_DEAL_CAP deals).  `seat_policy`: one policy code per seat."""
-    deals = np.zeros(count, np.int64)
-    totals = np.zeros((count, players), np.int64)
-    simulate_match_chunk(players, seed, start, seat_policy, deals, totals, ws)
-    return {"deals": deals, "totals": totals, "capped": deals >= MATCH_DEAL_CAP}
+    seat), capped (no end within MATCH_DEAL_CAP deals), and the columns of `own` (a layout of the
+    game's own per-match columns, filled by its tally kernel).  `seat_policy`: the game's policy
+    codes (one per seat)."""
+    own_columns = None if own is None else run_rows(own, count, players).deal
+    matches = Matches(np.zeros(count, np.int64), np.zeros((count, players), np.int64), own_columns)
+    simulate_match_chunk(players, seed, start, seat_policy, matches, ws)
+    mine = {} if own is None else as_dict(own, own_columns)
+    return {"deals": matches.deals, "totals": matches.totals, "capped": matches.deals >= MATCH_DEAL_CAP, **mine}
+
+
+class SeatGame:
+    """The Python entry points of a layout game whose seats play by name (one name, or one a seat:
+    musim.duplicate.seat_policies over `names`) and whose workspace make_workspace(players, codes,
+    tt_mb) holds the solver's scratch (a table of tt_mb) when a seat plays dd.  `layout`: the
+    game's Deal of (dtype, shape) per column (deal_arrays)."""
+
+    def __init__(self, layout, names, make_workspace):
+        self.layout, self.names, self.make_workspace = layout, names, make_workspace
+
+    def _codes_and_workspace(self, players, policy, ws, tt_mb):
+        codes = seat_policies(players, policy, self.names)
+        return codes, self.make_workspace(players, codes, tt_mb) if ws is None else ws
+
+    def simulate_deals(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
+        """Deals start..start+count-1 of a run as a dict of arrays, one row per deal: dealer, then
+        the game's layout columns (simulate_layout_deals)."""
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb)
+        return simulate_layout_deals(self.layout, players, codes, seed, start, count, ws)
+
+    def simulate_matches(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
+        """Matches start..start+count-1 as a dict of arrays, one row per match (simulate_matches)."""
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb)
+        return simulate_matches(players, codes, seed, start, count, ws)

@@ -402,22 +402,22 @@ def test_deal_rows_hold_the_simulated_values_and_every_column_is_described():
 
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_matches_are_n_deals_2n_at_3_players_and_replay_deal_by_deal(n):
+    from musim.drivers import deal_arrays
     from musim.rng import randint, stream_state
 
     out = simulate.simulate_matches(n, 12, "heuristic", 3, 10)
     assert (out["deals"] == (2 * n if n == 3 else n)).all()
     ws = simulate.make_workspace()
     policy = np.ones(n, np.int64)
-    z = np.zeros
-    arrays = [z(n, np.uint64), z(n, np.uint64), *(z(n, np.int64) for _ in range(4)), z(12, np.int64), z(4, np.int64)]
+    deal = deal_arrays(simulate.DEAL, n)
     for i in range(10):
         state = ws.rng
         state[0] = stream_state(~np.uint64(12), 3 + i)
         dealer = randint(state, n)
         totals = np.zeros(n, np.int64)
         for _ in range(out["deals"][i]):
-            simulate.play_deal(n, dealer, policy, state, *arrays, ws)
-            totals += arrays[2]
+            simulate.play_deal(n, dealer, policy, state, deal, ws)
+            totals += deal.scores
             dealer = (dealer + 1) % n
         assert totals.tolist() == out["totals"][i].tolist()
 

@@ -242,6 +242,7 @@ def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
 @pytest.mark.parametrize("n", [3, 5, 8])
 def test_matches_end_at_minus_200_and_replay_deal_by_deal(n):
     """The match rule from the outside: deals of stream (~seed, m), dealer moving left, until a total <= -200."""
+    from musim.drivers import deal_arrays
     from musim.games.panther import simulate
     from musim.rng import randint, stream_state
 
@@ -250,7 +251,7 @@ def test_matches_end_at_minus_200_and_replay_deal_by_deal(n):
     assert not out["capped"].any()
     ws = simulate.make_workspace()
     policy = np.ones(n, np.int64)
-    hands, passed, scores, tricks = (np.zeros(n, t) for t in (np.uint64, np.uint64, np.int64, np.int64))
+    deal = deal_arrays(simulate.DEAL, n)
     for i in range(30):
         state = ws.rng
         state[0] = stream_state(~np.uint64(12), 3 + i)
@@ -258,8 +259,8 @@ def test_matches_end_at_minus_200_and_replay_deal_by_deal(n):
         totals = np.zeros(n, np.int64)
         for played in range(1, out["deals"][i] + 1):
             assert totals.min() > -200, (i, played)
-            simulate.play_deal(n, dealer, policy, state, hands, passed, scores, tricks, ws)
-            totals += scores
+            simulate.play_deal(n, dealer, policy, state, deal, ws)
+            totals += deal.scores
             dealer = (dealer + 1) % n
         assert totals.min() <= -200 and totals.tolist() == out["totals"][i].tolist()
     again = simulate.simulate_matches(n, 12, "heuristic", 13, 20)

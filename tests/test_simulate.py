@@ -9,9 +9,11 @@ from hypothesis import strategies as st
 from musim.bits import popcount
 from musim.cards import N_CARDS
 from musim.deck import MU
+from musim.drivers import deal_arrays
 from musim.games.mu import simulate as sim
 from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record, simulate_deals, simulate_match_chunk
+from musim.rng import randint, stream_state
 
 PLAYS = ("random", "heuristic")
 TOTAL_POINTS = {3: 36, 4: 60, 5: 60, 6: 60}
@@ -121,17 +123,13 @@ def test_match_totals_are_the_sum_of_its_deals():
     ws = sim.make_workspace(n)
     for m in range(3):
         state = np.zeros(1, np.uint64)
-        state[0] = sim.stream_state(~np.uint64(21), m)
-        dealer = sim.randint(state, n)
+        state[0] = stream_state(~np.uint64(21), m)
+        dealer = randint(state, n)
         totals = np.zeros(n, np.int64)
-        hands = np.zeros(6, np.uint64)
-        laid = np.zeros(6, np.uint64)
-        res = np.zeros(sim.N_RESULTS, np.int64)
-        scores = np.zeros(6, np.int64)
-        cp = np.zeros(6, np.int64)
+        deal = deal_arrays(sim.DEAL, n)
         for _d in range(ch.deals[m]):
-            sim.play_deal(n, dealer, 0, 0, state, hands, laid, res, scores, cp, ws)
-            totals += scores[:n]
+            sim.play_deal(n, dealer, sim.run_policy(0, 0), state, deal, ws)
+            totals += deal.scores
             dealer = (dealer + 1) % n
         assert totals.tolist() == ch.totals[m, :n].tolist()
         assert totals.max() >= 60

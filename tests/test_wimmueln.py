@@ -263,6 +263,7 @@ def test_a_three_player_record_may_use_any_three_colours():
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_matches_end_at_200_and_replay_deal_by_deal(n):
     """The match rule from the outside: deals of stream (~seed, m), dealer moving left, until a total >= 200."""
+    from musim.drivers import deal_arrays
     from musim.games.wimmueln import simulate
     from musim.rng import randint, stream_state
 
@@ -270,20 +271,16 @@ def test_matches_end_at_200_and_replay_deal_by_deal(n):
     assert not out["capped"].any()
     ws = simulate.make_workspace()
     policy = np.ones(n, np.int64)
-    z = np.zeros
-    hands, revealed, estimates = z(n, np.uint64), z(2, np.int64), z((n, 2), np.int64)
-    won, card_points, bonus, scores = (z(n, np.int64) for _ in range(4))
+    deal = deal_arrays(simulate.DEAL, n)
     for i in range(20):
         state = ws.rng
         state[0] = stream_state(~np.uint64(12), 3 + i)
         dealer = randint(state, n)
-        totals = z(n, np.int64)
+        totals = np.zeros(n, np.int64)
         for _ in range(out["deals"][i]):
             assert totals.max() < 200
-            simulate.play_deal(
-                n, dealer, policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws
-            )
-            totals += scores
+            simulate.play_deal(n, dealer, policy, state, deal, ws)
+            totals += deal.scores
             dealer = (dealer + 1) % n
         assert totals.max() >= 200 and totals.tolist() == out["totals"][i].tolist()
     again = simulate.simulate_matches(n, 12, "heuristic", 13, 10)

@@ -18,6 +18,7 @@ from musim.engine.errors import OutputError
 
 METADATA_KEY = b"musim"
 DESCRIPTION_KEY = b"description"
+MANIFEST = "_manifest.json"  # a run directory's list of finished parts (engine/parts.py)
 ROW_GROUP_ROWS = 1 << 15  # batches are gathered into row groups of at least this many rows
 
 # The keys of the JSON object under METADATA_KEY, with what each holds (docs/formats.md lists them).
@@ -127,10 +128,21 @@ def remove_partials():
             os.unlink(partial)
 
 
+def read_manifest(path):
+    """The manifest of the run directory at `path` (a dict); OutputError if there is none.  Here,
+    not in engine/parts.py, which writes run directories on top of this module's files."""
+    try:
+        with open(os.path.join(path, MANIFEST), encoding="utf-8") as fh:
+            manifest = json.load(fh)
+    except (OSError, ValueError):
+        manifest = None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("parts"), list):
+        raise OutputError(f"{path} is not a musim run directory (no readable {MANIFEST})")
+    return manifest
+
+
 def read_metadata(path):
     """The musim metadata dict stored in a run's Parquet schema (a file, or a run directory's)."""
     if os.path.isdir(path):
-        from musim.engine.parts import read_manifest
-
         return read_manifest(path)["metadata"]
     return json.loads(pq.read_schema(path).metadata[METADATA_KEY])

@@ -27,9 +27,8 @@ import pyarrow.parquet as pq
 
 from musim.engine.errors import OutputError
 from musim.engine.lock import LOCK, DirectoryLock, describe, holder
-from musim.engine.parquet import atomic_parquet, ensure_writable_dir
+from musim.engine.parquet import MANIFEST, atomic_parquet, ensure_writable_dir, read_manifest
 
-MANIFEST = "_manifest.json"
 PARTIAL = ".partial"  # suffix of an unfinished run's directory
 PART_ROWS = 1 << 18  # a part closes at the first chunk boundary past this many rows ...
 PART_SECONDS = 120.0  # ... or this long after it opened (slow double-dummy runs keep their progress)
@@ -38,18 +37,6 @@ PART_SECONDS = 120.0  # ... or this long after it opened (slow double-dummy runs
 def is_run_dir(path):
     """Does `path` hold a musim run directory (finished or not)?"""
     return os.path.isfile(os.path.join(path, MANIFEST))
-
-
-def read_manifest(path):
-    """The manifest of the run directory at `path` (a dict); OutputError if there is none."""
-    try:
-        with open(os.path.join(path, MANIFEST), encoding="utf-8") as fh:
-            manifest = json.load(fh)
-    except (OSError, ValueError):
-        manifest = None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("parts"), list):
-        raise OutputError(f"{path} is not a musim run directory (no readable {MANIFEST})")
-    return manifest
 
 
 def run_files(path):

@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from musim import drivers
 from musim.cards import CARD_TEXT, type_text
 from musim.deck import MU
 from musim.drivers import MATCH_DEAL_CAP
@@ -51,24 +52,21 @@ DICTIONARY_COLUMNS = (
 
 
 class DealChunk:
-    """The arrays of one chunk of deals, as the kernel fills them."""
+    """The arrays of one chunk of deals, as the kernels fill them (musim.drivers.run_rows)."""
 
     def __init__(self, players, start, count, dd=False):
         self.players, self.start, self.count, self.dd = players, start, count, dd
-        self.dealers = np.zeros(count, np.int64)
-        self.res = np.zeros((count, sim.N_RESULTS), np.int64)
-        self.scores = np.zeros((count, sim.MAX_PLAYERS), np.int64)
-        self.card_points = np.zeros((count, sim.MAX_PLAYERS), np.int64)
-        self.hands = np.zeros((count, sim.MAX_PLAYERS), np.uint64)
-        self.laid = np.zeros((count, sim.MAX_PLAYERS), np.uint64)
+        self.rows = drivers.run_rows(sim.DEAL, count, sim.MAX_PLAYERS)
+        self.dealers = self.rows.dealer
+        self.res, self.scores, self.card_points, self.hands, self.laid = self.rows.deal
         self.solve_ms = np.full(count, np.nan, np.float32)
 
     def play(self, seed, bid_policy, play_policy, ws, first=0, stop=None):
         """Fill rows first..stop-1 (all by default) with deals start+first.. of the run."""
         rows = slice(first, self.count if stop is None else stop)
-        arrays = (self.dealers, self.res, self.scores, self.card_points, self.hands, self.laid)
-        sim.simulate_chunk(
-            self.players, seed, self.start + first, bid_policy, play_policy, *(a[rows] for a in arrays), ws
+        part = drivers.Run(self.dealers[rows], sim.Deal(*(a[rows] for a in self.rows.deal)))
+        drivers.simulate_chunk(
+            self.players, seed, self.start + first, sim.run_policy(bid_policy, play_policy), part, ws
         )
 
 
@@ -153,43 +151,27 @@ def deal_batch(ch):
 
 
 class MatchChunk:
-    """The arrays of one chunk of matches."""
+    """The arrays of one chunk of matches (musim.drivers.simulate_matches)."""
 
-    def __init__(self, players, start, count):
+    def __init__(self, players, start, count, out):
         self.players, self.start, self.count = players, start, count
-        self.deals = np.zeros(count, np.int64)
-        self.eklats = np.zeros(count, np.int64)
-        self.totals = np.zeros((count, sim.MAX_PLAYERS), np.int64)
-        self.chief_counts = np.zeros((count, sim.MAX_PLAYERS), np.int64)
+        self.deals, self.eklats, self.totals, self.chief_counts = (
+            out[k] for k in ("deals", "eklats", "totals", "chief_counts")
+        )
 
 
 def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0):
     """Play matches start..start+count-1 of a run and return their MatchChunk."""
     bid_policy, play_policy = PLAY_POLICIES[play]
-    ch = MatchChunk(players, start, count)
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None)
-    m = sim.MAX_PLAYERS
-    for first, stop in slices(count):  # the progress bar moves within the chunk
-        rows = slice(first, stop)
-        sim.simulate_matches(
-            players,
-            seed,
-            start + first,
-            goal,
-            bid_policy,
-            play_policy,
-            ch.deals[rows],
-            ch.totals[rows],
-            ch.chief_counts[rows],
-            ch.eklats[rows],
-            np.zeros(m, np.uint64),
-            np.zeros(m, np.uint64),
-            np.zeros(sim.N_RESULTS, np.int64),
-            np.zeros(m, np.int64),
-            np.zeros(m, np.int64),
-            ws,
-        )
-    return ch
+    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
+    ws = sim.make_workspace(players, dd, goal)
+    policy = sim.run_policy(bid_policy, play_policy)
+    parts = [  # the progress bar moves within the chunk
+        drivers.simulate_matches(players, policy, seed, start + first, stop - first, ws, sim.MATCH)
+        for first, stop in slices(count)
+    ]
+    out = parts[0] if len(parts) == 1 else {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return MatchChunk(players, start, count, out)
 
 
 def match_batch(ch):

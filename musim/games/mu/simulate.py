@@ -1,20 +1,21 @@
 """Whole Mü deals and matches as numba kernels: deal, auction, trumps, partner, play, score.
 
-`play_deal` runs one deal with the given policies and writes its result into
-plain arrays; `simulate_chunk` runs a contiguous range of deal indices (each
-seeded by its own counter-based stream, so the rows never depend on how a run
-is split), releasing the GIL so worker threads run chunks in parallel.
-Scratch arrays travel in a `Workspace` named tuple, allocated once per chunk.
+`play_deal` runs one deal with the given policies and writes its result into a Deal of
+arrays (laid out by DEAL).  Runs of deals and matches go through musim.drivers (deal k of
+a run draws from its own counter-based stream, so the rows never depend on how a run is
+split), releasing the GIL so worker threads run chunks in parallel.  Scratch arrays travel
+in a `Workspace` named tuple, allocated once per chunk.
 """
 
 from collections import namedtuple
 
 import numpy as np
 
+from musim import drivers
 from musim.bits import bit, popcount
 from musim.cards import CARD_POINTS, DECK, DECK_3P, N_CARDS
 from musim.deal import deal_cards
-from musim.drivers import MATCH_DEAL_CAP
+from musim.drivers import SEATS
 from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
     TRUMP,
@@ -30,7 +31,6 @@ from musim.games.mu.rules import (
     top_other,
 )
 from musim.jit import flat_kernel
-from musim.rng import randint, stream_state
 
 # Columns of the per-deal integer result vector.
 # DD_VALUE: the solved value (-1: none; ddplay.UNRESOLVED: not known, the solve having given up
@@ -60,11 +60,31 @@ PLAYED, EKLAT = 0, 1
 MAX_PLAYERS = 6
 MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
 
+BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_policy): auction, card play
+
 Workspace = namedtuple(
     "Workspace",
     "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
-    "est auction_log play_log rng dd",
+    "est auction_log play_log rng goal deal dd",
 )
+Deal = namedtuple("Deal", "res scores card_points hands laid")  # one deal's results
+DEAL = Deal(  # their columns (musim.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
+    # seat scores, card points, hands and cards laid in the auction (uint64 masks)
+    res=(np.int64, (N_RESULTS,)),
+    scores=(np.int64, (SEATS,)),
+    card_points=(np.int64, (SEATS,)),
+    hands=(np.uint64, (SEATS,)),
+    laid=(np.uint64, (SEATS,)),
+)
+
+
+def run_policy(bid_policy, play_policy):
+    """A run's policy codes, the drivers' seat_policy (BID_POLICY, PLAY_POLICY)."""
+    return np.array((bid_policy, play_policy), np.int64)
+
+
+Match = namedtuple("Match", "chief_counts eklats")
+MATCH = Match(chief_counts=(np.int64, (SEATS,)), eklats=(np.int64, ()))  # a match's own columns (drivers)
 
 
 def deck_cards(players):
@@ -72,9 +92,10 @@ def deck_cards(players):
     return np.arange(36 if players == 3 else N_CARDS, dtype=np.int64)
 
 
-def make_workspace(players, dd=None):
+def make_workspace(players, dd=None, goal=0):
     """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
-    (ddplay.make_ddplay), or None: the kernels are then compiled without the solver."""
+    (ddplay.make_ddplay), or None: the kernels are then compiled without the solver; `goal`: the
+    total that ends a match; deal: one deal's results in a match."""
     z = np.zeros
     return Workspace(
         cards=deck_cards(players),
@@ -94,6 +115,8 @@ def make_workspace(players, dd=None):
         auction_log=z(MAX_TURNS, np.uint64),
         play_log=z(N_CARDS, np.int64),
         rng=z(1, np.uint64),
+        goal=np.full(1, goal, np.int64),
+        deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=dd,
     )
 
@@ -246,8 +269,11 @@ def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, top, w
 
 
 @flat_kernel
-def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores, card_points, ws):
-    """Deal and play one complete deal; results go to hands, laid, res, scores, card_points."""
+def play_deal(n, dealer, policy, state, out, ws):
+    """Deal and play one complete deal into `out` (a Deal of arrays); `policy`: codes by
+    BID_POLICY and PLAY_POLICY."""
+    bid_policy, play_policy = policy[BID_POLICY], policy[PLAY_POLICY]
+    hands, laid, res, scores, card_points = out.hands, out.laid, out.res, out.scores, out.card_points
     deal_cards(n, DECK_3P if n == 3 else DECK, ws.cards, state, hands)
     for s in range(n):
         ws.held[s] = hands[s]
@@ -290,63 +316,19 @@ def play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, score
     res[BONUS] = bon
 
 
-@flat_kernel(nogil=True)
-def simulate_chunk(n, seed, start, bid_policy, play_policy, dealers, res, scores, card_points, hands, laid, ws):
-    """Play deals start .. start+len(dealers)-1 of a run; deal k draws from stream (seed, k)."""
-    state = ws.rng
-    for i in range(dealers.shape[0]):
-        state[0] = stream_state(seed, start + i)
-        dealers[i] = randint(state, n)
-        play_deal(
-            n, dealers[i], bid_policy, play_policy, state, hands[i], laid[i], res[i], scores[i], card_points[i], ws
-        )
+@flat_kernel
+def goal_reached(n, total, ws):
+    """A match ends when a total reaches the goal (docs/rules.md §2 "Match")."""
+    return total >= ws.goal[0]
 
 
-@flat_kernel(nogil=True)
-def simulate_matches(
-    n,
-    seed,
-    start,
-    goal,
-    bid_policy,
-    play_policy,
-    deals,
-    totals,
-    chief_counts,
-    eklats,
-    hands,
-    laid,
-    res,
-    scores,
-    card_points,
-    ws,
-):
-    """Play matches start .. start+len(deals)-1 to `goal` (docs/rules.md §2.9).
+@flat_kernel
+def tally(n, out, own, i):
+    """Count a match's deal: an eklat, or a contract played by its chief."""
+    if out.res[OUTCOME] == EKLAT:
+        own.eklats[i, 0] += 1
+    else:
+        own.chief_counts[i, out.res[CHIEF]] += 1
 
-    Match m draws from stream (~seed, m), a key space apart from single deals; the
-    first dealer is drawn, then the dealer moves one seat left each deal.  A match
-    stops after MATCH_DEAL_CAP deals if nobody reached the goal.
-    """
-    state = ws.rng
-    for i in range(deals.shape[0]):
-        state[0] = stream_state(~np.uint64(seed), start + i)
-        dealer = randint(state, n)
-        totals[i, :] = 0
-        chief_counts[i, :] = 0
-        eklats[i] = 0
-        played = 0
-        while played < MATCH_DEAL_CAP:
-            play_deal(n, dealer, bid_policy, play_policy, state, hands, laid, res, scores, card_points, ws)
-            played += 1
-            if res[OUTCOME] == EKLAT:
-                eklats[i] += 1
-            else:
-                chief_counts[i, res[CHIEF]] += 1
-            reached = False
-            for s in range(n):
-                totals[i, s] += scores[s]
-                reached |= totals[i, s] >= goal
-            if reached:
-                break
-            dealer = (dealer + 1) % n
-        deals[i] = played
+
+drivers.register(Workspace, play=play_deal, reached=goal_reached, tally=tally)

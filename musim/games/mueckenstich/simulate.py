@@ -1,9 +1,9 @@
 """Whole deals of Mückenstich as numba kernels: deal, discard, play, name colours, score.
 
 Runs of deals and matches go through musim.drivers (deal k of a run draws from the
-stream keyed by (seed, k)): four cards are set aside at random, the other 60 dealt.
-`simulate_deals` and `simulate_matches` are the Python entry points: one array per
-column, one row per deal (match).
+stream keyed by (seed, k)): four cards are set aside at random, the other 60 dealt.  A
+deal's columns are laid out by DEAL; `simulate_deals` and `simulate_matches` are the
+Python entry points: one array per column, one row per deal (match).
 """
 
 from collections import namedtuple
@@ -14,7 +14,7 @@ from musim import drivers
 from musim.bits import bit
 from musim.deal import deal_cards
 from musim.deck import MUECKENSTICH as DECK
-from musim.duplicate import seat_policies
+from musim.drivers import SEATS
 from musim.games.mueckenstich import policies
 from musim.games.mueckenstich.ddplay import dd_move
 from musim.games.mueckenstich.rules import (
@@ -40,17 +40,29 @@ from musim.rng import random_bit
 from musim.solver.table_size import DEFAULT_MB
 from musim.tricks import NO_TRUMP
 
-Workspace = namedtuple(
-    "Workspace",
-    "cards held won trick log named rng hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming dd",
-)
+Workspace = namedtuple("Workspace", "cards held won trick log named rng deal dd")
 FULL = np.uint64(DECK.full)
 MOSQUITO_COUNT = 12  # at most this many trumps are named in a deal
 NAMING = 4  # per deal: double colour, its namer, zero colour, its namer (-1: none)
+Deal = namedtuple(  # one deal's results
+    "Deal", "hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming"
+)
+DEAL = Deal(  # their columns (musim.drivers.deal_arrays): per seat hands and discards (uint64
+    # masks), scores, tricks, mosquitoes_played and mosquitoes_won; trumps (the colours named, in
+    # play order, -1 after the last); naming (NAMING)
+    hands=(np.uint64, (SEATS,)),
+    discards=(np.uint64, (SEATS,)),
+    scores=(np.int64, (SEATS,)),
+    tricks=(np.int64, (SEATS,)),
+    mosquitoes_played=(np.int64, (SEATS,)),
+    mosquitoes_won=(np.int64, (SEATS,)),
+    trumps=(np.int64, (MOSQUITO_COUNT,)),
+    naming=(np.int64, (NAMING,)),
+)
 
 
 def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
-    """Scratch arrays for one thread's deals; hands..naming: one deal's results in a match; with
+    """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
     table of tt_mb (seat_solve.worker_dd), else none."""
     z = np.zeros
@@ -62,14 +74,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
         log=z(64, np.int64),
         named=z(64, np.int64),
         rng=z(1, np.uint64),
-        hands=z(MAX_PLAYERS, np.uint64),
-        discards=z(MAX_PLAYERS, np.uint64),
-        scores=z(MAX_PLAYERS, np.int64),
-        tricks=z(MAX_PLAYERS, np.int64),
-        mosquitoes_played=z(MAX_PLAYERS, np.int64),
-        mosquitoes_won=z(MAX_PLAYERS, np.int64),
-        trumps=z(MOSQUITO_COUNT, np.int64),
-        naming=z(NAMING, np.int64),
+        deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=worker_dd(solver_game, players, tt_mb) if policies.DD in list(seat_policy) else None,
     )
 
@@ -120,8 +125,10 @@ def play_tricks(n, leader, seat_policy, state, tricks, played, trumps, ws, dd):
 
 
 @flat_kernel
-def play_deal(n, dealer, seat_policy, state, hands, discards, scores, tricks, played, mosquitoes, trumps, naming, ws):
-    """Set four cards aside, deal, discard, play, name the colours and score one deal."""
+def play_deal(n, dealer, seat_policy, state, out, ws):
+    """Set four cards aside, deal, discard, play, name the colours and score one deal into `out`
+    (a Deal of arrays)."""
+    hands, discards, tricks, mosquitoes, naming = out.hands, out.discards, out.tricks, out.mosquitoes_won, out.naming
     rest = FULL
     for _ in range(UNDEALT):
         rest ^= bit(random_bit(state, rest))
@@ -130,7 +137,7 @@ def play_deal(n, dealer, seat_policy, state, hands, discards, scores, tricks, pl
     for s in range(n):
         discards[s] = policies.choose_discards(seat_policy[s], hands[s], k, state)
         ws.held[s] = hands[s] & ~discards[s]
-    play_tricks(n, (dealer + 1) % n, seat_policy, state, tricks, played, trumps, ws, ws.dd)
+    play_tricks(n, (dealer + 1) % n, seat_policy, state, tricks, out.mosquitoes_played, out.trumps, ws, ws.dd)
     for s in range(n):
         mosquitoes[s] = mosquitoes_won(ws.won[s])
     double, zero = -1, -1
@@ -142,83 +149,10 @@ def play_deal(n, dealer, seat_policy, state, hands, discards, scores, tricks, pl
         zero = policies.choose_colour(seat_policy[zero_by], zero_by, ws.won, n, double, True, state)
     naming[0], naming[1], naming[2], naming[3] = double, double_by, zero, zero_by
     for s in range(n):
-        scores[s] = score(ws.won[s], double, zero)
+        out.scores[s] = score(ws.won[s], double, zero)
 
 
-Rows = namedtuple(  # a run's per-deal arrays
-    "Rows", "dealer hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming"
-)
-
-
-@flat_kernel(inline="always")
-def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Deal row i of a run (musim.drivers)."""
-    play_deal(
-        n,
-        dealer,
-        seat_policy,
-        state,
-        rows.hands[i],
-        rows.discards[i],
-        rows.scores[i],
-        rows.tricks[i],
-        rows.mosquitoes_played[i],
-        rows.mosquitoes_won[i],
-        rows.trumps[i],
-        rows.naming[i],
-        ws,
-    )
-
-
-def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
-    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
-    name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer; per seat
-    hands and discards (uint64 masks), scores, tricks, mosquitoes_played and mosquitoes_won;
-    trumps (the colours named, in play order, -1 after the last); naming (double colour, its
-    namer, zero colour, its namer; -1: none)."""
-    z = np.zeros
-    rows = Rows(
-        dealer=z(count, np.int64),
-        hands=z((count, players), np.uint64),
-        discards=z((count, players), np.uint64),
-        scores=z((count, players), np.int64),
-        tricks=z((count, players), np.int64),
-        mosquitoes_played=z((count, players), np.int64),
-        mosquitoes_won=z((count, players), np.int64),
-        trumps=z((count, MOSQUITO_COUNT), np.int64),
-        naming=z((count, NAMING), np.int64),
-    )
-    codes = seat_policies(players, policy, policies.NAMES)
-    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
-    return drivers.simulate_deals(players, codes, seed, start, rows, ws)
-
-
-@flat_kernel(inline="always")
-def match_deal(n, dealer, seat_policy, state, ws):
-    """One deal of a match (musim.drivers), into the workspace's deal arrays."""
-    play_deal(
-        n,
-        dealer,
-        seat_policy,
-        state,
-        ws.hands,
-        ws.discards,
-        ws.scores,
-        ws.tricks,
-        ws.mosquitoes_played,
-        ws.mosquitoes_won,
-        ws.trumps,
-        ws.naming,
-        ws,
-    )
-
-
-drivers.register(Workspace, play_row, match_deal, length=match_deals)
-
-
-def simulate_matches(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
-    """Matches start..start+count-1 (docs/rules.md §8: n deals, 2n with 3 players) as a dict of
-    arrays, one row per match (musim.drivers.simulate_matches)."""
-    codes = seat_policies(players, policy, policies.NAMES)
-    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
-    return drivers.simulate_matches(players, codes, seed, start, count, ws)
+drivers.register(Workspace, play=play_deal, length=match_deals)
+_GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
+simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.duplicate.seat_policies)
+simulate_matches = _GAME.simulate_matches  # docs/rules.md §8: n deals, 2n with 3 players

@@ -3,8 +3,9 @@
 Runs of deals and matches go through musim.drivers (deal k of a run draws from the
 stream keyed by (seed, k)).  The shuffled deck is dealt in blocks, seat s taking cards
 s*h .. s*h+h-1 of it, so "the last two cards dealt to the dealer" are the last two of
-the dealer's block.  `simulate_deals` and `simulate_matches` are the Python entry
-points: one array per column, one row per deal (match).
+the dealer's block.  A deal's columns are laid out by DEAL; `simulate_deals` and
+`simulate_matches` are the Python entry points: one array per column, one row per deal
+(match).
 """
 
 from collections import namedtuple
@@ -14,7 +15,7 @@ import numpy as np
 from musim import drivers
 from musim.bits import bit
 from musim.deal import deal_cards
-from musim.duplicate import seat_policies
+from musim.drivers import SEATS
 from musim.games.wimmueln import policies
 from musim.games.wimmueln.ddplay import dd_card, worker_dd
 from musim.games.wimmueln.rules import (
@@ -34,15 +35,24 @@ from musim.games.wimmueln.rules import (
 from musim.jit import flat_kernel
 from musim.solver.table_size import DEFAULT_MB
 
-Workspace = namedtuple(
-    "Workspace",
-    "cards held trick log rng kind_card kind_rank kind_strength hands revealed estimates won card_points bonus scores "
-    "dd",
+Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength deal dd")
+Deal = namedtuple("Deal", "trump hands revealed estimates tricks card_points bonus scores")  # one deal's results
+DEAL = Deal(  # their columns (musim.drivers.deal_arrays): trump (-1: none); hands (uint64 per seat);
+    # revealed (the dealer's two cards); estimates (per seat the face-up then the hidden card
+    # index); tricks, card_points, bonus and scores per seat
+    trump=(np.int64, ()),
+    hands=(np.uint64, (SEATS,)),
+    revealed=(np.int64, (2,)),
+    estimates=(np.int64, (SEATS, 2)),
+    tricks=(np.int64, (SEATS,)),
+    card_points=(np.int64, (SEATS,)),
+    bonus=(np.int64, (SEATS,)),
+    scores=(np.int64, (SEATS,)),
 )
 
 
 def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
-    """Scratch arrays for one thread's deals; hands..scores: one deal's results in a match; with
+    """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
     table of tt_mb (ddplay.worker_dd), else none."""
     z = np.zeros
@@ -55,13 +65,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
         kind_card=z(20, np.int64),
         kind_rank=z(20, np.int64),
         kind_strength=z(20, np.int64),
-        hands=z(MAX_PLAYERS, np.uint64),
-        revealed=z(2, np.int64),
-        estimates=z((MAX_PLAYERS, 2), np.int64),
-        won=z(MAX_PLAYERS, np.int64),
-        card_points=z(MAX_PLAYERS, np.int64),
-        bonus=z(MAX_PLAYERS, np.int64),
-        scores=z(MAX_PLAYERS, np.int64),
+        deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=worker_dd(players, tt_mb) if policies.DD in list(seat_policy) else None,
     )
 
@@ -105,8 +109,9 @@ def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card
 
 
 @flat_kernel
-def play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, card_points, bonus, scores, ws):
-    """Deal and play one deal; returns the trump colour (-1: none)."""
+def play_deal(n, dealer, seat_policy, state, out, ws):
+    """Deal and play one deal into `out` (a Deal of arrays)."""
+    hands, revealed, estimates, won, card_points = out.hands, out.revealed, out.estimates, out.tricks, out.card_points
     deal_cards(n, DECKS[n], ws.cards, state, hands)
     h = hand_size(n)
     a, b = ws.cards[dealer * h + h - 2], ws.cards[dealer * h + h - 1]
@@ -133,80 +138,12 @@ def play_deal(n, dealer, seat_policy, state, hands, revealed, estimates, won, ca
         ws.held[s] ^= bit(up) | bit(down)
     play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws, ws.dd)
     for s in range(n):
-        bonus[s] = estimate_bonus(won[s], CARD_RANK[estimates[s, 0]], CARD_RANK[estimates[s, 1]])
-        scores[s] = card_points[s] + bonus[s]
-    return trump
+        out.bonus[s] = estimate_bonus(won[s], CARD_RANK[estimates[s, 0]], CARD_RANK[estimates[s, 1]])
+        out.scores[s] = card_points[s] + out.bonus[s]
+    out.trump[0] = trump
 
 
-Rows = namedtuple("Rows", "dealer trump hands revealed estimates tricks card_points bonus scores")  # per deal
-
-
-@flat_kernel(inline="always")
-def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Deal row i of a run (musim.drivers)."""
-    rows.trump[i] = play_deal(
-        n,
-        dealer,
-        seat_policy,
-        state,
-        rows.hands[i],
-        rows.revealed[i],
-        rows.estimates[i],
-        rows.tricks[i],
-        rows.card_points[i],
-        rows.bonus[i],
-        rows.scores[i],
-        ws,
-    )
-
-
-def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
-    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
-    name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer, trump
-    (-1: none), hands (uint64 per seat), revealed (the dealer's two cards), estimates (per seat
-    the face-up then the hidden card index), tricks, card_points, bonus and scores (per seat)."""
-    z = np.zeros
-    rows = Rows(
-        dealer=z(count, np.int64),
-        trump=z(count, np.int64),
-        hands=z((count, players), np.uint64),
-        revealed=z((count, 2), np.int64),
-        estimates=z((count, players, 2), np.int64),
-        tricks=z((count, players), np.int64),
-        card_points=z((count, players), np.int64),
-        bonus=z((count, players), np.int64),
-        scores=z((count, players), np.int64),
-    )
-    codes = seat_policies(players, policy, policies.NAMES)
-    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
-    return drivers.simulate_deals(players, codes, seed, start, rows, ws)
-
-
-@flat_kernel(inline="always")
-def match_deal(n, dealer, seat_policy, state, ws):
-    """One deal of a match (musim.drivers), into the workspace's deal arrays."""
-    play_deal(
-        n,
-        dealer,
-        seat_policy,
-        state,
-        ws.hands,
-        ws.revealed,
-        ws.estimates,
-        ws.won,
-        ws.card_points,
-        ws.bonus,
-        ws.scores,
-        ws,
-    )
-
-
-drivers.register(Workspace, play_row, match_deal, match_over)
-
-
-def simulate_matches(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
-    """Matches start..start+count-1 (docs/rules.md §3: to 200) as a dict of arrays, one row per match
-    (musim.drivers.simulate_matches)."""
-    codes = seat_policies(players, policy, policies.NAMES)
-    ws = make_workspace(players, codes, tt_mb) if ws is None else ws
-    return drivers.simulate_matches(players, codes, seed, start, count, ws)
+drivers.register(Workspace, play=play_deal, over=match_over)
+_GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
+simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.duplicate.seat_policies)
+simulate_matches = _GAME.simulate_matches  # docs/rules.md §3: to 200
