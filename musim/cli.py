@@ -362,7 +362,8 @@ def summary(path):
     import pyarrow.parquet as pq
 
     from musim.engine.errors import OutputError
-    from musim.engine.parts import PARTIAL, run_files, unfinished_text
+    from musim.engine.parts import PARTIAL, run_files
+    from musim.engine.run import unfinished_text
 
     if not os.path.exists(path) and os.path.isdir(path + PARTIAL):
         path += PARTIAL

@@ -48,27 +48,6 @@ def run_files(path):
     return [os.path.join(path, part["file"]) for part in manifest["parts"] + manifest.get("held", [])]
 
 
-def unfinished_text(path):
-    """None for a finished run's output `path`; for an unfinished run directory, what it is
-    (written by whom, or stopped and how to resume) and the rows written so far."""
-    if not os.path.isdir(path):
-        return None
-    manifest = read_manifest(path)
-    if manifest.get("complete"):
-        return None
-    from musim.engine.run import resume_command
-    from musim.engine.spec import RunSpec, checked
-
-    spec = RunSpec(**manifest["metadata"]["params"])
-    found = holder(path)
-    if found is not None and not found["stale"]:
-        state = f"being written by {describe(found)}"
-    else:
-        state = f"stopped (continue it with: {resume_command(spec, checked(spec))})"
-    rows = sum(part["count"] for part in manifest["parts"] + manifest.get("held", []))
-    return f"{path} is an unfinished run, {state}: {rows:,} of {spec.count:,} {spec.mode} so far"
-
-
 class RunDirectory:
     """The output directory of one run: `done` items are in finished parts; write(batch) adds
     rows; finish() renames the directory into place once every item is written."""

@@ -25,9 +25,10 @@ from musim.engine.engines import ordered
 from musim.engine.errors import OutputError, SpecError
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts
-from musim.engine.parquet import atomic_parquet, check_output
+from musim.engine.lock import describe, holder
+from musim.engine.parquet import atomic_parquet, check_output, read_manifest
 from musim.engine.parts import RunDirectory, read_held
-from musim.engine.spec import checked
+from musim.engine.spec import RunSpec, checked
 from musim.engine.stop import Stopped
 from musim.games.contract import EXACT_PLAY
 
@@ -86,6 +87,24 @@ def _changed(option, value):
 def _has_extension(path):
     """Does the name end in a file extension (`.csv`, not the `.5-seed1` of `memory0.5-seed1`)?"""
     return re.search(r"\.[A-Za-z][A-Za-z0-9]*$", os.path.basename(path.rstrip("/"))) is not None
+
+
+def unfinished_text(path):
+    """None for a finished run's output `path`; for an unfinished run directory, what it is
+    (written by whom, or stopped and how to resume) and the rows written so far."""
+    if not os.path.isdir(path):
+        return None
+    manifest = read_manifest(path)
+    if manifest.get("complete"):
+        return None
+    spec = RunSpec(**manifest["metadata"]["params"])
+    found = holder(path)
+    if found is not None and not found["stale"]:
+        state = f"being written by {describe(found)}"
+    else:
+        state = f"stopped (continue it with: {resume_command(spec, checked(spec))})"
+    rows = sum(part["count"] for part in manifest["parts"] + manifest.get("held", []))
+    return f"{path} is an unfinished run, {state}: {rows:,} of {spec.count:,} {spec.mode} so far"
 
 
 def resume_command(spec, game):
