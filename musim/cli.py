@@ -139,9 +139,9 @@ def main():
         ended.wait()
     except KeyboardInterrupt:
         _stop(ended)
-        if not outcome:
+        if not ended.is_set():
             _interrupted()
-    if outcome:
+    if outcome:  # the command's exception (a stopped run's too); none: it finished, a signal or not
         _exit_for(outcome[0])
 
 

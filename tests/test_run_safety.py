@@ -18,21 +18,28 @@ from click.testing import CliRunner
 import musim
 from musim.cli import cli
 from musim.engine import lock as lock_module
+from musim.engine import parts
 from musim.engine.errors import OutputError
 from musim.engine.lock import LOCK, DirectoryLock, holder
 from musim.engine.parts import MANIFEST, PARTIAL
 from musim.games import all_games
+from musim.games.mu import run as mu_run
+from musim.games.mu.analysis.balance import checkpoint_folders
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this checkout, for processes in other directories
 RUN = ["run", "--game", "mu", "--deals", 3000, "--players", 5, "--seed", 11, "--no-progress"]
-# `musim` with chunks of 100 deals whose batches reach the writer MUSIM_TEST_DELAY seconds apart,
-# and whose chunk MUSIM_TEST_SLOW (a first deal) takes 600 s to compute: a run that is still going
+# `musim` with chunks of 100 deals whose batches reach the writer MUSIM_TEST_DELAY seconds apart
+# (and not while the file MUSIM_TEST_GATE exists), whose chunk MUSIM_TEST_SLOW (a first deal)
+# takes 600 s to compute: a run that is still going; and that, once its last chunk is written,
+# makes the file MUSIM_TEST_FINISHING and waits 3 s before finishing
 SLOW = """
 import os, sys, time
+import musim.engine.parts as parts
 import musim.engine.run as run
 import musim.games.mu.run as mu_run
 mu_run.CHUNK_DEALS = 100
 delay, slow = float(os.environ.get("MUSIM_TEST_DELAY", 0)), int(os.environ.get("MUSIM_TEST_SLOW", -1))
+gate, finishing = os.environ.get("MUSIM_TEST_GATE"), os.environ.get("MUSIM_TEST_FINISHING")
 engine_ordered = run.ordered
 def computed(start, count, fn):
     time.sleep(600 if start == slow else 0)
@@ -42,8 +49,17 @@ def ordered(fn, chunks, *args):
         fn = lambda start, count, fn=fn: computed(start, count, fn)
     for batch in engine_ordered(fn, chunks, *args):
         time.sleep(delay)
+        while gate and os.path.exists(gate):
+            time.sleep(0.05)
         yield batch
 run.ordered = ordered
+engine_finish = parts.RunDirectory.finish
+def finish(self, total):
+    if finishing:
+        open(finishing, "w").close()
+        time.sleep(3)
+    engine_finish(self, total)
+parts.RunDirectory.finish = finish
 sys.argv[0] = "musim"
 from musim.cli import main
 main()
@@ -59,9 +75,10 @@ def data(df):
     return df.drop(columns=[c for c in df.columns if c.endswith("_ms")]).reset_index(drop=True)
 
 
-def start(args, delay=0.1, slow=-1, cwd=None):
+def start(args, delay=0.1, slow=-1, cwd=None, gate="", finishing=""):
     """`musim ARGS` started by way of SLOW."""
     env = {**os.environ, "MUSIM_TEST_DELAY": str(delay), "MUSIM_TEST_SLOW": str(slow), "PYTHONPATH": ROOT}
+    env |= {"MUSIM_TEST_GATE": str(gate), "MUSIM_TEST_FINISHING": str(finishing)}
     return subprocess.Popen(
         [sys.executable, "-c", SLOW, *map(str, args)],
         stdout=subprocess.PIPE,
@@ -73,13 +90,14 @@ def start(args, delay=0.1, slow=-1, cwd=None):
 
 
 def musim_process(*args, cwd=None):
-    """`python -m musim ARGS`, run to its end."""
+    """`python -m musim ARGS`, run to its end (at most 10 minutes)."""
     return subprocess.run(
         [sys.executable, "-m", "musim", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": ROOT},
+        timeout=600,
     )
 
 
@@ -108,10 +126,13 @@ def _refused(output, pid):
 @pytest.mark.parametrize("engine", ["local", "dask"])
 def test_a_second_writer_of_a_run_directory_is_refused_naming_the_holder(tmp_path, reference, engine):
     """Both write the default directory (runs/... under the current one): the second is refused,
-    however it names the directory, and the first's rows are whole."""
+    however it names the directory, and the first's rows are whole.  The first writes nothing
+    while the file `gate` exists, so that it is still writing, however loaded the machine."""
     out = tmp_path / "runs" / "mu-5p-heuristic-seed11"
     args = [*RUN, "--engine", engine, "--workers", 1]
-    first = start(args, cwd=tmp_path)
+    gate = tmp_path / "gate"
+    gate.touch()
+    first = start(args, cwd=tmp_path, gate=gate)
     try:
         wait_for(f"{out}{PARTIAL}/{LOCK}", first)
         second = musim_process(*args, "--resume", cwd=tmp_path)
@@ -122,6 +143,7 @@ def test_a_second_writer_of_a_run_directory_is_refused_naming_the_holder(tmp_pat
         busy = invoke("summary", out)
         assert busy.exit_code == 1 and f"unfinished run, being written by pid {first.pid}" in busy.output
         assert first.poll() is None
+        gate.unlink()
         _, err = first.communicate(timeout=300)
     finally:
         first.kill()
@@ -142,6 +164,7 @@ def test_a_lock_is_stale_when_its_process_is_gone_or_its_heartbeat_stopped(tmp_p
     cases = [
         (int(dead.stdout), here, 0, True),  # this host, no such process
         (os.getpid(), here, 0, False),  # this host, alive
+        (os.getpid(), here, lock_module.STALE_SECONDS + 5, False),  # this host, alive but suspended for long
         (1, "elsewhere", 10, False),  # another host: its heartbeat is recent
         (1, "elsewhere", lock_module.STALE_SECONDS + 5, True),  # another host: its heartbeat stopped
     ]
@@ -165,6 +188,59 @@ def test_a_writer_keeps_its_heartbeat_going(tmp_path, monkeypatch):
         os.utime(tmp_path / LOCK, (old, old))
         time.sleep(0.5)
         assert holder(tmp_path)["age"] < 5
+
+
+def _partial_run(tmp_path, parts_kept=None):
+    """A finished run of RUN at tmp_path/run turned back into an unfinished one (run.partial/)
+    keeping its first `parts_kept` parts (default: all)."""
+    res = invoke(*RUN, "--out", tmp_path / "run")
+    assert res.exit_code == 0, res.output
+    partial = tmp_path / f"run{PARTIAL}"
+    os.rename(tmp_path / "run", partial)
+    manifest = json.loads((partial / MANIFEST).read_text())
+    manifest |= {"complete": False, "parts": manifest["parts"][:parts_kept], "held": []}
+    (partial / MANIFEST).write_text(json.dumps(manifest))
+    return partial
+
+
+def test_an_unreadable_lock_is_refused_naming_it_and_taken_over_once_old(tmp_path, reference):
+    """An empty lock (a power loss before it was written): refused while it may be a writer's
+    being written, taken over once STALE_SECONDS old (it once made --resume spin for ever)."""
+    lock = _partial_run(tmp_path) / LOCK
+    lock.touch()
+    young = musim_process(*RUN, "--out", tmp_path / "run", "--resume")
+    assert young.returncode == 2 and young.stderr.count("\n") == 1, young.stderr
+    assert f"its lock {lock} is unreadable" in young.stderr
+    old = time.time() - 3600
+    os.utime(lock, (old, old))
+    resumed = musim_process(*RUN, "--out", tmp_path / "run", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert data(musim.read_run(tmp_path / "run")).equals(reference)
+    assert not (tmp_path / "run" / LOCK).exists()
+
+
+def test_a_writer_releases_only_its_own_lock(tmp_path):
+    """A writer whose lock was taken over (while it was stopped) leaves the new writer's lock."""
+    mine = DirectoryLock(str(tmp_path))
+    os.unlink(tmp_path / LOCK)
+    theirs = DirectoryLock(str(tmp_path))
+    mine.release()
+    assert json.loads((tmp_path / LOCK).read_text()) == theirs.info
+    theirs.check()
+    theirs.release()
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_lock_needs_no_hard_links(tmp_path, monkeypatch):
+    def refused(*args):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", refused)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    _write_lock(tmp_path, int(dead.stdout), socket.gethostname(), 0)
+    with DirectoryLock(str(tmp_path)) as taken:
+        assert json.loads((tmp_path / LOCK).read_text()) == taken.info
+    assert os.listdir(tmp_path) == []
 
 
 def test_a_writer_whose_lock_was_taken_over_stops(tmp_path):
@@ -230,11 +306,83 @@ def test_a_stop_keeps_every_finished_deal_and_names_the_resume_command(tmp_path,
     assert f"{kept:,} of 3,000 deals so far" in unfinished.output
     command = shlex.split(said[0].split("continue with: ")[1])
     assert command[:2] == ["musim", "run"] and command[-1] == "--resume"
-    resumed = musim_process(*command[1:])
-    assert resumed.returncode == 0, resumed.stderr
-    assert f"{kept:,} deals were already written" in resumed.stdout  # only the slow chunk was computed again
+    resumed = start(command[1:], delay=0)  # the same chunks of 100 deals: the held ones are read back
+    out_text, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, err
+    assert f"{kept:,} deals were already written" in out_text  # only the slow chunk was computed again
     assert sorted(os.listdir(out)) == [MANIFEST, "part-000000.parquet", "part-000001.parquet"]
     assert data(musim.read_run(out)).equals(reference)
+
+
+def test_a_resume_at_another_chunk_size_computes_the_held_chunks_again(tmp_path, reference, monkeypatch):
+    """A held chunk of 1000 deals (2000..2999) is no chunk of a run in chunks of 500: it is
+    dropped and its deals computed again, not written twice."""
+    monkeypatch.setattr(mu_run, "CHUNK_DEALS", 1000)
+    monkeypatch.setattr(parts, "PART_ROWS", 1)  # a part per chunk
+    partial = _partial_run(tmp_path, parts_kept=1)
+    manifest = json.loads((partial / MANIFEST).read_text())
+    os.rename(partial / "part-000002.parquet", partial / "_held-000000002000+1000.parquet")
+    manifest["held"] = [{"file": "_held-000000002000+1000.parquet", "first": 2000, "count": 1000}]
+    (partial / MANIFEST).write_text(json.dumps(manifest))
+    monkeypatch.setattr(mu_run, "CHUNK_DEALS", 500)
+    res = invoke(*RUN, "--out", tmp_path / "run", "--resume")
+    assert res.exit_code == 0, res.output
+    assert "1,000 deals were already written" in res.output
+    assert data(musim.read_run(tmp_path / "run")).equals(reference)
+
+
+def test_a_resume_never_finishes_a_run_whose_rows_are_not_the_run(tmp_path, monkeypatch):
+    """A manifest that undercounts its part (900 of its 1000 rows) would make a run of 3,100
+    rows: the run is refused, in one line, and stays unfinished."""
+    monkeypatch.setattr(mu_run, "CHUNK_DEALS", 100)
+    monkeypatch.setattr(parts, "PART_ROWS", 1000)
+    partial = _partial_run(tmp_path, parts_kept=1)
+    manifest = json.loads((partial / MANIFEST).read_text())
+    manifest["parts"][0]["count"] = 900
+    (partial / MANIFEST).write_text(json.dumps(manifest))
+    res = invoke(*RUN, "--out", tmp_path / "run", "--resume")
+    assert res.exit_code != 0 and "part-000000.parquet is not rows 0.. of the run: not finished" in res.output
+    assert not (tmp_path / "run").exists() and (partial / MANIFEST).exists() and not (partial / LOCK).exists()
+
+
+def test_a_single_file_run_has_one_writer(tmp_path, reference):
+    out = tmp_path / "x.parquet"
+    lock = tmp_path / "x.parquet.lock"
+    lock.write_text(json.dumps({"pid": os.getppid(), "host": socket.gethostname(), "started": "then"}))
+    res = invoke(*RUN, "--out", out)
+    assert res.exit_code == 2 and f"--out {out} is being written by pid {os.getppid()}" in res.output
+    assert not out.exists()
+    lock.unlink()
+    res = invoke(*RUN, "--out", out)
+    assert res.exit_code == 0, res.output
+    assert data(musim.read_run(out)).equals(reference) and os.listdir(tmp_path) == ["x.parquet"]
+
+
+def test_overwrite_deletes_nothing_before_it_holds_the_lock(tmp_path, monkeypatch):
+    """A writer that takes OUT.partial/ just after the check for one (here: the check sees
+    none) keeps its directory, and the finished run at OUT is not deleted."""
+    out, partial = tmp_path / "run", _partial_run(tmp_path)
+    os.rename(partial, out)
+    partial.mkdir()
+    (partial / MANIFEST).write_text((out / MANIFEST).read_text())
+    _write_lock(partial, os.getppid(), socket.gethostname(), 0)
+    monkeypatch.setattr(parts, "holder", lambda directory: None)
+    res = invoke(*RUN, "--out", out, "--overwrite")
+    assert res.exit_code == 2 and f"is being written by pid {os.getppid()}" in res.output
+    assert sorted(os.listdir(partial)) == [LOCK, MANIFEST] and (out / MANIFEST).exists()
+
+
+def test_a_signal_once_the_last_chunk_is_written_lets_the_run_finish(tmp_path, reference):
+    out, finishing = tmp_path / "run", tmp_path / "finishing"
+    proc = start([*RUN, "--out", out, "--workers", 1], delay=0, finishing=finishing)
+    try:
+        wait_for(finishing, proc)
+        proc.send_signal(signal.SIGTERM)
+        text, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and "interrupted" not in err, err
+    assert "written to" in text and data(musim.read_run(out)).equals(reference)
 
 
 def test_a_stop_on_dask_keeps_the_rows_written(tmp_path, reference):
@@ -264,19 +412,34 @@ def test_summary_of_a_run_with_no_deal_yet_is_not_a_summary_of_nothing(tmp_path)
         assert "0 of 3,000 deals so far" in said.output.splitlines()[0]
 
 
-def test_a_balance_checkpoint_has_one_writer(tmp_path):
+BALANCE = ["balance", "--players", 3, "--deals", 10, "--strength-deals", 0, "--no-progress"]
+# a process that holds the lock of the directory argv[1] and says so
+HOLD = "import sys, time; from musim.engine.lock import DirectoryLock as L; L(sys.argv[1]); print(1, flush=True)"
+HOLD += "; time.sleep(600)"
+
+
+def test_a_balance_checkpoint_key_folder_has_one_writer_and_others_share_the_root(tmp_path):
+    """Another process holds the folder of seed 1's deals: a balance of seed 1 is refused, one
+    of seed 2 writes beside it, and leaves no lock."""
     checkpoint = tmp_path / "cp"
-    checkpoint.mkdir()
-    _write_lock(checkpoint, os.getppid(), socket.gethostname(), 0)
-    res = invoke(*BALANCE, "--checkpoint", checkpoint, "--out", tmp_path / "b")
-    assert res.exit_code == 2 and f"--checkpoint {checkpoint} is being written by pid {os.getppid()}" in res.output
-    os.unlink(checkpoint / LOCK)
-    res = invoke(*BALANCE, "--checkpoint", checkpoint, "--out", tmp_path / "b")
-    assert res.exit_code == 0, res.output
-    assert not (checkpoint / LOCK).exists()
-
-
-BALANCE = ["balance", "--players", 3, "--deals", 10, "--strength-deals", 0, "--seed", 1, "--no-progress"]
+    folder = checkpoint_folders(str(checkpoint), 3, 1, "heuristic", 0, 0, 64)[0]
+    os.makedirs(folder)
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    holding = subprocess.Popen([sys.executable, "-c", HOLD, folder], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert holding.stdout.readline() == "1\n"
+        refused = musim_process(*BALANCE, "--seed", 1, "--checkpoint", checkpoint, "--out", tmp_path / "a")
+        assert refused.returncode == 2, refused.stderr
+        assert f"--checkpoint {folder} is being written by pid {holding.pid}" in refused.stderr
+        other = musim_process(*BALANCE, "--seed", 2, "--checkpoint", checkpoint, "--out", tmp_path / "b")
+        assert other.returncode == 0, other.stderr
+        assert holding.poll() is None
+    finally:
+        holding.kill()
+        holding.wait()
+    assert os.listdir(folder) == [LOCK]  # the refused run wrote nothing
+    written = checkpoint_folders(str(checkpoint), 3, 2, "heuristic", 0, 0, 64)
+    assert all(os.listdir(path) and LOCK not in os.listdir(path) for path in written)
 
 
 def _non_default(option):

@@ -21,7 +21,7 @@ class Checkpoint:
     Creates the directory with its key.json."""
 
     def __init__(self, root, key):
-        self.dir = os.path.join(root, key_hash(key))
+        self.dir = key_folder(root, key)
         os.makedirs(self.dir, exist_ok=True)
         _write_whole(os.path.join(self.dir, KEY_FILE), lambda fh: fh.write(json.dumps(key, indent=2).encode()))
 
@@ -38,6 +38,12 @@ class Checkpoint:
 
     def save(self, start, count, arrays):
         _write_whole(self._path(start, count), lambda fh: np.savez(fh, **arrays))
+
+
+def key_folder(root, key):
+    """The directory under `root` of the job whose result key is `key` (its writer locks it alone:
+    engine/lock.py)."""
+    return os.path.join(root, key_hash(key))
 
 
 def _write_whole(path, write):

@@ -68,15 +68,20 @@ class RunDirectory:
         self._rows = 0
 
     def _check_fresh(self, overwrite):
+        """Refuse an existing output unless `overwrite`; lock OUT.partial/, then (so that a writer
+        who came meanwhile is refused, not deleted) empty it and delete OUT."""
         _refuse_if_held(self.dir)
         for path in (self.out, self.dir):
             if os.path.exists(path) and not (overwrite and is_run_dir(path)):
                 raise OutputError(_exists_message(path, overwrite))
-        for path in (self.out, self.dir):
-            if os.path.exists(path):
-                shutil.rmtree(path)
         ensure_writable_dir(self.dir, self.out)
         self.lock = DirectoryLock(self.dir)
+        if os.path.exists(self.out):
+            shutil.rmtree(self.out)
+        for name in os.listdir(self.dir):
+            path = os.path.join(self.dir, name)
+            if path != self.lock.path:
+                shutil.rmtree(path) if os.path.isdir(path) else os.unlink(path)
 
     def _resumed(self, key):
         if not os.path.exists(self.dir):
@@ -104,9 +109,17 @@ class RunDirectory:
         """Items written: those in finished parts and those held."""
         return self.done + sum(held["count"] for held in self.manifest["held"])
 
-    def held(self):
-        """{first item: path} of the chunks a stopped run kept out of order (module doc)."""
-        return {held["first"]: os.path.join(self.dir, held["file"]) for held in self.manifest["held"]}
+    def held(self, fits):
+        """{(first item, count): path} of the chunks a stopped run kept out of order (module doc)
+        that are chunks of this one (fits(first, count)); the others (kept at another chunk
+        size) are deleted, to be computed again."""
+        unfit = [held for held in self.manifest["held"] if not fits(held["first"], held["count"])]
+        if unfit:
+            self.manifest["held"] = [held for held in self.manifest["held"] if held not in unfit]
+            self._save_manifest()
+            for held in unfit:
+                os.unlink(os.path.join(self.dir, held["file"]))
+        return {(held["first"], held["count"]): os.path.join(self.dir, held["file"]) for held in self.manifest["held"]}
 
     def write(self, batch):
         """Add a chunk's rows; closes the part at this chunk boundary once it is large or old enough."""
@@ -142,10 +155,19 @@ class RunDirectory:
         for held in written:
             os.unlink(os.path.join(self.dir, held["file"]))
 
-    def finish(self):
-        """Close the last part and move the whole run to `out`."""
+    def finish(self, total):
+        """Close the last part and move the whole run to `out`, once its parts are found to hold
+        rows 0..total-1 in order (OutputError, and the run stays unfinished, if not)."""
         if self._stack is not None:
             self._close_part()
+        rows = 0
+        for part in self.manifest["parts"]:
+            path = os.path.join(self.dir, part["file"])
+            if part["first"] != rows or pq.ParquetFile(path).metadata.num_rows != part["count"]:
+                raise OutputError(f"--out {self.dir}: {part['file']} is not rows {rows:,}.. of the run: not finished")
+            rows += part["count"]
+        if rows != total:
+            raise OutputError(f"--out {self.dir}: its parts hold {rows:,} rows, not {total:,}: not finished")
         self.manifest["complete"] = True
         del self.manifest["held"]  # none left: every chunk is in a part
         self._save_manifest()

@@ -25,11 +25,11 @@ from musim.engine.engines import ordered
 from musim.engine.errors import OutputError, SpecError
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts
-from musim.engine.lock import describe, holder
+from musim.engine.lock import describe, file_lock, holder
 from musim.engine.parquet import atomic_parquet, check_output, read_manifest
 from musim.engine.parts import RunDirectory, read_held
 from musim.engine.spec import RunSpec, checked
-from musim.engine.stop import Stopped
+from musim.engine.stop import Stopped, listening
 from musim.games.contract import EXACT_PLAY
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
@@ -154,6 +154,7 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     output = _open_output(spec, game, job, resume)
     started()
     summary = game.make_summary(dataclasses.asdict(spec))
+    held = output.held(partial(_is_chunk, spec.count, job.chunk_size, output.done))
     for path in output.finished_files():
         for batch in pq.ParquetFile(path).iter_batches(columns=summary.COLUMNS):
             summary.add(batch)
@@ -163,10 +164,11 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     exact = spec.play == EXACT_PLAY
     bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, expected=expected, exact=exact, leave=False)
     try:
-        for batch in _ordered_batches(spec, job, output, bar.update):
-            output.write(batch)
-            summary.add(batch)
-        output.finish()
+        with listening():  # a signal once the last chunk is written lets the run finish (engine/stop.py)
+            for batch in _ordered_batches(spec, job, output, held, bar.update):
+                output.write(batch)
+                summary.add(batch)
+            output.finish(spec.count)
     except Stopped as stop:
         kept = output.stop(stop.finished)
         if kept is not None:
@@ -208,22 +210,35 @@ def _open_output(spec, game, job, resume):
 
 
 class SingleFile:
-    """A run into one Parquet file (engine/parquet.py): nothing resumes, the file appears whole or not at all."""
+    """A run into one Parquet file (engine/parquet.py): nothing resumes, the file appears whole or
+    not at all; its one writer holds OUT.lock (engine/lock.py), as both would write OUT.partial."""
 
     done = kept = 0
 
     def __init__(self, out, job, meta, overwrite):
         check_output(out, overwrite)
-        self._stack = ExitStack()
-        self.write = self._stack.enter_context(atomic_parquet(out, job.schema, meta, job.dictionary_columns))
+        self.lock = file_lock(out)
+        with ExitStack() as stack:  # the lock released if the file cannot be opened
+            stack.callback(self.lock.release)
+            self._write = stack.enter_context(atomic_parquet(out, job.schema, meta, job.dictionary_columns))
+            self._stack = stack.pop_all()
+        self.rows = 0
 
     def finished_files(self):
         return []
 
-    def held(self):
+    def held(self, fits):
         return {}
 
-    def finish(self):
+    def write(self, batch):
+        self._write(batch)
+        self.rows += batch.num_rows
+
+    def finish(self, total):
+        """Rename the file into place once it holds the run's `total` rows and the lock is still ours."""
+        if self.rows != total:
+            raise OutputError(f"--out {self.lock.target}: {self.rows:,} rows written, not {total:,}: not kept")
+        self.lock.check()
         self._stack.close()
 
     def abandon(self):
@@ -234,19 +249,25 @@ class SingleFile:
         self.abandon()
 
 
-def _ordered_batches(spec, job, output, done):
-    """The Arrow batch of each chunk after output.done, in chunk order: those output.held()
-    read back, the others from the spec's engine (done(count) as each of those finishes)."""
+def _is_chunk(total, chunk_size, first, start, count):
+    """Is (start, count) a chunk of a run of `total` items in chunks of `chunk_size` from `first`?"""
+    return start >= first and (start - first) % chunk_size == 0 and count == min(chunk_size, total - start)
+
+
+def _ordered_batches(spec, job, output, held, done):
+    """The Arrow batch of each chunk after output.done, in chunk order: those `held` ({(start,
+    count): path}) read back, the others from the spec's engine (done(count) as each of those
+    finishes)."""
     if spec.engine == "dask":
         fn = partial(run_chunk, spec)
     else:
         fn = lambda start, count: job.to_batch(job.simulate(start, count))
-    held, first = output.held(), output.done
+    first = output.done  # grows as parts close
     chunks = lambda: chunk_starts(spec.count, job.chunk_size, first)
-    computed = ordered(fn, (c for c in chunks() if c[0] not in held), spec.workers, done, spec.engine, spec.scheduler)
-    for start, _ in chunks():
-        if start in held:
-            yield read_held(held[start])
+    computed = ordered(fn, (c for c in chunks() if c not in held), spec.workers, done, spec.engine, spec.scheduler)
+    for chunk in chunks():
+        if chunk in held:
+            yield read_held(held[chunk])
         else:
             yield next(computed)
 

@@ -26,12 +26,15 @@ class Stopped(KeyboardInterrupt):
 
 @contextmanager
 def listening():
-    """While the block runs, a signal stops the engine through STOP rather than at once."""
+    """While the block runs, a signal stops the engine through STOP rather than at once (blocks
+    nest: a run listens from its first chunk until its output is finished, its engine inside)."""
+    outer = LISTENING.is_set()
     LISTENING.set()
     try:
         yield
     finally:
-        LISTENING.clear()
+        if not outer:
+            LISTENING.clear()
 
 
 def awaited(pending, wait):

@@ -297,7 +297,7 @@ def balance(
     from musim.engine.lock import DirectoryLock
     from musim.engine.parquet import ensure_writable_dir
     from musim.games.mu.analysis import balance_report
-    from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, analyse
+    from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, analyse, checkpoint_folders
     from musim.games.mu.costs import balance_seconds
     from musim.progress import progress_bar
 
@@ -317,10 +317,14 @@ def balance(
         limit = parse_count(node_limit, "--node-limit")
     try:
         out = balance_report.check_out_dir(out, overwrite)
-        lock = contextlib.nullcontext()
+        lock = contextlib.ExitStack()
         if checkpoint is not None:
-            ensure_writable_dir(checkpoint, checkpoint, "--checkpoint")
-            lock = DirectoryLock(checkpoint, "--checkpoint")  # one writer: engine/lock.py
+            with contextlib.ExitStack() as taking:  # those taken are released if one is refused
+                for n in counts:  # one writer per key folder (engine/lock.py): other jobs share the root
+                    for folder in checkpoint_folders(checkpoint, n, seed, play, dd_tricks, limit, tt_mb, question):
+                        ensure_writable_dir(folder, checkpoint, "--checkpoint")
+                        taking.enter_context(DirectoryLock(folder, "--checkpoint"))
+                lock = taking.pop_all()
     except EngineError as exc:
         raise click.UsageError(str(exc)) from None
     workers = workers or os.cpu_count() or 1

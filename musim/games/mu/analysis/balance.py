@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from musim.analysis.stats import mean_interval, wilson
-from musim.engine.checkpoint import Checkpoint
+from musim.engine.checkpoint import Checkpoint, key_folder
 from musim.engine.engines import ordered
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts
@@ -69,6 +69,12 @@ def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, quest
     if question != "value" and job == "balance-deals":
         params["question"] = question
     return result_key("mu", params)
+
+
+def checkpoint_folders(root, players, seed, play, dd_tricks, node_limit, tt_mb, question="value"):
+    """The folders under the checkpoint `root` that analyse(players, ...) writes, one per job."""
+    args = (players, seed, play, dd_tricks, node_limit, tt_mb, question)
+    return [key_folder(root, checkpoint_key(job, *args)) for job in ("balance-deals", "balance-strength")]
 
 
 def _checkpointed(compute, checkpoint, start, count, *args):
