@@ -5,10 +5,11 @@ import numpy as np
 import pyarrow as pa
 
 from musim import seat_columns
+from musim.deck import MU
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
 from musim.games.rummue.simulate import ENDS, MAX_TURNS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 TEAMS = "with --teams each seat shows its side's points, the sum of the two partners opposite"
 # name, Arrow type, description of each per-seat part (table.PARTS order)
@@ -54,13 +55,18 @@ DEAL_COLUMNS = (
         "as if nobody went out).",
     ),
     Column("turns", pa.int16(), "Turns played (one draw, any melds, one discard each)."),
-    Column("restocks", pa.int16(), "Times the stock ran out and the discard pile but its top card became the stock."),
+    Column(
+        "restocks",
+        pa.int16(),
+        "Times a seat had to draw from an empty stock and the discard pile, except its top card, was shuffled "
+        "into a new stock.",
+    ),
     Column("melds_laid", pa.int8(), "Melds on the table at the end."),
     Column(
         "deck",
         pa.list_(pa.int8()),
-        "The 60 cards (card indices, docs/formats.md) in dealing order: the hands one card at a time from the "
-        "seat left of the dealer, then the card turned up, then the stock from the top down.",
+        "The 60 cards in dealing order: the hands one card at a time from the seat left of the dealer, then the "
+        f"card turned up, then the stock from the top down. {card_indices(MU)}",
     ),
 )
 
