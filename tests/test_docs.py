@@ -111,13 +111,34 @@ def test_generated_descriptions_read_as_sentences():
     from musim.formats_doc import formats_markdown
 
     text = formats_markdown()
-    descriptions = [row.split(" | ")[2] for row in text.split("\n") if row.startswith("| `") and row.count(" | ") >= 2]
+    descriptions = _descriptions(text)
     assert len(descriptions) > 100
     bad = [d for d in descriptions if not re.fullmatch(r"[A-Z].*\.", d.removesuffix(" |"))]
     assert not bad, "\n".join(bad)
     decks = [line for line in text.split("\n") if "A card is written" in line]
     assert decks and all(line.startswith("The deck has ") and line.endswith(".") for line in decks)
     assert "none of a colour" not in text and "in none were" not in text
+
+
+def _descriptions(text):
+    """The description cells of docs/formats.md's column tables."""
+    return [row.split(" | ")[2] for row in text.split("\n") if row.startswith("| `") and row.count(" | ") >= 2]
+
+
+def test_card_index_columns_say_how_the_deck_numbers_its_cards():
+    """A column listing cards by index explains the index (not "(card index, docs/formats.md)": the
+    description is also read from the Parquet file alone), and a deck without copies says nothing of
+    copies' indices."""
+    from musim.formats_doc import formats_markdown
+
+    text = formats_markdown()
+    assert not [d for d in _descriptions(text) if "formats.md" in d]
+    index_columns = [row for row in text.split("\n") if row.startswith(("| `deck` | list<int8>", "| `grid` |"))]
+    assert len(index_columns) == 6  # Calcory, Danger, Reverse Safarü, Rummü, Safarü, Zwickern
+    assert all("Each card is its index in the " in row and "(docs/decks.md)" in row for row in index_columns)
+    zwickern = text.split("## Cards: the Zwickern deck")[1].split("\n## ")[0]
+    assert "No two cards are identical" in zwickern and "cop" not in zwickern
+    assert "pile but its top card" not in text
 
 
 def test_bid_help_example_hand_fits_the_default_player_count():

@@ -36,7 +36,7 @@ _PARTS = (
         "(possibly shared) lowest total, so scored nothing",
     ),
     ("taken", TAKEN, "Turns in which each seat took the card the previous seat had just discarded"),
-    ("discards", DISCARDS, "Cards each seat had to discard (their row secured or blocked)"),
+    ("discards", DISCARDS, "Cards each seat had to discard because its row in the card's colour was secured or blocked"),
     ("turns", TURNS_OF, "Turns each seat took"),
 )
 
@@ -53,8 +53,8 @@ DEAL_COLUMNS = (
     Column(
         f"score_{SEAT}",
         pa.int16(),
-        "Seat i's total over the rounds, highest wins: per round and colour, its row's total unless it has "
-        f"the (possibly shared) lowest total of the colour (a row above {LIMIT} counts 0).",
+        "Seat i's total over the rounds, highest wins: in each round, for each colour, the total of its row, or "
+        f"nothing if that total is the colour's lowest, shared or not (a row above {LIMIT} counts 0).",
     ),
     *(Column(name, pa.list_(pa.int16()), f"{text}, {PER_SEAT}.") for name, _, text in _PARTS),
     Column("rounds_exhausted", pa.int8(), "Rounds that ended because no card was left to take (stock and pile empty)."),

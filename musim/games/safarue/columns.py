@@ -34,8 +34,9 @@ _METHODS = (
     ("pairing", "Turns each seat caught by pairing"),
 )
 _SCORE = {
-    False: "The game's points of seat i, highest wins: the majority bonuses, +1 a triangle, -5 a 0 card caught",
-    True: "The game's points of seat i, lowest wins: the majority bonuses, +1 a triangle caught",
+    False: "The game's points of seat i, highest wins: the majority bonuses, +1 for each triangle and -5 for each "
+    "0 card it caught",
+    True: "The game's points of seat i, lowest wins: the majority bonuses and +1 for each triangle it caught",
 }
 
 

@@ -19,7 +19,8 @@ _PARTS = {
     "most_cards": f"Points for the most cards won (+3 by default; nobody on a tie; {SIDE}, both seats showing it)",
     "zwicks": "Zwicks each seat made (buys that cleared the table)",
     "zwick_points": "Points for each seat's Zwicks (+1 a Zwick by default)",
-    "pile_penalty": "Points each seat lost for the piles it built left on the table at the end (minus their values)",
+    "pile_penalty": "Points each seat lost for the piles it built that were left on the table at the end "
+    "(minus each pile's value)",
     "buys": "Turns each seat bought",
     "builds": "Turns each seat built a pile",
     "lays": "Turns each seat laid its card to the table",
