@@ -36,7 +36,11 @@ _PARTS = (
         "(possibly shared) lowest total, so scored nothing",
     ),
     ("taken", TAKEN, "Turns in which each seat took the card the previous seat had just discarded"),
-    ("discards", DISCARDS, "Cards each seat had to discard because its row in the card's colour was secured or blocked"),
+    (
+        "discards",
+        DISCARDS,
+        "Cards each seat had to discard because its row in the card's colour was secured or blocked",
+    ),
     ("turns", TURNS_OF, "Turns each seat took"),
 )
 
