@@ -26,7 +26,7 @@ def read_items(text):
     if "\n" in stripped:
         try:
             whole = json.loads(stripped)
-        except (json.JSONDecodeError, RecursionError):
+        except Exception:  # not one object: each line is then read (and its error named) alone
             whole = None
         if isinstance(whole, dict):
             yield whole
@@ -42,6 +42,9 @@ def read_items(text):
         except RecursionError:  # Python's parser recurses once per bracket
             yield InputError(f"line {lineno}: JSON nested too deeply")
             continue
+        except Exception as exc:  # e.g. ValueError for an integer of more than 4,300 digits
+            yield InputError(f"line {lineno}: unreadable JSON ({_reason(exc)})")
+            continue
         if not isinstance(obj, dict):
             yield InputError(f"line {lineno}: expected a JSON object, got {type(obj).__name__}")
             continue
@@ -53,16 +56,16 @@ def run_batch(text, handle, out, after=None):
     after(i), if given, is called once item i's line (0-based) is written."""
     ok = True
     for index, item in enumerate(read_items(text)):
-        if isinstance(item, InputError):
-            result = {"error": str(item)}
-        else:
-            try:
-                result = handle(item)
-            except Exception as exc:  # an item's failure is its line's answer
-                result = {"error": _reason(exc)}
-        if "error" in result:
+        try:  # an item's failure, up to serialising its answer, is its line's answer
+            if isinstance(item, InputError):
+                raise item
+            result = handle(item)
+            line = json.dumps(result)
+            ok = ok and "error" not in result
+        except Exception as exc:
             ok = False
-        out.write(json.dumps(result) + "\n")
+            line = json.dumps({"error": _reason(exc)})
+        out.write(line + "\n")
         out.flush()
         if after is not None:
             after(index)

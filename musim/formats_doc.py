@@ -126,19 +126,21 @@ def _deck_section(deck, games):
     """Notation and bit layout of a deck (musim.deck.Deck), for the card columns of its games."""
     names = ", ".join(g.title for g in games)
     repeated = sorted({label for labels in deck.labels for label in labels if labels.count(label) > 1}, key=str)
+    index = "The table gives each card's index: colour by colour, each colour in rank order"
     if repeated:
         copies = (
-            f"In a colour, the cards labelled {_and(repeated)} come in identical copies, written alike; a hand "
-            "holding two lists the text twice."
+            f" In a colour, the cards labelled {_and(repeated)} come in identical copies, written alike; a hand "
+            "holding two copies lists the text twice."
         )
+        index += "; the copies of a card take consecutive indices, the first copy the lowest."
     else:
-        copies = "No two cards are identical."
+        copies = " No two cards are identical: each colour and label names one card."
+        index += "."
     rows = [
         f"## Cards: the {deck.name} deck ({names})\n",
         f"The deck has {deck.n_cards} cards in the colours {_and(deck.colours)}. A card is written as its colour "
-        f"followed by its label (`{deck.text(0)}`, `{deck.text(deck.n_cards - 1)}`). {copies}\n",
-        _layout_text(deck) + " The table gives each card's index (colour by colour, in rank order); the first copy "
-        "of a repeated card takes the lower index.\n",
+        f"followed by its label (`{deck.text(0)}`, `{deck.text(deck.n_cards - 1)}`).{copies}\n",
+        f"{_layout_text(deck)} {index}\n",
     ]
     if len(set(deck.labels)) == 1:
         labels = deck.labels[0]
@@ -169,7 +171,10 @@ def _and(items):
 def _layout_text(deck):
     """How a set of the deck's cards is stored: one uint64 mask, or several words beyond 64 cards."""
     if deck.words == 1:
-        return "A card column stores each seat's cards as a uint64 mask: bit i set for card i."
+        return (
+            "A card-mask column stores each seat's cards as a uint64 mask, bit i set for card i; a column listing "
+            "cards gives their indices."
+        )
     return (
         f"A set of these cards takes {deck.words} uint64 words: card i is bit i % 64 of word i // 64 "
         "(`musim.deck.Deck.words_of`); a column listing cards gives their indices."

@@ -17,6 +17,17 @@ SEAT_NUMBER = "a seat number (0..players-1)"
 PER_SEAT = "one entry per seat, in seat order"
 
 
+def card_indices(deck):
+    """The sentence saying how a column listing cards by index (musim.deck.Deck) numbers them, so
+    that the description read from a file alone is enough to decode it."""
+    last = deck.n_cards - 1
+    return (
+        f"Each card is its index in the {deck.name} deck, which numbers its cards colour by colour "
+        f"({', '.join(deck.colours)}), each colour in rank order: {deck.text(0)} is 0, {deck.text(last)} is {last} "
+        "(docs/decks.md)."
+    )
+
+
 def row_index(unit="deal"):
     """The `deal` column: the row's index within the run, which keys its random stream
     (`unit`: what a row is, a deal or a whole game)."""

@@ -1,5 +1,6 @@
 """Batches that never abort and commands that end as they should (docs/examples/README.md
-"Batches"): a line nested too deeply, an unexpected error while one line is handled, and a legal
+"Batches"): a line nested too deeply or holding too long an integer, an answer that cannot be
+serialised, an unexpected error while one line is handled, and a legal
 record whose table has more moves than the kernels' first room each get their line's answer while
 the batch goes on; `summary` into a closed pipe ends quietly; `solve --stats` reports numba's
 compiling apart from the solve; NUMBA_CACHE_DIR keeps the cache in its source-digest folder."""
@@ -50,6 +51,23 @@ def test_an_unexpected_error_while_handling_a_line_becomes_that_lines_error(monk
     answers = [json.loads(line) for line in res.stdout.splitlines()]
     assert res.exit_code == 1
     assert answers == [{"n": 0}, {"error": "ZeroDivisionError: division by zero"}, {"n": 2}]
+
+
+def test_an_integer_too_long_for_python_is_its_lines_error_and_the_batch_goes_on():
+    huge = '{"dealer": ' + "1" * 5000 + "}"  # json.loads raises ValueError past 4,300 digits
+    code, answers, err = musim("replay", "-", text=f"{huge}\n{ZWICKERN_RECORD}\n")
+    assert code == 1 and err == "" and len(answers) == 2
+    assert answers[0]["error"].startswith("line 1: unreadable JSON (ValueError: ") and "scores" in answers[1]
+
+
+def test_an_answer_that_cannot_be_serialised_becomes_that_lines_error(monkeypatch):
+    answers = {0: {"n": 10**5000}, 1: {"n": {1, 2}}, 2: {"n": 2}}  # too long an int; a set
+    monkeypatch.setattr("musim.cli._item_game", lambda *args: SimpleNamespace(replay=lambda obj: answers[obj["n"]]))
+    res = CliRunner().invoke(cli, ["replay", "-"], input='{"n": 0}\n{"n": 1}\n{"n": 2}\n')
+    lines = [json.loads(line) for line in res.stdout.splitlines()]
+    assert res.exit_code == 1
+    assert lines[0]["error"].startswith("ValueError: ") and lines[1]["error"].startswith("TypeError: ")
+    assert lines[2] == {"n": 2}
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,14 @@
 """The documentation stands alone: no tracked file sends a reader to a file outside the repository,
 every citation of a section of docs/rules.md (§2.3) or of a heading of docs/examples/README.md
-names one that exists, and every JSON example of docs/examples/README.md is accepted by the CLI."""
+names one that exists, every JSON example of docs/examples/README.md is accepted by the CLI, and
+the README's DataFrame example runs as written."""
 
+import ast
 import json
+import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,13 +115,34 @@ def test_generated_descriptions_read_as_sentences():
     from musim.formats_doc import formats_markdown
 
     text = formats_markdown()
-    descriptions = [row.split(" | ")[2] for row in text.split("\n") if row.startswith("| `") and row.count(" | ") >= 2]
+    descriptions = _descriptions(text)
     assert len(descriptions) > 100
     bad = [d for d in descriptions if not re.fullmatch(r"[A-Z].*\.", d.removesuffix(" |"))]
     assert not bad, "\n".join(bad)
     decks = [line for line in text.split("\n") if "A card is written" in line]
     assert decks and all(line.startswith("The deck has ") and line.endswith(".") for line in decks)
     assert "none of a colour" not in text and "in none were" not in text
+
+
+def _descriptions(text):
+    """The description cells of docs/formats.md's column tables."""
+    return [row.split(" | ")[2] for row in text.split("\n") if row.startswith("| `") and row.count(" | ") >= 2]
+
+
+def test_card_index_columns_say_how_the_deck_numbers_its_cards():
+    """A column listing cards by index explains the index (not "(card index, docs/formats.md)": the
+    description is also read from the Parquet file alone), and a deck without copies says nothing of
+    copies' indices."""
+    from musim.formats_doc import formats_markdown
+
+    text = formats_markdown()
+    assert not [d for d in _descriptions(text) if "formats.md" in d]
+    index_columns = [row for row in text.split("\n") if row.startswith(("| `deck` | list<int8>", "| `grid` |"))]
+    assert len(index_columns) == 6  # Calcory, Danger, Reverse Safarü, Rummü, Safarü, Zwickern
+    assert all("Each card is its index in the " in row and "(docs/decks.md)" in row for row in index_columns)
+    zwickern = text.split("## Cards: the Zwickern deck")[1].split("\n## ")[0]
+    assert "No two cards are identical" in zwickern and "cop" not in zwickern
+    assert "pile but its top card" not in text
 
 
 def test_bid_help_example_hand_fits_the_default_player_count():
@@ -130,3 +155,21 @@ def test_bid_help_example_hand_fits_the_default_player_count():
     example = re.search(r'e\.g\. "([^"]+)"', help_text).group(1)
     default = int(re.search(r"--players INTEGER RANGE \[default: (\d+)", help_text).group(1))
     parse_hand(example, default)
+
+
+def test_the_readme_dataframe_example_prints_cards_as_texts(tmp_path):
+    """The README Quickstart's `python -c "import musim; df = musim.read_run(...)..."`, run exactly as
+    written from a folder holding a small run at the path it names, prints the table and seat 0's
+    cards of deal 0 as a list of card texts."""
+    readme = (ROOT / "README.md").read_text()
+    code = re.search(r'^python -c "(import musim; df = musim\.read_run\(.*?)"$', readme, re.M | re.S).group(1)
+    run = re.search(r"read_run\('([^']+)'\)", code).group(1)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = ["run", "--game", "mu", "--deals", "20", "--seed", "7", "--workers", "1", "--no-progress", "--out", run]
+    subprocess.run([sys.executable, "-m", "musim", *args], cwd=tmp_path, env=env, capture_output=True, check=True)
+    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].split() == ["deal", "chief", "bid", "chief_trump", "success", "scores"]
+    cards = ast.literal_eval(lines[-1])
+    assert len(cards) == 15 and all(re.fullmatch(r"[RYGBK][0-9]", card) for card in cards), lines[-1]

@@ -4,9 +4,10 @@ One row is one game."""
 import numpy as np
 import pyarrow as pa
 
+from musim.deck import MU
 from musim.engine.parquet import SEAT, Column
 from musim.games.calcory.rules import ENDS, MAX_TURNS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 _PARTS = (
     ("turns", "Turns each seat took (taking its own surviving marks counts as a turn)"),
@@ -35,8 +36,7 @@ DEAL_COLUMNS = (
     Column(
         "grid",
         pa.list_(pa.int8()),
-        "The card (card index, docs/formats.md) laid face down at each grid position 0..59 "
-        "(row p // 10, column p % 10).",
+        f"The card laid face down at each grid position p = 0..59 (row p // 10, column p % 10). {card_indices(MU)}",
     ),
 )
 

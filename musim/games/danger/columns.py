@@ -3,6 +3,7 @@ One row is one game (five rounds by default)."""
 
 import pyarrow as pa
 
+from musim.deck import DANGER
 from musim.engine.parquet import SEAT, Column
 from musim.games.danger.rules import (
     BLOCKED_ROWS,
@@ -15,7 +16,7 @@ from musim.games.danger.rules import (
     TAKEN,
     TURNS_OF,
 )
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 _NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 # name, index in rules.PARTS, description of each per-seat part
@@ -35,7 +36,11 @@ _PARTS = (
         "(possibly shared) lowest total, so scored nothing",
     ),
     ("taken", TAKEN, "Turns in which each seat took the card the previous seat had just discarded"),
-    ("discards", DISCARDS, "Cards each seat had to discard (their row secured or blocked)"),
+    (
+        "discards",
+        DISCARDS,
+        "Cards each seat had to discard because its row in the card's colour was secured or blocked",
+    ),
     ("turns", TURNS_OF, "Turns each seat took"),
 )
 
@@ -52,8 +57,8 @@ DEAL_COLUMNS = (
     Column(
         f"score_{SEAT}",
         pa.int16(),
-        "Seat i's total over the rounds, highest wins: per round and colour, its row's total unless it has "
-        f"the (possibly shared) lowest total of the colour (a row above {LIMIT} counts 0).",
+        "Seat i's total over the rounds, highest wins: in each round, for each colour, the total of its row, or "
+        f"nothing if that total is the colour's lowest, shared or not (a row above {LIMIT} counts 0).",
     ),
     *(Column(name, pa.list_(pa.int16()), f"{text}, {PER_SEAT}.") for name, _, text in _PARTS),
     Column("rounds_exhausted", pa.int8(), "Rounds that ended because no card was left to take (stock and pile empty)."),
@@ -62,8 +67,8 @@ DEAL_COLUMNS = (
     Column(
         "deck",
         pa.list_(pa.int8()),
-        "The stock at the start, the top card first: card indices of the run's deck (docs/formats.md: the "
-        "Danger deck; with --copies or --multicolour, musim.deck.danger_deck(copies, multicolour)).",
+        f"The stock at the start, the top card first. {card_indices(DANGER)} With --copies or --multicolour the "
+        "deck is musim.deck.danger_deck(copies, multicolour), numbered the same way.",
     ),
 )
 

@@ -42,7 +42,8 @@ DEAL_COLUMNS = (
     Column(
         "shortfall",
         pa.int8(),
-        "Bid minus the largest bid whose target team_points reach (0 when made); null for an eklat.",
+        "By how many cards the bid failed: the bid minus the largest bid whose target team_points reached (0 when "
+        "made); null for an eklat.",
     ),
     Column(
         "bonus",

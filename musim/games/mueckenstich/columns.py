@@ -19,8 +19,8 @@ DEAL_COLUMNS = (
     Column(
         f"score_{SEAT}",
         pa.int16(),
-        "The deal's points of seat i (number cards won: 2 in the double colour, 0 in the zero colour, else 1; "
-        "-5 for each colour of which a mosquito was won).",
+        "The deal's points of seat i: 1 for each number card it won (2 in the double colour, 0 in the zero "
+        "colour), and -5 for each colour of which it won a mosquito.",
     ),
     Column(f"tricks_{SEAT}", pa.int8(), "Tricks won by seat i."),
     Column(
@@ -32,12 +32,13 @@ DEAL_COLUMNS = (
     Column(
         "trumps_named",
         pa.list_(pa.string()),
-        "The trump colour letter each mosquito named, in play order (empty: no mosquito played, no trump).",
+        "The trump colour letter each mosquito named, in play order (empty when no mosquito was played: the deal "
+        "had no trump).",
     ),
     Column(
         "double",
         pa.string(),
-        "The colour worth 2 a number card, named by the single seat with the fewest tricks; "
+        "The colour whose number cards are worth 2, named by the single seat with the fewest tricks; "
         "null if several share the fewest.",
     ),
     Column(
@@ -46,13 +47,14 @@ DEAL_COLUMNS = (
     Column(
         "zero",
         pa.string(),
-        "The colour worth 0, named by the single seat with the most mosquitoes won; null if several share it.",
+        "The colour whose number cards are worth 0, named by the single seat with the most mosquitoes won; null if "
+        "several share it.",
     ),
     Column("zero_by", pa.int8(), f"The seat that named the zero colour, {SEAT_NUMBER}; null with no zero colour."),
     Column(
         "discards",
         pa.list_(pa.uint64()),
-        f"The two cards each seat laid aside as card masks (0 with 6 players), {PER_SEAT}.",
+        f"The two cards each seat laid aside, as card masks (0, no cards, with 6 players), {PER_SEAT}.",
     ),
     Column(
         "hands",

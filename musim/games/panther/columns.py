@@ -14,7 +14,8 @@ DEAL_COLUMNS = (
     Column(
         f"score_{SEAT}",
         pa.int16(),
-        "The deal's points of seat i (+5 a yellow card, -10 a red one, -50 a black 7 won; +50 for the last trick).",
+        "The deal's points of seat i: +5 for each yellow card it won, -10 for each red one, -50 for each black 7, and "
+        "+50 for the last trick.",
     ),
     Column(f"tricks_{SEAT}", pa.int8(), "Tricks won by seat i."),
     Column("last_trick", pa.int8(), f"The seat that took the last trick (+50), {SEAT_NUMBER}."),

@@ -5,10 +5,11 @@ import numpy as np
 import pyarrow as pa
 
 from musim import seat_columns
+from musim.deck import MU
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
 from musim.games.rummue.simulate import ENDS, MAX_TURNS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 TEAMS = "with --teams each seat shows its side's points, the sum of the two partners opposite"
 # name, Arrow type, description of each per-seat part (table.PARTS order)
@@ -17,9 +18,9 @@ _PARTS = (
     (
         "meld_points",
         pa.int16(),
-        "Points of the melds each seat laid, by the table of docs/rules.md §5.1 on each meld's cards at the end of the "
-        "deal less those other seats put there, and +10 for each card it put into another seat's meld (added or "
-        "swapped in for a joker) that lies there at the end",
+        "Points of each seat's melds: the table of docs/rules.md §5.1 applied to each of its melds' cards at the end "
+        "of the deal, leaving out the cards other seats put there, plus 10 for each card it put into another seat's "
+        "meld (added, or swapped in for a joker) that is still there at the end",
     ),
     ("added", pa.int8(), "Cards each seat added to melds on the table (its own or another's)"),
     ("swaps", pa.int8(), "Joker swaps each seat made (a card of its hand for a yellow card of a meld)"),
@@ -27,8 +28,8 @@ _PARTS = (
     (
         "penalty",
         pa.int16(),
-        "Points of the cards left in each seat's hand: -10 a red, -5 any other (0 for the partner of the seat "
-        "going out, with --teams)",
+        "Points of the cards left in each seat's hand: -10 for each red card, -5 for any other (0 for the partner "
+        "of the seat going out, with --teams)",
     ),
     ("came_out", pa.int16(), "The turn (0-based) in which each seat laid its first meld, -1 if it never did"),
 )
@@ -42,8 +43,8 @@ DEAL_COLUMNS = (
     Column(
         f"score_{SEAT}",
         pa.int16(),
-        f"The deal's points of seat i: its melds' points and +10 a card put into another's meld (meld_points), +10 "
-        f"for going out, the cards left in hand ({TEAMS}).",
+        f"The deal's points of seat i: meld_points, +10 for going out, and penalty for the cards left in hand "
+        f"({TEAMS}).",
     ),
     *(Column(name, pa.list_(typ), f"{text}, {PER_SEAT}.") for name, typ, text in _PARTS),
     Column("out", pa.int8(), f"The seat that went out (discarded its last card), {SEAT_NUMBER}; null when nobody did."),
@@ -54,13 +55,18 @@ DEAL_COLUMNS = (
         "as if nobody went out).",
     ),
     Column("turns", pa.int16(), "Turns played (one draw, any melds, one discard each)."),
-    Column("restocks", pa.int16(), "Times the stock ran out and the discard pile but its top card became the stock."),
+    Column(
+        "restocks",
+        pa.int16(),
+        "Times a seat had to draw from an empty stock and the discard pile, except its top card, was shuffled "
+        "into a new stock.",
+    ),
     Column("melds_laid", pa.int8(), "Melds on the table at the end."),
     Column(
         "deck",
         pa.list_(pa.int8()),
-        "The 60 cards (card indices, docs/formats.md) in dealing order: the hands one card at a time from the "
-        "seat left of the dealer, then the card turned up, then the stock from the top down.",
+        "The 60 cards in dealing order: the hands one card at a time from the seat left of the dealer, then the "
+        f"card turned up, then the stock from the top down. {card_indices(MU)}",
     ),
 )
 

@@ -3,9 +3,10 @@ description.  One row is one game (every round until the stock and the hands are
 
 import pyarrow as pa
 
+from musim.deck import MU
 from musim.engine.parquet import SEAT, Column
 from musim.games.safarue.simulate import PARTS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 SIDE = "with 4 players the partners opposite share it, each seat showing its side's"
 
@@ -33,8 +34,9 @@ _METHODS = (
     ("pairing", "Turns each seat caught by pairing"),
 )
 _SCORE = {
-    False: "The game's points of seat i, highest wins: the majority bonuses, +1 a triangle, -5 a 0 card caught",
-    True: "The game's points of seat i, lowest wins: the majority bonuses, +1 a triangle caught",
+    False: "The game's points of seat i, highest wins: the majority bonuses, +1 for each triangle and -5 for each "
+    "0 card it caught",
+    True: "The game's points of seat i, lowest wins: the majority bonuses and +1 for each triangle it caught",
 }
 
 
@@ -59,8 +61,8 @@ def _columns(reverse):
         Column(
             "deck",
             pa.list_(pa.int8()),
-            "The 60 cards (card indices, docs/formats.md) in dealing order: each round deals 4 cards to each seat "
-            "one at a time from the seat left of its dealer, then the table up to 4 cards, from the front.",
+            "The 60 cards in dealing order: each round deals 4 cards to each seat one at a time from the seat left "
+            f"of its dealer, then the table up to 4 cards, from the front. {card_indices(MU)}",
         ),
     )
 

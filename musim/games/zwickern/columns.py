@@ -5,10 +5,11 @@ is n deals."""
 import pyarrow as pa
 
 from musim import seat_columns
+from musim.deck import ZWICKERN
 from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
 from musim.games.zwickern.rules import PARTS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
+from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 SIDE = "with 4 players the partners opposite (seats 0 and 2, 1 and 3) share it"
 
@@ -18,7 +19,8 @@ _PARTS = {
     "most_cards": f"Points for the most cards won (+3 by default; nobody on a tie; {SIDE}, both seats showing it)",
     "zwicks": "Zwicks each seat made (buys that cleared the table)",
     "zwick_points": "Points for each seat's Zwicks (+1 a Zwick by default)",
-    "pile_penalty": "Points each seat lost for the piles it built left on the table at the end (minus their values)",
+    "pile_penalty": "Points each seat lost for the piles it built that were left on the table at the end "
+    "(minus each pile's value)",
     "buys": "Turns each seat bought",
     "builds": "Turns each seat built a pile",
     "lays": "Turns each seat laid its card to the table",
@@ -42,9 +44,8 @@ DEAL_COLUMNS = (
     Column(
         "deck",
         pa.list_(pa.int8()),
-        "The 55 cards (card indices, docs/formats.md) in dealing order: 4 cards to each seat one at a time "
-        "from the seat left of the dealer, 4 to the table, then 4 more each for every later round, as far as "
-        "the stock allows.",
+        "The 55 cards in dealing order: 4 cards to each seat one at a time from the seat left of the dealer, 4 to "
+        f"the table, then 4 more each for every later round, as far as the stock allows. {card_indices(ZWICKERN)}",
     ),
 )
 
