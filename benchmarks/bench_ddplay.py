@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import auction_positions, prefaulted
 
-from musim.cards import CARD_TEXT
+from musim.core.cards import CARD_TEXT
 from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record
 from musim.games.mu.solve import MuSolver

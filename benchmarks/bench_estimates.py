@@ -1,4 +1,4 @@
-"""The figures behind musim's run-time estimates (musim/progress.py), and how well they hold.
+"""The figures behind musim's run-time estimates (musim/engine/progress.py), and how well they hold.
 
 The times are CPU seconds of the process (the machine is shared: its wall times swing with the
 load; on a quiet core they are the wall times of a worker).
@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 
-from musim.cards import CARD_TEXT
+from musim.core.cards import CARD_TEXT
 from musim.games.mu import simulate as sim
 from musim.games.mu.ddplay import UNRESOLVED
 from musim.games.mu.run import simulate_deals
@@ -165,8 +165,8 @@ def readme():
 
 
 def slicing(chunks):
+    from musim.engine.progress import reporting
     from musim.engine.spec import RunSpec, checked
-    from musim.progress import reporting
 
     spec = RunSpec("mu", "deals", chunks << 15, 4, "heuristic", seed=SEED, workers=1)
     job = checked(spec).job(spec)

@@ -6,7 +6,7 @@ Prints, per game and player count:
     and heuristic;
   * with --duplicate N: the points a row one heuristic seat gains over the same seat playing
     random, the others random, on N duplicate rows with the seats rotated, and its 95% interval
-    (musim.duplicate.duplicate_advantage).  Reverse Safarü is won by the lowest score: there the
+    (musim.play.duplicate.duplicate_advantage).  Reverse Safarü is won by the lowest score: there the
     heuristic's gain is negative.  Calcory's score is the cards won; `calcory` plays with perfect
     memory (--memory 1), `calcory-memory-0` with none.  A Zwickern row is one deal (a game is n deals).
     `rummue-teams` plays Rummü with partners opposite (--teams): the heuristic seat's partner plays
@@ -20,7 +20,6 @@ import time
 from functools import partial
 from types import SimpleNamespace
 
-from musim.duplicate import duplicate_advantage
 from musim.games.calcory import simulate as calcory
 from musim.games.danger import simulate as danger
 from musim.games.mueckenstich import simulate as mueckenstich
@@ -29,6 +28,7 @@ from musim.games.rummue import simulate as rummue
 from musim.games.safarue import simulate as safarue
 from musim.games.wimmueln import simulate as wimmueln
 from musim.games.zwickern import simulate as zwickern
+from musim.play.duplicate import duplicate_advantage
 
 CHUNK = 1 << 15
 

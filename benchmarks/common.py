@@ -3,8 +3,8 @@
 import itertools
 import random
 
-from musim.cards import CARD_TEXT, N_CARDS, type_text
-from musim.deck import MU
+from musim.core.cards import CARD_TEXT, N_CARDS, type_text
+from musim.core.deck import MU
 from musim.games.bridge.solve import SEATS, STRAINS, random_pbn
 from musim.games.mu import simulate as sim
 from musim.games.mu.run import simulate_deals

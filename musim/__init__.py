@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-from musim import _cache
+from musim.compile import cache as _cache
 
 _cache.configure()
 

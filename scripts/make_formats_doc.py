@@ -5,7 +5,7 @@ Usage: python scripts/make_formats_doc.py
 
 from pathlib import Path
 
-from musim.formats_doc import formats_markdown
+from musim.io.formats_doc import formats_markdown
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
 

@@ -3,14 +3,14 @@
 Written straight from the rules text, independently of musim.games.mu.rules:
 cards are ints (index = 12*colour + slot), hands are lists, and every rule is a
 few lines of lists, comparisons and sorting.  Only the deck layout constants
-come from musim.cards.
+come from musim.core.cards.
 
 Trump types use the project's codes so results can be compared with the
 kernels: None or -1 = no trump, 0..4 = a colour (R Y G B K), 5..14 = the number
 (code - 5).
 """
 
-from musim.cards import COLOURS, SLOT_NUMBERS
+from musim.core.cards import COLOURS, SLOT_NUMBERS
 
 N_CARDS = 60
 TRUMP = "trump"

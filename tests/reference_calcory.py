@@ -8,7 +8,7 @@ list of numbers.
 
 from dataclasses import dataclass, field
 
-from musim.deck import MU_NUMBERS
+from musim.core.deck import MU_NUMBERS
 
 TARGET = 13
 

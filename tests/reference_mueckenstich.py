@@ -1,12 +1,12 @@
 """A slow, plain-Python statement of Mückenstich's rules (docs/rules.md §8), for testing.
 
-Written from the rules text, independently of musim.tricks and the game's kernels: a
+Written from the rules text, independently of musim.play.tricks and the game's kernels: a
 card is a text (`R12`, `RM`) or an index whose colour and rank are read from a list,
 hands are lists, and each rule is a few lines of comparisons.  Only the deck's
-definition comes from musim.deck.
+definition comes from musim.core.deck.
 """
 
-from musim.deck import MUECKENSTICH as DECK
+from musim.core.deck import MUECKENSTICH as DECK
 
 COLOURS = "RYGB"
 SLOTS = [*(str(d) for d in range(1, 13)), "12", "M", "M", "M"]  # per colour, in index order

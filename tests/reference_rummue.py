@@ -8,7 +8,7 @@ meld's cards and who put them there.
 
 from itertools import combinations
 
-from musim.deck import MU_NUMBERS
+from musim.core.deck import MU_NUMBERS
 
 YELLOW = 1
 COLOURS = "RYGBK"

@@ -7,7 +7,7 @@ method may take are found by trying every subset.
 
 from itertools import combinations
 
-from musim.deck import MU_NUMBERS
+from musim.core.deck import MU_NUMBERS
 
 
 def number(card):

@@ -1,12 +1,12 @@
 """A slow, plain-Python statement of the trick rules, The Last Panther (docs/rules.md §4) and
 Wimmüln (docs/rules.md §3), for testing.
 
-Written from the rules text, independently of musim.tricks and the games' kernels:
+Written from the rules text, independently of musim.play.tricks and the games' kernels:
 a card is (colour, rank) looked up in lists, hands are lists, and each rule is a few
-lines of comparisons.  Only the decks' definitions come from musim.deck.
+lines of comparisons.  Only the decks' definitions come from musim.core.deck.
 """
 
-from musim.deck import MU
+from musim.core.deck import MU
 
 COLOURS = "RYGBK"
 

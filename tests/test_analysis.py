@@ -10,8 +10,8 @@ import pytest
 import reference as ref
 from click.testing import CliRunner
 
-from musim.cards import CARD_TEXT, TYPE_MASK, type_text
 from musim.cli import cli
+from musim.core.cards import CARD_TEXT, TYPE_MASK, type_text
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import contracts
 from musim.games.mu.analysis.balance import analyse

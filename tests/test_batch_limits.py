@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from musim import _cache
 from musim.cli import cli
-from musim.deck import ZWICKERN
+from musim.compile import cache as _cache
+from musim.core.deck import ZWICKERN
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 ZWICKERN_RECORD = (EXAMPLES / "zwickern-records.jsonl").read_text().splitlines()[0]

@@ -14,10 +14,8 @@ import pytest
 import reference_calcory as ref
 from click.testing import CliRunner
 
-from musim.batch import InputError
 from musim.cli import cli
-from musim.deck import MU as DECK
-from musim.duplicate import duplicate_advantage
+from musim.core.deck import MU as DECK
 from musim.games.calcory import rules
 from musim.games.calcory.record import record, replay
 from musim.games.calcory.rules import (
@@ -35,6 +33,8 @@ from musim.games.calcory.rules import (
     new_table,
 )
 from musim.games.calcory.simulate import CARDS, simulate_deals
+from musim.io.batch import InputError
+from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = (2, 3, 4)
 POLICIES = ("random", "heuristic")

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from musim.cli import cli
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.engine.errors import SpecError
 from musim.engine.parquet import SEAT, Column, read_metadata, schema_of
 from musim.engine.run import Job
@@ -93,8 +93,8 @@ def toy(monkeypatch):
         (dict(policies=("dd",), job=len, make_summary=len), "needs a solver"),
         (dict(policies=("random",)), "needs job and make_summary"),
         (dict(matches=True), "matches need policies"),
-        (dict(deck="mu-and-more"), "deck must be a musim.deck.Deck"),
-        (dict(deck=None, policies=("random",), job=len, make_summary=len), "deck must be a musim.deck.Deck"),
+        (dict(deck="mu-and-more"), "deck must be a musim.core.deck.Deck"),
+        (dict(deck=None, policies=("random",), job=len, make_summary=len), "deck must be a musim.core.deck.Deck"),
         (dict(options=(Option("players", int, 3, "x"),)), "option names"),
         (dict(options=(Option("n", int, 20, "x", range=(0, 9)),)), "default --n: 20 is not in the range 0..9"),
         (dict(options=(Option("n", str, "a", "x", range=(0, 9)),)), "a range needs a number type"),

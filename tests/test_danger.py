@@ -13,10 +13,8 @@ import pytest
 import reference_danger as ref
 from click.testing import CliRunner
 
-from musim.batch import InputError
 from musim.cli import cli
-from musim.deck import DANGER, danger_deck
-from musim.duplicate import duplicate_advantage
+from musim.core.deck import DANGER, danger_deck
 from musim.games.danger import policies, rules
 from musim.games.danger.record import record, replay
 from musim.games.danger.rules import (
@@ -37,6 +35,8 @@ from musim.games.danger.rules import (
     new_table,
 )
 from musim.games.danger.simulate import simulate_deals
+from musim.io.batch import InputError
+from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = (3, 4, 5)
 POLICIES = ("random", "heuristic")

@@ -9,7 +9,7 @@ import pytest
 from reference_dd import dd_value
 from test_solver import random_position
 
-from musim.cards import CARD_TEXT
+from musim.core.cards import CARD_TEXT
 from musim.games.mu import simulate as sim
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.record import replay

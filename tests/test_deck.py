@@ -1,13 +1,13 @@
-"""Deck definitions (musim.deck): the Mü & More deck agrees with musim.cards bit for bit;
+"""Deck definitions (musim.core.deck): the Mü & More deck agrees with musim.core.cards bit for bit;
 Mückenstich's 64 cards; the several-word layout beyond 64 cards (Danger's 126)."""
 
 import numpy as np
 import pytest
 
-from musim import cards
-from musim.cards import CardError
-from musim.deck import DANGER as MUSIM_DANGER
-from musim.deck import MU, MUECKENSTICH, Deck, danger_deck
+from musim.core import cards
+from musim.core.cards import CardError
+from musim.core.deck import DANGER as MUSIM_DANGER
+from musim.core.deck import MU, MUECKENSTICH, Deck, danger_deck
 
 # Danger (docs/rules.md §9, issue 9): 4 colours x values 1..9 x 3 copies, and one two-colour
 # card of value 1, 2, 3 for each of the 6 colour pairs, each pair a colour of its own.
@@ -91,7 +91,7 @@ def test_danger_deck_uses_two_words():
 
 
 def test_zwickern_deck_notation_and_layout():
-    from musim.deck import ZWICKERN as d
+    from musim.core.deck import ZWICKERN as d
 
     assert d.n_cards == 55 and d.words == 1 and d.colours == ("S", "H", "D", "C", "J")
     assert d.format(d.colour_mask("S")) == ["SA", *(f"S{v}" for v in range(2, 11)), "SJ", "SQ", "SK"]

@@ -112,7 +112,7 @@ def test_example_is_accepted_by_the_cli(block):
 
 def test_generated_descriptions_read_as_sentences():
     """docs/formats.md's column descriptions and deck notes start with a capital and end with a full stop."""
-    from musim.formats_doc import formats_markdown
+    from musim.io.formats_doc import formats_markdown
 
     text = formats_markdown()
     descriptions = _descriptions(text)
@@ -133,7 +133,7 @@ def test_card_index_columns_say_how_the_deck_numbers_its_cards():
     """A column listing cards by index explains the index (not "(card index, docs/formats.md)": the
     description is also read from the Parquet file alone), and a deck without copies says nothing of
     copies' indices."""
-    from musim.formats_doc import formats_markdown
+    from musim.io.formats_doc import formats_markdown
 
     text = formats_markdown()
     assert not [d for d in _descriptions(text) if "formats.md" in d]

@@ -1,4 +1,4 @@
-"""musim.drivers: one driver for every game scored per seat, compiled once per game and then
+"""musim.play.drivers: one driver for every game scored per seat, compiled once per game and then
 loaded from numba's on-disk cache (the reason the games register their kernels by workspace
 type instead of passing them as function arguments, which numba cannot cache)."""
 
@@ -8,7 +8,7 @@ import sys
 
 RUN = """
 import json
-from musim import drivers
+from musim.play import drivers
 from musim.games.mu import run as mu
 from musim.games.mueckenstich import simulate as mueckenstich
 from musim.games.panther import simulate as panther

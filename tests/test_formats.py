@@ -10,11 +10,11 @@ from click.testing import CliRunner
 
 import musim
 from musim.cli import cli
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.engine.parquet import DESCRIPTION_KEY, METADATA_FIELDS, read_metadata
-from musim.formats_doc import formats_markdown
 from musim.games.mu import RESULT_VERSION
 from musim.games.mu.columns import DD_COLUMNS, MATCH_SCHEMA, deal_schema
+from musim.io.formats_doc import formats_markdown
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
 DD_NAMES = [c.name for c in DD_COLUMNS]

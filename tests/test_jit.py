@@ -1,7 +1,7 @@
-"""numba's private API that musim relies on (musim.jit, musim.numba_patch) is there and behaves.
+"""numba's private API that musim relies on (musim.compile.jit, musim.compile.numba_patch) is there and behaves.
 
 A failure here means the installed numba is not one musim was tested with: see the pins in
-pyproject.toml and the list of internals in musim/numba_patch.py.
+pyproject.toml and the list of internals in musim/compile/numba_patch.py.
 """
 
 import importlib.metadata
@@ -14,10 +14,10 @@ from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaError
 from packaging.requirements import Requirement
 
-from musim.jit import flat_kernel
-from musim.numba_patch import compile_per_type
+from musim.compile.jit import flat_kernel
+from musim.compile.numba_patch import compile_per_type
 
-INCOMPATIBLE = f"numba {importlib.metadata.version('numba')} is incompatible with musim.numba_patch: "
+INCOMPATIBLE = f"numba {importlib.metadata.version('numba')} is incompatible with musim.compile.numba_patch: "
 
 
 def _adder_and_callers():
@@ -56,7 +56,7 @@ def test_the_patched_method_has_the_expected_signature():
 
 
 def test_unpatched_numba_compiles_a_copy_per_constant():
-    """Why the patch exists: if numba stops doing this, musim.numba_patch is dead code."""
+    """Why the patch exists: if numba stops doing this, musim.compile.numba_patch is dead code."""
     add, add_zero, add_minus_one = _adder_and_callers()
     assert (add_zero(5), add_minus_one(5)) == (5, 4)
     assert len(add.signatures) == 2, f"numba no longer compiles a callee per literal constant: {add.signatures}"

@@ -10,13 +10,13 @@ import reference_mueckenstich as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musim.batch import InputError
-from musim.deck import MUECKENSTICH as DECK
-from musim.duplicate import duplicate_advantage
+from musim.core.deck import MUECKENSTICH as DECK
 from musim.games.mueckenstich import rules, simulate
 from musim.games.mueckenstich.record import record, replay
 from musim.games.mueckenstich.simulate import simulate_deals
-from musim.tricks import NO_TRUMP
+from musim.io.batch import InputError
+from musim.play.duplicate import duplicate_advantage
+from musim.play.tricks import NO_TRUMP
 
 PLAYERS = range(3, 7)
 POLICIES = ("random", "heuristic")
@@ -402,8 +402,8 @@ def test_deal_rows_hold_the_simulated_values_and_every_column_is_described():
 
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_matches_are_n_deals_2n_at_3_players_and_replay_deal_by_deal(n):
-    from musim.drivers import deal_arrays
-    from musim.rng import randint, stream_state
+    from musim.core.rng import randint, stream_state
+    from musim.play.drivers import deal_arrays
 
     out = simulate.simulate_matches(n, 12, "heuristic", 3, 10)
     assert (out["deals"] == (2 * n if n == 3 else n)).all()

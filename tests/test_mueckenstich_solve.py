@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from reference_mueckenstich import COLOURS, is_mosquito, legal, text, winner
 
 from musim.cli import cli
-from musim.deck import MUECKENSTICH as DECK
+from musim.core.deck import MUECKENSTICH as DECK
 from musim.games.mueckenstich.solve import MueckenstichSolver
 from musim.solver.tt import make_table
 

@@ -9,12 +9,12 @@ import reference_tricks as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musim.batch import InputError
-from musim.deck import MU
-from musim.duplicate import duplicate_advantage
+from musim.core.deck import MU
 from musim.games.panther import rules
 from musim.games.panther.record import record, replay
 from musim.games.panther.simulate import simulate_deals
+from musim.io.batch import InputError
+from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = range(3, 9)
 POLICIES = ("random", "heuristic")
@@ -242,9 +242,9 @@ def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
 @pytest.mark.parametrize("n", [3, 5, 8])
 def test_matches_end_at_minus_200_and_replay_deal_by_deal(n):
     """The match rule from the outside: deals of stream (~seed, m), dealer moving left, until a total <= -200."""
-    from musim.drivers import deal_arrays
+    from musim.core.rng import randint, stream_state
     from musim.games.panther import simulate
-    from musim.rng import randint, stream_state
+    from musim.play.drivers import deal_arrays
 
     out = simulate.simulate_matches(n, 12, "heuristic", 3, 30)
     assert (out["totals"].sum(axis=1) == out["deals"] * rules.deck_total(n)).all()

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from musim.cli import cli
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.panther.rules import deck
 from musim.games.panther.solve import PantherSolver
 from musim.solver.tt import make_table

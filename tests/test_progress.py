@@ -1,4 +1,4 @@
-"""The progress bar and the run-time estimates (musim/progress.py, games/mu/costs.py): the bar
+"""The progress bar and the run-time estimates (musim/engine/progress.py, games/mu/costs.py): the bar
 moves as deals finish, not as chunks do; estimates come from measured costs and count the
 work the command does; exact play's ETA and warning say how uncertain they are."""
 
@@ -6,10 +6,10 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from musim import progress
 from musim.cli import cli
+from musim.engine import progress
+from musim.engine.progress import Estimate, estimate_seconds
 from musim.games.mu import costs
-from musim.progress import Estimate, estimate_seconds
 
 
 def invoke(*args):

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from musim.batch import InputError
-from musim.cards import COLOURS, CardError, parse_type
 from musim.cli import cli
-from musim.deck import MU
+from musim.core.cards import COLOURS, CardError, parse_type
+from musim.core.deck import MU
 from musim.games.mu import rules
 from musim.games.mu.record import replay
+from musim.io.batch import InputError
 
 GOLDEN = Path(__file__).resolve().parent / "golden"  # an independent implementation's cases
 RECORDS = GOLDEN / "mu-records.jsonl"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import reference as ref
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.mu import rules
 
 TYPES = list(range(-1, 15))  # -1 none, 0..4 colours, 5..14 numbers

@@ -15,10 +15,8 @@ import reference_rummue as ref
 from click.testing import CliRunner
 
 from musim.analysis.stats import wilson
-from musim.batch import InputError
 from musim.cli import cli
-from musim.deck import MU as DECK
-from musim.duplicate import duplicate_advantage
+from musim.core.deck import MU as DECK
 from musim.games.mueckenstich import summary as mueckenstich_summary
 from musim.games.rummue import rules, table
 from musim.games.rummue.policies import opening
@@ -27,6 +25,8 @@ from musim.games.rummue.rules import ILLEGAL, RUN_MIXED, RUN_ONE, SET, come_out,
 from musim.games.rummue.search import candidates
 from musim.games.rummue.simulate import make_workspace, simulate_deals, simulate_matches
 from musim.games.zwickern import summary as zwickern_summary
+from musim.io.batch import InputError
+from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = (3, 4, 5, 6)
 POLICIES = ("random", "heuristic")

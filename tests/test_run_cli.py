@@ -350,7 +350,7 @@ def test_summary_of_a_file_that_is_no_run_fails_in_one_line(tmp_path, content):
     ],
 )
 def test_the_long_run_estimate(updates, total, said):
-    from musim.progress import Estimate
+    from musim.engine.progress import Estimate
 
     now, heard = [0.0], []
     estimate = Estimate(total, "deal", " Faster: fewer --deals.", heard.append, clock=lambda: now[0])
@@ -372,7 +372,7 @@ def test_the_progress_bar_draws_the_last_of_a_burst_of_updates():
     plain tqdm skips drawing updates 0.1 s apart and draws nothing until the next one."""
     import io
 
-    from musim.progress import progress_bar
+    from musim.engine.progress import progress_bar
 
     out = io.StringIO()
     with progress_bar(10, "deal", True, file=out) as bar:

@@ -14,14 +14,14 @@ import pytest
 import reference_safarue as ref
 from click.testing import CliRunner
 
-from musim.batch import InputError
 from musim.cli import cli
-from musim.deck import MU as DECK
-from musim.duplicate import duplicate_advantage
+from musim.compile.jit import ScratchFull
+from musim.core.deck import MU as DECK
 from musim.games.safarue import policies, rules
 from musim.games.safarue.record import _Game, record, replay
 from musim.games.safarue.simulate import CARDS, deal_round, make_workspace, score_game, simulate_deals
-from musim.jit import ScratchFull
+from musim.io.batch import InputError
+from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = (2, 3, 4)
 POLICIES = ("random", "heuristic")

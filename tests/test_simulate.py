@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musim.bits import popcount
-from musim.cards import N_CARDS
-from musim.deck import MU
-from musim.drivers import deal_arrays
+from musim.core.bits import popcount
+from musim.core.cards import N_CARDS
+from musim.core.deck import MU
+from musim.core.rng import randint, stream_state
 from musim.games.mu import simulate as sim
 from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record, simulate_deals, simulate_match_chunk
-from musim.rng import randint, stream_state
+from musim.play.drivers import deal_arrays
 
 PLAYS = ("random", "heuristic")
 TOTAL_POINTS = {3: 36, 4: 60, 5: 60, 6: 60}

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_dd import dd_value
 
-from musim import bits
-from musim.cards import CARD_TEXT, N_CARDS, type_text
 from musim.cli import cli
+from musim.core import bits
+from musim.core.cards import CARD_TEXT, N_CARDS, type_text
 from musim.games.mu.solve import MuSolver
 from musim.solver.search import NO_DEADLINE, available
 from musim.solver.solve import solve, solve_bounds

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.engine.parquet import DESCRIPTION_KEY
 from musim.games.panther import columns as panther_columns
 from musim.games.panther import simulate as panther

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musim.batch import InputError, run_batch
-from musim.cards import CardError
+from musim.core.cards import CardError
 from musim.games.mueckenstich import record as mueckenstich
 from musim.games.panther import record as panther
 from musim.games.wimmueln import record as wimmueln
+from musim.io.batch import InputError, run_batch
 
 GAMES = {"panther": (panther, 5), "wimmueln": (wimmueln, 4), "mueckenstich": (mueckenstich, 4)}
 JUNK = st.one_of(

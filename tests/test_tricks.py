@@ -1,4 +1,4 @@
-"""The shared trick kernels (musim.tricks) against the reference on random states, for the
+"""The shared trick kernels (musim.play.tricks) against the reference on random states, for the
 Mü & More deck (no trump or a colour trump) and Mückenstich's 64 cards (later equal wins)."""
 
 import numpy as np
@@ -6,8 +6,8 @@ import reference_tricks as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musim import tricks
-from musim.deck import MU, MUECKENSTICH
+from musim.core.deck import MU, MUECKENSTICH
+from musim.play import tricks
 
 DECKS = (MU, MUECKENSTICH)
 

@@ -9,12 +9,12 @@ import reference_tricks as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musim.batch import InputError
-from musim.deck import MU
-from musim.duplicate import duplicate_advantage
+from musim.core.deck import MU
 from musim.games.wimmueln import rules
 from musim.games.wimmueln.record import record, replay
 from musim.games.wimmueln.simulate import simulate_deals
+from musim.io.batch import InputError
+from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = range(3, 7)
 POLICIES = ("random", "heuristic")
@@ -263,9 +263,9 @@ def test_a_three_player_record_may_use_any_three_colours():
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_matches_end_at_200_and_replay_deal_by_deal(n):
     """The match rule from the outside: deals of stream (~seed, m), dealer moving left, until a total >= 200."""
-    from musim.drivers import deal_arrays
+    from musim.core.rng import randint, stream_state
     from musim.games.wimmueln import simulate
-    from musim.rng import randint, stream_state
+    from musim.play.drivers import deal_arrays
 
     out = simulate.simulate_matches(n, 12, "heuristic", 3, 20)
     assert not out["capped"].any()

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from musim.cli import cli
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.wimmueln.solve import WimmuelnSolver
 from musim.solver.tt import make_table
 

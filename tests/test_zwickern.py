@@ -11,16 +11,16 @@ import pytest
 import reference_zwickern as ref
 from click.testing import CliRunner
 
-from musim.batch import InputError
 from musim.cli import cli
-from musim.deck import ZWICKERN as DECK
-from musim.duplicate import duplicate_advantage
+from musim.compile.jit import ScratchFull
+from musim.core.deck import ZWICKERN as DECK
 from musim.games.zwickern import policies, rules
 from musim.games.zwickern.points import DEFAULT, MOST, PILE, ZWICK, PointsError, parse
 from musim.games.zwickern.record import _turn, record, replay
 from musim.games.zwickern.rules import BUY, PARTS
 from musim.games.zwickern.simulate import CARDS, deal_hands, make_workspace, simulate_deals, simulate_matches, turn
-from musim.jit import ScratchFull
+from musim.io.batch import InputError
+from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = (2, 3, 4)
 POLICIES = ("random", "heuristic")

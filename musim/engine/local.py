@@ -13,8 +13,8 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor, wait
 from functools import partial
 
+from musim.engine.progress import reporting
 from musim.engine.stop import awaited, listening
-from musim.progress import reporting
 
 IN_FLIGHT_ITEMS = 4096  # deals (samples, hands) in flight per worker: 2 chunks at least, MAX_AHEAD at most
 MAX_AHEAD = 64
@@ -33,7 +33,7 @@ def run_ordered(fn, chunks, workers, done=None):
     Even one worker runs off the calling thread, so that the caller's writing
     overlaps the computing.  `done(count)`, if given, is called on the worker thread
     as deals finish, in any order: for each slice a kernel wrapper reports
-    (musim.progress.slices), and for the rest of each chunk as it finishes, so that a
+    (musim.engine.progress.slices), and for the rest of each chunk as it finishes, so that a
     progress bar fed by it moves while a chunk runs, and while a slow deal holds back
     the results behind it.  A stop (engine/stop.py) raises Stopped with the chunks
     finished but not yet yielded.

@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.engine.parquet import DESCRIPTION_KEY, METADATA_KEY
 
 CARD_MASKS = b"card mask"  # in the description of a list<uint64> column of per-seat card masks

@@ -58,7 +58,7 @@ def metadata(spec, game, chunk_size):
         "params": params,
         "seed": spec.seed,
         "policy": spec.play,
-        "rng": "SplitMix64 stream per item keyed by (seed, index); see musim/rng.py",
+        "rng": "SplitMix64 stream per item keyed by (seed, index); see musim/core/rng.py",
         "chunk_size": chunk_size,
         "python": platform.python_version(),
         "numba": numba.__version__,
@@ -137,8 +137,8 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     output path; started() is called once the spec is found valid, before any deal runs;
     notify(text) gets the notice naming a default output, and that of a stop (engine/stop.py),
     which keeps every finished chunk and names the --resume command; `advice` follows the
-    long-run estimate (musim.progress)."""
-    from musim.progress import progress_bar
+    long-run estimate (musim.engine.progress)."""
+    from musim.engine.progress import progress_bar
 
     game = checked(spec)
     if spec.seed is None and resume:

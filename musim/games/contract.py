@@ -11,7 +11,7 @@ import with a clear message rather than overflowing somewhere later.
 import dataclasses
 from collections.abc import Callable
 
-from musim.deck import Deck
+from musim.core.deck import Deck
 from musim.engine.errors import SpecError
 
 MIN_SEATS, MAX_SEATS = 2, 8  # the seats every part of musim (rows, solver, records) supports
@@ -68,7 +68,7 @@ class Game:
     title: str
     players: tuple  # (fewest, most) seats
     default_players: int
-    deck: object  # its musim.deck.Deck (notation and bit layout: docs/formats.md); None: a solver-only game
+    deck: object  # its musim.core.deck.Deck (notation and bit layout: docs/formats.md); None: a solver-only game
     result_version: int  # bumped whenever a change alters rows (engine/key.py, tests/golden)
     policies: tuple = ()  # `--play` choices, the default first; EXACT_PLAY only with a solver
     play_help: str = ""  # what each policy does, for `--play`'s help
@@ -102,7 +102,7 @@ class Game:
         if self.policies and (self.job is None or self.make_summary is None):
             yield "a game with policies needs job and make_summary"
         if (self.deck is not None or self.policies) and not isinstance(self.deck, Deck):
-            yield "deck must be a musim.deck.Deck (None only for a solver-only game)"
+            yield "deck must be a musim.core.deck.Deck (None only for a solver-only game)"
         if self.matches and not self.policies:
             yield "matches need policies"
         names = [o.name for o in self.options]

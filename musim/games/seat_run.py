@@ -12,6 +12,7 @@ from functools import partial
 import numpy as np
 
 from musim.engine.parquet import schema_of
+from musim.engine.progress import slices
 from musim.engine.run import Job
 from musim.games.contract import EXACT_PLAY
 from musim.games.summary_lines import (
@@ -25,7 +26,6 @@ from musim.games.summary_lines import (
     rate_text,
     seat_names,
 )
-from musim.progress import slices
 
 CHUNK_DEALS = 4096
 CHUNK_MATCHES = 64
@@ -41,7 +41,7 @@ class Chunk:
 
 
 def _simulate(kernel, players, seed, play, start, count):
-    """The chunk's rows, computed in slices that move the progress bar (musim.progress.slices)."""
+    """The chunk's rows, computed in slices that move the progress bar (musim.engine.progress.slices)."""
     parts = [kernel(players, seed, play, start + first, stop - first) for first, stop in slices(count)]
     out = parts[0] if len(parts) == 1 else {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
     return Chunk(start, count, out)

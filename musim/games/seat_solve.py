@@ -13,12 +13,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.batch import InputError
-from musim.bits import bit, drop_lowest, lowest
-from musim.cards import CardError
-from musim.deck import MU
-from musim.jit import flat_kernel
-from musim.records import is_int, show
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, drop_lowest, lowest
+from musim.core.cards import CardError
+from musim.core.deck import MU
+from musim.io.batch import InputError
+from musim.io.records import is_int, show
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.search import make_state
 from musim.solver.solve import move_values, named_values, solve

@@ -10,8 +10,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.analysis.stats import mean_interval_from_sums, wilson
-from musim.drivers import MATCH_DEAL_CAP
-from musim.sides import side
+from musim.play.drivers import MATCH_DEAL_CAP
+from musim.play.sides import side
 
 INTERVAL_NOTE = "[95% interval]"
 

@@ -13,8 +13,8 @@ tie rule says.
 
 import numpy as np
 
-from musim.bits import highest, popcount
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import highest, popcount
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.trick import from_power_of, remaining
 

@@ -7,8 +7,8 @@ The keys are bit strings: counts of cards are written as runs of 1 bits ended by
 
 import numpy as np
 
-from musim.bits import compress, drop_lowest, highest, lowest, nth_bit, popcount
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import compress, drop_lowest, highest, lowest, nth_bit, popcount
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.trick import from_power_of, remaining, span
 from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_STARTS, top_owners

@@ -15,7 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
 
 MAX_SEATS = 8
 MAX_CLASSES = 8
@@ -40,7 +40,7 @@ SolverGame = namedtuple(
 # position solved on (Wimmüln's estimate bonus: not additive over tricks), bonus_range[0 or 1,
 # t, left]: the least and the most of count_bonus[t..t + left] (0 with no trick left: paid);
 # counts_tricks: count_bonus is not all 0, so the side's tricks won are part of the table key;
-# later_wins: of equal powers the later played wins (musim.tricks), else the first;
+# later_wins: of equal powers the later played wins (musim.play.tricks), else the first;
 # namers: the cards that name the trump when played (Mückenstich's mosquitoes: the move is the
 # card and the class it names, which decides the trick in progress too), each above every other
 # card of its class (the table knows them by their count per class); with namers the trump

@@ -19,8 +19,8 @@ nodes: one of them may settle the node at a fraction of its cost (`budget_next`)
 
 import numpy as np
 
-from musim.bits import drop_lowest, highest, lowest, popcount
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import drop_lowest, highest, lowest, popcount
 from musim.solver.frame import F_BOUND, F_COUNT, F_DEADLINE, F_IDX, F_MOVE_DEADLINE, F_NEED, F_PHASE, F_SEAT
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.stats import C_SMALL_CARD, S_NODES, tally

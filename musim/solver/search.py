@@ -22,8 +22,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import drop_lowest, highest, lowest, nth_bit, popcount
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import drop_lowest, highest, lowest, nth_bit, popcount
 from musim.solver.bounds import quick_points, sole_trump_points, sure_decides, top_trump_points
 from musim.solver.frame import (
     F_AVAIL,

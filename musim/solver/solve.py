@@ -6,8 +6,8 @@ card choice of double-dummy play).  A move is a card, and for a card that names 
 
 import numpy as np
 
-from musim.bits import drop_lowest, lowest, popcount
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import drop_lowest, lowest, popcount
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.moves import same_run
 from musim.solver.search import available, can_reach, point_range, set_owners, trump_in_force

@@ -3,7 +3,7 @@ trick and with what points, which cards a seat may play, and bit ranges by power
 
 The search, its bounds and its move generation all apply these rules; they hold for any
 game the layout describes.  Which card beats which, the trick's winner and the legal cards
-are musim/tricks.py's, the games' own kernels, given the layout's classes and powers and the
+are musim/play/tricks.py's, the games' own kernels, given the layout's classes and powers and the
 game's tie rule.  The trump is an argument: the one in force now, which a namer card
 (layout.SolverGame.namers) may change in the middle of a trick; a trick is decided by the
 trump in force after its last card.
@@ -11,9 +11,9 @@ trump in force after its last card.
 
 import numpy as np
 
-from musim import tricks
-from musim.bits import drop_lowest, highest, lowest
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import drop_lowest, highest, lowest
+from musim.play import tricks
 
 
 @flat_kernel(inline="always")
@@ -61,14 +61,14 @@ def is_namer(g, card):
 
 @flat_kernel(inline="always")
 def beats(g, card, best, trump):
-    """Does `card`, played after the trick's current winner `best`, take it?  musim.tricks's
+    """Does `card`, played after the trick's current winner `best`, take it?  musim.play.tricks's
     rule in the layout: its classes are the colours, its powers the ranks."""
     return tricks.beats(card, best, trump, g.klass, g.power, g.later_wins)
 
 
 @flat_kernel
 def trick_winner_pos(g, line, start, count, trump):
-    """Position in the trick line[start:start+count] of its winning card (musim.tricks)."""
+    """Position in the trick line[start:start+count] of its winning card (musim.play.tricks)."""
     return tricks.trick_winner(line[start : start + count], count, trump, g.klass, g.power, g.later_wins)
 
 
@@ -115,5 +115,5 @@ def playable_top(g, st, s, led_class, trump):
 
 @flat_kernel(inline="always")
 def legal_cards(g, hand, line, t0, k):
-    """The cards of `hand` that may go to the trick line[t0: t0 + k] (musim.tricks)."""
+    """The cards of `hand` that may go to the trick line[t0: t0 + k] (musim.play.tricks)."""
     return tricks.legal_cards(hand, line[t0] if k > 0 else -1, g.klass, g.class_mask, g.trump_class, False)

@@ -48,8 +48,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from musim.bits import drop_lowest, lowest, popcount
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import drop_lowest, lowest, popcount
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.table_size import DEFAULT_MB
 

@@ -8,7 +8,7 @@ is worth 1 and no card has points: the value is the tricks the side on lead take
 
 import numpy as np
 
-from musim.batch import InputError
+from musim.io.batch import InputError
 from musim.solver.layout import make_game
 from musim.solver.search import make_state
 from musim.solver.solve import move_values, solve

@@ -1,7 +1,7 @@
 """Calcory (docs/rules.md §7): rules as a state machine of kernels, policies with memory, game
 simulation, records."""
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.contract import Game, Option, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.

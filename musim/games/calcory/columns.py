@@ -4,10 +4,10 @@ One row is one game."""
 import numpy as np
 import pyarrow as pa
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.engine.parquet import SEAT, Column
 from musim.games.calcory.rules import ENDS, MAX_TURNS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
+from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 _PARTS = (
     ("turns", "Turns each seat took (taking its own surviving marks counts as a turn)"),

@@ -14,10 +14,10 @@ heuristic  uses the positions it remembers (`known`, a position mask): turns a r
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
+from musim.core.rng import randint, random_bit
 from musim.games.calcory.rules import DOWN, HAND, NUMBER, TARGET, TOTAL, ZEROS, can_stop, empty
-from musim.jit import flat_kernel
-from musim.rng import randint, random_bit
 
 RANDOM = 0
 HEURISTIC = 1

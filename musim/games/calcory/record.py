@@ -8,9 +8,7 @@ writes its record from the kernels' log, which `replay` scores to the same row.
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.deck import MU as DECK
+from musim.core.deck import MU as DECK
 from musim.games.calcory import rules
 from musim.games.calcory.rules import (
     BACK,
@@ -27,6 +25,8 @@ from musim.games.calcory.rules import (
     TURNS,
 )
 from musim.games.calcory.simulate import PUT_BACK, STOP, TURN_CARD, make_workspace, simulate_deals
+from musim.io import records
+from musim.io.batch import InputError
 
 GAME = "calcory"
 KEYS = ("turn", "stop", "back")

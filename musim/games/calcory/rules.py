@@ -12,9 +12,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
-from musim.deck import MU as DECK
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
+from musim.core.deck import MU as DECK
 
 NUMBER = DECK.card_rank  # a card's number 0..9
 CELLS = 60

@@ -1,11 +1,11 @@
 """Whole games of Calcory as numba kernels: lay out the grid, play turns by the seats'
 policies, remember what was seen.
 
-Game k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer, then the
+Game k of a run draws from the stream keyed by (seed, k) (musim.core.rng): the dealer, then the
 order of the 60 cards, laid out at grid positions 0..59; the seat left of the dealer starts.
 Memory: each time a card is turned face up, every seat remembers its position with chance
 `memory` (and the seat putting a card back, that card's); a position is forgotten when its
-card leaves it.  Runs go through musim.drivers, one game a row; `simulate_deals` is the Python
+card leaves it.  Runs go through musim.play.drivers, one game a row; `simulate_deals` is the Python
 entry point: one array per column, one row per game.
 """
 
@@ -13,11 +13,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.bits import bit, popcount
-from musim.deal import deal_cards
-from musim.deck import MU as DECK
-from musim.duplicate import seat_policies
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, popcount
+from musim.core.deal import deal_cards
+from musim.core.deck import MU as DECK
+from musim.core.rng import next_u64
 from musim.games.calcory import policies
 from musim.games.calcory.rules import (
     BACK,
@@ -38,8 +38,8 @@ from musim.games.calcory.rules import (
     stop,
     turn,
 )
-from musim.jit import flat_kernel
-from musim.rng import next_u64
+from musim.play import drivers
+from musim.play.duplicate import seat_policies
 
 Workspace = namedtuple("Workspace", "table known held log rng")
 FULL = np.uint64(DECK.full)
@@ -112,7 +112,7 @@ Rows = namedtuple("Rows", "dealer grid scores parts end turns left events memory
 
 @flat_kernel(inline="always")
 def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Game row i of a run (musim.drivers): shuffle, play, count.  parts[i, s]: PARTS of seat s."""
+    """Game row i of a run (musim.play.drivers): shuffle, play, count.  parts[i, s]: PARTS of seat s."""
     grid = rows.grid[i]
     deal_cards(1, FULL, grid, state, ws.held)
     rows.events[i] = play_game(n, (dealer + 1) % n, seat_policy, rows.memory, grid, ws)
@@ -132,7 +132,7 @@ drivers.register(Workspace, play_row)
 
 def simulate_deals(players, seed, policy, start, count, ws=None, memory=1.0):
     """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
-    name or one name per seat (musim.duplicate.seat_policies), `memory` the chance a seat
+    name or one name per seat (musim.play.duplicate.seat_policies), `memory` the chance a seat
     remembers a seen card's position.  Columns: dealer; grid (the card at each position, 60
     card indices); per seat scores (cards won) and parts (PARTS); end (rules.ENDS index); turns;
     left (cards on the grid at the end); events (actions logged)."""

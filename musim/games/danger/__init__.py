@@ -1,7 +1,7 @@
 """Danger (docs/rules.md §9): rules as a state machine of kernels on a deck of two words, policies,
 game simulation, records."""
 
-from musim.deck import DANGER
+from musim.core.deck import DANGER
 from musim.games.contract import Game, Option, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.

@@ -3,7 +3,7 @@ One row is one game (five rounds by default)."""
 
 import pyarrow as pa
 
-from musim.deck import DANGER
+from musim.core.deck import DANGER
 from musim.engine.parquet import SEAT, Column
 from musim.games.danger.rules import (
     BLOCKED_ROWS,
@@ -16,7 +16,7 @@ from musim.games.danger.rules import (
     TAKEN,
     TURNS_OF,
 )
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
+from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 _NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 # name, index in rules.PARTS, description of each per-seat part
@@ -68,7 +68,7 @@ DEAL_COLUMNS = (
         "deck",
         pa.list_(pa.int8()),
         f"The stock at the start, the top card first. {card_indices(DANGER)} With --copies or --multicolour the "
-        "deck is musim.deck.danger_deck(copies, multicolour), numbered the same way.",
+        "deck is musim.core.deck.danger_deck(copies, multicolour), numbered the same way.",
     ),
 )
 

@@ -14,7 +14,9 @@ heuristic  takes the offered discard when it fits an open row without blocking i
 
 import numpy as np
 
-from musim.bits import nth_bit, popcount
+from musim.compile.jit import flat_kernel
+from musim.core.bits import nth_bit, popcount
+from musim.core.rng import randint, random_bit
 from musim.games.danger.rules import (
     CARD,
     COLOURS,
@@ -26,8 +28,6 @@ from musim.games.danger.rules import (
     open_rows,
     securable,
 )
-from musim.jit import flat_kernel
-from musim.rng import randint, random_bit
 
 RANDOM = 0
 HEURISTIC = 1

@@ -10,9 +10,7 @@ from collections import Counter
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.deck import danger_deck
+from musim.core.deck import danger_deck
 from musim.games.danger import rules
 from musim.games.danger.rules import (
     CARD,
@@ -36,6 +34,8 @@ from musim.games.danger.simulate import (
     make_workspace,
     simulate_deals,
 )
+from musim.io import records
+from musim.io.batch import InputError
 
 GAME = "danger"
 KEYS = ("take", "row", "secure")

@@ -1,7 +1,7 @@
 """Danger (docs/rules.md §9) as a state machine of numba kernels on a `Table`, shared by the
 simulation and the replay of records, so that each rule has one statement.
 
-A card is an index of the game's deck (musim.deck.danger_deck); `card_table(deck)` gives each
+A card is an index of the game's deck (musim.core.deck.danger_deck); `card_table(deck)` gives each
 card's colour(s) and value, which the kernels read from `t.kind`.  The stock is an order of
 cards (`t.stock[TOP:STOCK_END]`, the top first), the discard pile a stack (`t.pile[:PILE_END]`),
 and each seat has a row per colour R Y G B holding a total and a state (open, secured, blocked).
@@ -17,7 +17,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 COLOURS = 4  # rows per seat: R Y G B

@@ -1,10 +1,10 @@
 """Whole games of Danger as numba kernels: shuffle, five rounds of turns by the seats' policies.
 
-Game k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer, then the
+Game k of a run draws from the stream keyed by (seed, k) (musim.core.rng): the dealer, then the
 order of the deck (the stock, top first); the seat left of the dealer starts the first round,
 each later round starts one seat further left.  When a seat draws from an empty stock, the
 discard pile is shuffled from the same stream into a new stock.  Runs go through
-musim.drivers, one game a row (Danger defines no match); `simulate_deals` is the Python entry
+musim.play.drivers, one game a row (Danger defines no match); `simulate_deals` is the Python entry
 point: one array per column, one row per game.
 """
 
@@ -12,10 +12,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.deal import shuffle
-from musim.deck import danger_deck
-from musim.duplicate import seat_policies
+from musim.compile.jit import flat_kernel
+from musim.core.deal import shuffle
+from musim.core.deck import danger_deck
 from musim.games.danger import policies
 from musim.games.danger.rules import (
     MAX_CARDS,
@@ -43,7 +42,8 @@ from musim.games.danger.rules import (
     stock_empty,
     take,
 )
-from musim.jit import flat_kernel
+from musim.play import drivers
+from musim.play.duplicate import seat_policies
 
 Workspace = namedtuple("Workspace", "table log shuffled rng")
 MAX_ROUNDS = 20
@@ -107,7 +107,7 @@ Rows = namedtuple("Rows", "dealer deck scores parts ends turns reshuffles events
 
 @flat_kernel(inline="always")
 def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Game row i of a run (musim.drivers): shuffle, play, count."""
+    """Game row i of a run (musim.play.drivers): shuffle, play, count."""
     m = rows.kind.shape[0]
     order = rows.deck[i]
     for c in range(m):
@@ -129,7 +129,7 @@ drivers.register(Workspace, play_row)
 
 def simulate_deals(players, seed, policy, start, count, ws=None, copies=3, multicolour=3, rounds=5):
     """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
-    name or one name per seat (musim.duplicate.seat_policies); the deck (musim.deck.danger_deck)
+    name or one name per seat (musim.play.duplicate.seat_policies); the deck (musim.core.deck.danger_deck)
     and the rounds a game are the game's options.  Columns: dealer; deck (the stock's order, card
     indices); per seat scores and parts (rules.PARTS); ends (rounds ended by each of rules.ENDS);
     turns; reshuffles; events (decisions logged)."""

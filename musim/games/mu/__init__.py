@@ -1,6 +1,6 @@
 """Mü (docs/rules.md §2): rules kernels, game records, policies, deal simulation and its analyses."""
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.engine.errors import SpecError
 from musim.games.contract import EXACT_PLAY, Game, Option, lazy
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from musim.cli_options import (
+from musim.cli.options import (
     SEEDS,
     advice,
     check_engine,
@@ -175,16 +175,16 @@ def bid(
         raise click.UsageError("give at most one of --json and --csv")
     check_engine(engine, scheduler)
     check_question(play, question)
-    from musim.batch import InputError
     from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
     from musim.games.mu.costs import bid_seconds
+    from musim.io.batch import InputError
 
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
     if count > MAX_SAMPLES:
         raise click.BadParameter(
             f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)", param_hint="--samples"
         )
-    from musim.progress import progress_bar
+    from musim.engine.progress import progress_bar
 
     show = sys.stderr.isatty() if progress is None else progress
     workers = workers or os.cpu_count() or 1
@@ -296,10 +296,10 @@ def balance(
     from musim.engine.errors import EngineError
     from musim.engine.lock import DirectoryLock
     from musim.engine.parquet import ensure_writable_dir
+    from musim.engine.progress import progress_bar
     from musim.games.mu.analysis import balance_report
     from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, analyse, checkpoint_folders
     from musim.games.mu.costs import balance_seconds
-    from musim.progress import progress_bar
 
     n_deals = parse_count(deals, "--deals")
     if n_deals > MAX_BALANCE_DEALS:

@@ -8,10 +8,10 @@ from functools import lru_cache
 
 import pyarrow as pa
 
-from musim.cards import COLOURS
-from musim.drivers import MATCH_DEAL_CAP
+from musim.core.cards import COLOURS
 from musim.engine.parquet import SEAT, Column, schema_of
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, row_index
+from musim.play.drivers import MATCH_DEAL_CAP
+from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, row_index
 
 _TYPES = f"a colour letter ({', '.join(COLOURS)}) or a number digit (0..9)"
 

@@ -1,9 +1,9 @@
 """What Mü's work costs, measured on the project's machine (x86_64, 2 cores, beside other jobs;
 docs/performance.md "Estimates", `python benchmarks/bench_estimates.py calibrate` and
-`dd-sample`): the estimates of `musim run`, `bid` and `balance` (musim.progress), and the
+`dd-sample`): the estimates of `musim run`, `bid` and `balance` (musim.engine.progress), and the
 per-deal times that the warning before whole-deal exact play at 4-6 players quotes."""
 
-from musim.progress import duration_text, estimate_seconds
+from musim.engine.progress import duration_text, estimate_seconds
 
 # seconds one worker takes per item: ("deal", players, play) a `musim run` row (the kernel and
 # its Arrow batch); ("table", players, play) a `musim balance` deal; ("strength", players, play)

@@ -28,9 +28,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit
 from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
-from musim.jit import flat_kernel
 from musim.solver.search import NO_DEADLINE, available, can_reach, make_state, set_owners
 from musim.solver.solve import first_keeping_move, solve_bounds
 from musim.solver.stats import S_GAVE_UP, S_NODES

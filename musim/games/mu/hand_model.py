@@ -14,10 +14,10 @@ Features of a hand for trump type t (trump = a card of type t):
 
 import numpy as np
 
-from musim.bits import popcount
-from musim.cards import COLOUR_MASK, N_COLOURS, NUMBER_MASK, TYPE_MASK
+from musim.compile.jit import flat_kernel
+from musim.core.bits import popcount
+from musim.core.cards import COLOUR_MASK, N_COLOURS, NUMBER_MASK, TYPE_MASK
 from musim.games.mu.hand_table import COEF
-from musim.jit import flat_kernel
 
 N_FEATURES = 6
 KINDS = ("colour", "number", "none")

@@ -10,10 +10,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, drop_lowest, lowest
-from musim.cards import CARD_POINTS, N_CARDS
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, drop_lowest, lowest
+from musim.core.cards import CARD_POINTS, N_CARDS
 from musim.games.mu.rules import N_CLASSES, TRUMP, fill_contract
-from musim.jit import flat_kernel
 from musim.solver.layout import (
     MAX_CLASSES,
     MAX_SEATS,

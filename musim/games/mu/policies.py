@@ -38,8 +38,10 @@ dd         (card play only) the double-dummy solver: see ddplay.py; the deal
 
 import numpy as np
 
-from musim.bits import bit, drop_lowest, lowest, popcount
-from musim.cards import CARD_POINTS, N_COLOURS, NUMBER_MASK, TYPE_MASK
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, drop_lowest, lowest, popcount
+from musim.core.cards import CARD_POINTS, N_COLOURS, NUMBER_MASK, TYPE_MASK
+from musim.core.rng import randint, random_bit
 from musim.games.mu.hand_model import expected_points
 from musim.games.mu.rules import (
     TRUMP,
@@ -50,8 +52,6 @@ from musim.games.mu.rules import (
     top_card,
     top_other,
 )
-from musim.jit import flat_kernel
-from musim.rng import randint, random_bit
 
 RANDOM = 0
 HEURISTIC = 1

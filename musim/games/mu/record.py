@@ -5,7 +5,7 @@ rule question (lay limits, the end of the auction, eklat and provoker, chief and
 vice, nameable trumps, partners, following, trick winners, points, scoring) is put
 to the kernels of `musim.games.mu.rules`, so the validator can never disagree
 with the simulator.  The steps every trick game's record shares (header, dealt
-hands, trick-by-trick play) are musim.records'; this module checks the rest of the
+hands, trick-by-trick play) are musim.io.records'; this module checks the rest of the
 JSON shapes, tracks who holds which cards, and words the errors.
 
 Every error is an `InputError` whose one-line message starts with the offending
@@ -18,12 +18,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.bits import popcount
-from musim.cards import COLOURS, NO_TYPE, parse_type, type_text
-from musim.deck import MU
+from musim.core.bits import popcount
+from musim.core.cards import COLOURS, NO_TYPE, parse_type, type_text
+from musim.core.deck import MU
 from musim.games.mu import rules
+from musim.io import records
+from musim.io.batch import InputError
 
 
 def replay(obj):

@@ -6,16 +6,16 @@ these functions; no rule is written twice.
 Contract tables.  Once the trumps are fixed, each card gets
   * a class: its colour 0..4, or TRUMP (5) if its tier > 0;
   * a power: its number for a non-trump, 10 + 10*tier + number for a trump,
-so that the trick is the shared one of musim.tricks with class TRUMP as the trump
+so that the trick is the shared one of musim.play.tricks with class TRUMP as the trump
 class: follow the led class, trumping never forced, the first card of maximal power
 among the trumps (else the led class) wins.
 """
 
 import numpy as np
 
-from musim import tricks
-from musim.bits import highest, lowest, popcount
-from musim.cards import (
+from musim.compile.jit import flat_kernel
+from musim.core.bits import highest, lowest, popcount
+from musim.core.cards import (
     CARD_COLOUR,
     CARD_NUMBER,
     COLOUR_MASK,
@@ -26,7 +26,7 @@ from musim.cards import (
     POINT_MASK,
     TYPE_MASK,
 )
-from musim.jit import flat_kernel
+from musim.play import tricks
 
 TRUMP = 5
 N_CLASSES = 6

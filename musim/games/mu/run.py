@@ -12,16 +12,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from musim import drivers
-from musim.cards import CARD_TEXT, type_text
-from musim.deck import MU
-from musim.drivers import MATCH_DEAL_CAP
+from musim.core.cards import CARD_TEXT, type_text
+from musim.core.deck import MU
+from musim.engine.progress import report, slices
 from musim.engine.run import Job
 from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.policies import DD, HEURISTIC, RANDOM
-from musim.progress import report, slices
+from musim.play import drivers
+from musim.play.drivers import MATCH_DEAL_CAP
 from musim.solver.tt import DEFAULT_MB
 
 # --play name -> (auction/trump/partner policy, card-play policy)
@@ -52,7 +52,7 @@ DICTIONARY_COLUMNS = (
 
 
 class DealChunk:
-    """The arrays of one chunk of deals, as the kernels fill them (musim.drivers.run_rows)."""
+    """The arrays of one chunk of deals, as the kernels fill them (musim.play.drivers.run_rows)."""
 
     def __init__(self, players, start, count, dd=False):
         self.players, self.start, self.count, self.dd = players, start, count, dd
@@ -151,7 +151,7 @@ def deal_batch(ch):
 
 
 class MatchChunk:
-    """The arrays of one chunk of matches (musim.drivers.simulate_matches)."""
+    """The arrays of one chunk of matches (musim.play.drivers.simulate_matches)."""
 
     def __init__(self, players, start, count, out):
         self.players, self.start, self.count = players, start, count

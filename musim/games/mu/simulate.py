@@ -1,7 +1,7 @@
 """Whole Mü deals and matches as numba kernels: deal, auction, trumps, partner, play, score.
 
 `play_deal` runs one deal with the given policies and writes its result into a Deal of
-arrays (laid out by DEAL).  Runs of deals and matches go through musim.drivers (deal k of
+arrays (laid out by DEAL).  Runs of deals and matches go through musim.play.drivers (deal k of
 a run draws from its own counter-based stream, so the rows never depend on how a run is
 split), releasing the GIL so worker threads run chunks in parallel.  Scratch arrays travel
 in a `Workspace` named tuple, allocated once per chunk.
@@ -11,11 +11,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.bits import bit, popcount
-from musim.cards import CARD_POINTS, DECK, DECK_3P, N_CARDS
-from musim.deal import deal_cards
-from musim.drivers import SEATS
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, popcount
+from musim.core.cards import CARD_POINTS, DECK, DECK_3P, N_CARDS
+from musim.core.deal import deal_cards
 from musim.games.mu import ddplay, policies
 from musim.games.mu.rules import (
     TRUMP,
@@ -30,7 +29,8 @@ from musim.games.mu.rules import (
     target,
     top_other,
 )
-from musim.jit import flat_kernel
+from musim.play import drivers
+from musim.play.drivers import SEATS
 
 # Columns of the per-deal integer result vector.
 # DD_VALUE: the solved value (-1: none; ddplay.UNRESOLVED: not known, the solve having given up
@@ -68,7 +68,7 @@ Workspace = namedtuple(
     "est auction_log play_log rng goal deal dd",
 )
 Deal = namedtuple("Deal", "res scores card_points hands laid")  # one deal's results
-DEAL = Deal(  # their columns (musim.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
+DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
     # seat scores, card points, hands and cards laid in the auction (uint64 masks)
     res=(np.int64, (N_RESULTS,)),
     scores=(np.int64, (SEATS,)),

@@ -7,11 +7,11 @@ distinct legal card of the seat to move).
 
 import numpy as np
 
-from musim.batch import InputError
-from musim.cards import CARD_TEXT, N_CARDS, CardError, hand_mask, parse_type
-from musim.deck import MU
+from musim.core.cards import CARD_TEXT, N_CARDS, CardError, hand_mask, parse_type
+from musim.core.deck import MU
 from musim.games.mu import rules
 from musim.games.mu.layout import TT_BUCKET, MuSolverSetup, to_canon
+from musim.io.batch import InputError
 from musim.solver.search import make_state
 from musim.solver.solve import move_values, solve
 from musim.solver.tt import new_generation

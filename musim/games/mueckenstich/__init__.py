@@ -1,6 +1,6 @@
 """Mückenstich (docs/rules.md §8): rules kernels, policies, deal simulation, records."""
 
-from musim.deck import MUECKENSTICH
+from musim.core.deck import MUECKENSTICH
 from musim.games.contract import EXACT_PLAY, Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.

@@ -12,8 +12,8 @@ heuristic (policies.py).  Every card starts a fresh table generation: a deal cos
 per card played.
 """
 
+from musim.compile.jit import flat_kernel
 from musim.games.seat_solve import TT_BUCKET, load_position
-from musim.jit import flat_kernel
 from musim.solver.solve import first_keeping_play, solve
 from musim.solver.tt import new_generation
 

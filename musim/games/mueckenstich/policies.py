@@ -31,7 +31,9 @@ dd         discards and names colours as the heuristic; plays each card, and the
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
+from musim.core.rng import randint, random_bit
 from musim.games.mueckenstich.rules import (
     CARD_COLOUR,
     CARD_RANK,
@@ -43,9 +45,7 @@ from musim.games.mueckenstich.rules import (
     beats,
     trick_winner,
 )
-from musim.jit import flat_kernel
-from musim.rng import randint, random_bit
-from musim.tricks import highest_ranked, lowest_ranked
+from musim.play.tricks import highest_ranked, lowest_ranked
 
 RANDOM = 0
 HEURISTIC = 1

@@ -8,13 +8,13 @@ from its seed and writes its record, which `replay` scores to the same row.
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.deck import MUECKENSTICH as DECK
-from musim.duplicate import seat_policies
+from musim.core.deck import MUECKENSTICH as DECK
 from musim.games.mueckenstich import policies, rules
 from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
-from musim.tricks import NO_TRUMP
+from musim.io import records
+from musim.io.batch import InputError
+from musim.play.duplicate import seat_policies
+from musim.play.tricks import NO_TRUMP
 
 
 def replay(obj):

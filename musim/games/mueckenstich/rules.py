@@ -1,8 +1,8 @@
 """The rules of Mückenstich (docs/rules.md §8) as numba kernels over uint64 masks.
 
-The 64-card deck (musim.deck.MUECKENSTICH): four colours of 1..12 with two 12s and three
+The 64-card deck (musim.core.deck.MUECKENSTICH): four colours of 1..12 with two 12s and three
 mosquitoes, a mosquito being its colour's highest card.  Follow the led colour; trumping is
-never forced; between equal cards the later played wins (musim.tricks with `later_wins`).
+never forced; between equal cards the later played wins (musim.play.tricks with `later_wins`).
 There is no trump at first: each mosquito names one, which decides the trick in progress
 too, so a trick's winner is asked with the trump in force after its last card.  Card values
 are known only after the deal: the single seat with the fewest tricks names a colour whose
@@ -13,10 +13,10 @@ colour -5.
 
 import numpy as np
 
-from musim import tricks
-from musim.bits import popcount
-from musim.deck import MUECKENSTICH as DECK
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import popcount
+from musim.core.deck import MUECKENSTICH as DECK
+from musim.play import tricks
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6

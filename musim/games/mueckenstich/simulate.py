@@ -1,6 +1,6 @@
 """Whole deals of Mückenstich as numba kernels: deal, discard, play, name colours, score.
 
-Runs of deals and matches go through musim.drivers (deal k of a run draws from the
+Runs of deals and matches go through musim.play.drivers (deal k of a run draws from the
 stream keyed by (seed, k)): four cards are set aside at random, the other 60 dealt.  A
 deal's columns are laid out by DEAL; `simulate_deals` and `simulate_matches` are the
 Python entry points: one array per column, one row per deal (match).
@@ -10,11 +10,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.bits import bit
-from musim.deal import deal_cards
-from musim.deck import MUECKENSTICH as DECK
-from musim.drivers import SEATS
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit
+from musim.core.deal import deal_cards
+from musim.core.deck import MUECKENSTICH as DECK
+from musim.core.rng import random_bit
 from musim.games.mueckenstich import policies
 from musim.games.mueckenstich.ddplay import dd_move
 from musim.games.mueckenstich.rules import (
@@ -35,10 +35,10 @@ from musim.games.mueckenstich.rules import (
 )
 from musim.games.mueckenstich.solve import solver_game
 from musim.games.seat_solve import worker_dd
-from musim.jit import flat_kernel
-from musim.rng import random_bit
+from musim.play import drivers
+from musim.play.drivers import SEATS
+from musim.play.tricks import NO_TRUMP
 from musim.solver.table_size import DEFAULT_MB
-from musim.tricks import NO_TRUMP
 
 Workspace = namedtuple("Workspace", "cards held won trick log named rng deal dd")
 FULL = np.uint64(DECK.full)
@@ -47,7 +47,7 @@ NAMING = 4  # per deal: double colour, its namer, zero colour, its namer (-1: no
 Deal = namedtuple(  # one deal's results
     "Deal", "hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming"
 )
-DEAL = Deal(  # their columns (musim.drivers.deal_arrays): per seat hands and discards (uint64
+DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat hands and discards (uint64
     # masks), scores, tricks, mosquitoes_played and mosquitoes_won; trumps (the colours named, in
     # play order, -1 after the last); naming (NAMING)
     hands=(np.uint64, (SEATS,)),
@@ -154,5 +154,5 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 
 drivers.register(Workspace, play=play_deal, length=match_deals)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
-simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.duplicate.seat_policies)
+simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.play.duplicate.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §8: n deals, 2n with 3 players

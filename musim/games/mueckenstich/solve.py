@@ -10,13 +10,13 @@ the search state, and the later of equal cards wins.
 
 import numpy as np
 
-from musim.batch import InputError
-from musim.deck import MUECKENSTICH as DECK
+from musim.core.deck import MUECKENSTICH as DECK
 from musim.games.mueckenstich import rules
 from musim.games.seat_solve import SeatSolver, parse_position
-from musim.records import show
+from musim.io.batch import InputError
+from musim.io.records import show
+from musim.play.tricks import NO_TRUMP
 from musim.solver.layout import make_game
-from musim.tricks import NO_TRUMP
 
 
 def solver_game(n, seat):

@@ -1,6 +1,6 @@
 """The Last Panther (docs/rules.md §4): rules kernels, policies, deal simulation, records."""
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.contract import EXACT_PLAY, Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.

@@ -2,10 +2,10 @@
 
 import pyarrow as pa
 
-from musim import seat_columns
-from musim.drivers import MATCH_DEAL_CAP
 from musim.engine.parquet import SEAT, Column
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
+from musim.play import seat_columns
+from musim.play.drivers import MATCH_DEAL_CAP
+from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 DEAL_COLUMNS = (
     row_index(),

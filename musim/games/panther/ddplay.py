@@ -11,8 +11,8 @@ new maximising side, so every card starts a fresh table generation: a full deal 
 solve per card played.
 """
 
+from musim.compile.jit import flat_kernel
 from musim.games.seat_solve import TT_BUCKET, load_position
-from musim.jit import flat_kernel
 from musim.solver.solve import first_keeping_move, solve
 from musim.solver.tt import new_generation
 

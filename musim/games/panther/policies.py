@@ -20,11 +20,11 @@ dd         passes as the heuristic; plays each card double-dummy (ddplay.py).
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
+from musim.core.rng import random_bit
 from musim.games.panther.rules import BLACK_SEVENS, CARD_COLOUR, CARD_RANK, COLOUR_MASK, RED_MASK
-from musim.jit import flat_kernel
-from musim.rng import random_bit
-from musim.tricks import highest_ranked, lowest_ranked
+from musim.play.tricks import highest_ranked, lowest_ranked
 
 RANDOM = 0
 HEURISTIC = 1

@@ -9,12 +9,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.deck import MU
-from musim.duplicate import seat_policies
+from musim.core.deck import MU
 from musim.games.panther import policies, rules
 from musim.games.panther.simulate import make_workspace, simulate_deals
+from musim.io import records
+from musim.io.batch import InputError
+from musim.play.duplicate import seat_policies
 
 RULES = SimpleNamespace(
     legal=rules.legal,

@@ -1,17 +1,17 @@
 """The rules of The Last Panther (docs/rules.md §4) as numba kernels over uint64 masks.
 
-The Mü & More deck (musim.deck.MU) without trumps: follow the led colour, highest
-of the led colour wins, first played wins among equals (musim.tricks).  Card
+The Mü & More deck (musim.core.deck.MU) without trumps: follow the led colour, highest
+of the led colour wins, first played wins among equals (musim.play.tricks).  Card
 points are signed: +5 a yellow card, -10 a red one, -50 a black 7; the last trick
 is worth +50.
 """
 
 import numpy as np
 
-from musim import tricks
-from musim.bits import popcount
-from musim.deck import MU
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import popcount
+from musim.core.deck import MU
+from musim.play import tricks
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8

@@ -1,6 +1,6 @@
 """Whole deals of The Last Panther as numba kernels: deal, simultaneous pass, play, score.
 
-Runs of deals and matches go through musim.drivers (deal k of a run draws from the
+Runs of deals and matches go through musim.play.drivers (deal k of a run draws from the
 stream keyed by (seed, k), so its row never depends on how a run is split), a deal's
 columns laid out by DEAL.  `simulate_deals` and `simulate_matches` are the Python entry
 points: one array per column, one row per deal (match).
@@ -10,10 +10,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.bits import bit, popcount
-from musim.deal import deal_cards
-from musim.drivers import SEATS
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, popcount
+from musim.core.deal import deal_cards
 from musim.games.panther import policies
 from musim.games.panther.ddplay import dd_card
 from musim.games.panther.rules import (
@@ -31,12 +30,13 @@ from musim.games.panther.rules import (
 )
 from musim.games.panther.solve import solver_game
 from musim.games.seat_solve import worker_dd
-from musim.jit import flat_kernel
+from musim.play import drivers
+from musim.play.drivers import SEATS
 from musim.solver.table_size import DEFAULT_MB
 
 Workspace = namedtuple("Workspace", "cards held trick log rng deal dd")
 Deal = namedtuple("Deal", "hands passed scores tricks last_trick sevens")  # one deal's results
-DEAL = Deal(  # their columns (musim.drivers.deal_arrays): per seat, hands and passed (uint64 masks),
+DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat, hands and passed (uint64 masks),
     # scores, tricks and black 7s taken; the seat that took the last trick
     hands=(np.uint64, (SEATS,)),
     passed=(np.uint64, (SEATS,)),
@@ -116,5 +116,5 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 
 drivers.register(Workspace, play=play_deal, over=match_over)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
-simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.duplicate.seat_policies)
+simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.play.duplicate.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §4: until someone is at -200 or lower

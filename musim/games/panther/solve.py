@@ -9,7 +9,7 @@ other seat minimising.
 
 import numpy as np
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.panther import rules
 from musim.games.seat_solve import SeatSolver, parse_position
 from musim.solver.layout import make_game

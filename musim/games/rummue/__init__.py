@@ -1,7 +1,7 @@
 """Rummü (docs/rules.md §5): meld rules and the meld search as kernels, policies, deals and matches,
 records."""
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.engine.errors import SpecError
 from musim.games.contract import Game, Option, lazy
 

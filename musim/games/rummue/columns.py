@@ -4,12 +4,12 @@ One row is one deal (with --matches, one match)."""
 import numpy as np
 import pyarrow as pa
 
-from musim import seat_columns
-from musim.deck import MU
-from musim.drivers import MATCH_DEAL_CAP
+from musim.core.deck import MU
 from musim.engine.parquet import SEAT, Column
 from musim.games.rummue.simulate import ENDS, MAX_TURNS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
+from musim.play import seat_columns
+from musim.play.drivers import MATCH_DEAL_CAP
+from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 TEAMS = "with --teams each seat shows its side's points, the sum of the two partners opposite"
 # name, Arrow type, description of each per-seat part (table.PARTS order)

@@ -21,12 +21,12 @@ heuristic  takes the top k cards of the discard pile (the fewest, k <= 3) when t
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
+from musim.core.rng import randint, random_bit
 from musim.games.rummue.rules import COLOUR, NUMBER, YELLOW, YELLOWS, card_of, extends, numbers, penalty, swaps
 from musim.games.rummue.search import candidates
 from musim.games.rummue.table import G_MELDS, G_PILE, G_STOCK, extend, lay, swap
-from musim.jit import flat_kernel
-from musim.rng import randint, random_bit
 
 RANDOM = 0
 HEURISTIC = 1

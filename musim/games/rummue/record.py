@@ -9,14 +9,14 @@ to the same row.
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.cards import CardError
-from musim.deck import MU as DECK
+from musim.core.cards import CardError
+from musim.core.deck import MU as DECK
 from musim.games.rummue import rules, table
 from musim.games.rummue.rules import ILLEGAL, KINDS, MAX_PLAYERS, come_out, extends, kind, owner_points, swaps
 from musim.games.rummue.simulate import ENDS, MAX_TURNS, make_workspace, simulate_deals
 from musim.games.rummue.table import G_MELDS, G_OPENING, G_PILE, G_STOCK, G_TURN, PARTS
+from musim.io import records
+from musim.io.batch import InputError
 
 GAME = "rummue"
 CARDS = DECK.n_cards

@@ -10,10 +10,10 @@ stands for that number in another colour.
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
-from musim.deck import MU as DECK
-from musim.deck import MU_NUMBERS
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
+from musim.core.deck import MU as DECK
+from musim.core.deck import MU_NUMBERS
 
 COLOURS, SLOTS, NUMBERS = 5, 12, 10
 YELLOW = 1

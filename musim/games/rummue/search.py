@@ -12,9 +12,9 @@ of tests/reference_rummue.py).
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
 from musim.games.rummue.rules import COLOURS, NUMBERS, RUN_MIXED, RUN_ONE, SET, YELLOW, card_of, numbers, points
-from musim.jit import flat_kernel
 
 MAX_CANDIDATES = 256  # sets <= 10 * 6, one-colour runs <= 4 * 36, mixed runs <= 21
 NON_YELLOW = (0, 2, 3, 4)

@@ -1,9 +1,9 @@
 """Whole deals (and matches) of Rummü as numba kernels: shuffle, deal, turns, score.
 
-Deal k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer, then the
+Deal k of a run draws from the stream keyed by (seed, k) (musim.core.rng): the dealer, then the
 order of the 60 cards (table.setup deals from it), then whatever the policies and a restock
 draw.  Independent deals all use the first deal's coming-out rule (4 cards); in a match each
-deal after the first uses the (team's) total so far.  Runs go through musim.drivers;
+deal after the first uses the (team's) total so far.  Runs go through musim.play.drivers;
 `simulate_deals` and `simulate_matches` are the Python entry points.
 """
 
@@ -11,15 +11,15 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.deal import deal_cards
-from musim.deck import MU as DECK
-from musim.duplicate import seat_policies
+from musim.compile.jit import flat_kernel
+from musim.core.deal import deal_cards
+from musim.core.deck import MU as DECK
 from musim.games.rummue import policies, table
 from musim.games.rummue.rules import come_out
 from musim.games.rummue.search import MAX_CANDIDATES
 from musim.games.rummue.table import G_TURN, PARTS, Workspace, discard, draw, restock, score, setup
-from musim.jit import flat_kernel
+from musim.play import drivers
+from musim.play.duplicate import seat_policies
 
 FULL = np.uint64(DECK.full)
 MAX_TURNS = 1000  # a deal nobody has gone out of by then ends as if the cards had run out
@@ -63,7 +63,7 @@ Rows = namedtuple("Rows", "dealer deck scores parts out end turns restocks melds
 
 @flat_kernel(inline="always")
 def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Deal row i of a run (musim.drivers): shuffle, play, score."""
+    """Deal row i of a run (musim.play.drivers): shuffle, play, score."""
     deal_cards(1, FULL, ws.order, state, ws.held)
     for k in range(64):
         rows.deck[i, k] = ws.order[k]
@@ -88,7 +88,7 @@ def match_begin(n, ws):
 
 @flat_kernel
 def match_deal(n, dealer, seat_policy, state, ws):
-    """One deal of a match (musim.drivers), its points to ws.scores; the coming-out rule reads the
+    """One deal of a match (musim.play.drivers), its points to ws.scores; the coming-out rule reads the
     totals so far (with teams each seat's total is its side's)."""
     deal_cards(1, FULL, ws.order, state, ws.held)
     teams = ws.match[1] != 0
@@ -109,7 +109,7 @@ drivers.register(Workspace, play_row, match_deal, begin=match_begin, reached=mat
 
 def simulate_deals(players, seed, policy, start, count, ws=None, teams=False):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
-    name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer; deck (the card
+    name or one name per seat (musim.play.duplicate.seat_policies).  Columns: dealer; deck (the card
     order, 60 card indices); per seat scores and parts (table.PARTS); out (the seat that went
     out, -1: none); end (ENDS index); turns; restocks; melds (melds laid); teams."""
     z = np.zeros
@@ -133,7 +133,7 @@ def simulate_deals(players, seed, policy, start, count, ws=None, teams=False):
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None, teams=False):
-    """Matches start..start+count-1 as a dict of arrays, one row per match (musim.drivers)."""
+    """Matches start..start+count-1 as a dict of arrays, one row per match (musim.play.drivers)."""
     ws = make_workspace() if ws is None else ws
     ws.match[1] = int(bool(teams))
     codes = seat_policies(players, policy, policies.NAMES)

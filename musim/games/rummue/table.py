@@ -15,11 +15,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, lowest, popcount
-from musim.deal import shuffle
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
+from musim.core.deal import shuffle
 from musim.games.rummue.rules import ADDED, HAND_SIZE, MAX_MELDS, MAX_PLAYERS, OUT_BONUS, owner_points, penalty
-from musim.jit import flat_kernel
-from musim.sides import side
+from musim.play.sides import side
 
 G_STOCK, G_PILE, G_MELDS, G_EVENTS, G_TURN, G_RESTOCKS, G_OPENING = range(7)
 DRAW, LAY, EXTEND, SWAP, DISCARD, RESTOCK = range(6)  # log kinds

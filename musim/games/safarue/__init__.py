@@ -2,7 +2,7 @@
 same game with the method chosen by the seat to the left and the scoring reversed, registers from
 this folder too (musim/games/safarue/reverse.py)."""
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.contract import Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (both variants).

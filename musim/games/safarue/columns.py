@@ -3,10 +3,10 @@ description.  One row is one game (every round until the stock and the hands are
 
 import pyarrow as pa
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.engine.parquet import SEAT, Column
 from musim.games.safarue.simulate import PARTS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
+from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 SIDE = "with 4 players the partners opposite share it, each seat showing its side's"
 

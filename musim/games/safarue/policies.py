@@ -21,8 +21,10 @@ heuristic  values each card by what it is worth to its catcher at the end, from 
 
 import numpy as np
 
-from musim.bits import bit, lowest, mask_sum, popcount
-from musim.deck import MU as DECK
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, mask_sum, popcount
+from musim.core.deck import MU as DECK
+from musim.core.rng import randint, random_bit
 from musim.games.safarue.rules import (
     ADDING,
     BLUE,
@@ -36,8 +38,6 @@ from musim.games.safarue.rules import (
     catch_sets,
     pairing_cards,
 )
-from musim.jit import flat_kernel
-from musim.rng import randint, random_bit
 
 RANDOM = 0
 HEURISTIC = 1

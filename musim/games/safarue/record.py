@@ -9,14 +9,14 @@ simulated game from its seed and writes its record, which `replay` scores to the
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.cards import CardError
-from musim.deck import MU as DECK
+from musim.compile.jit import growing
+from musim.core.cards import CardError
+from musim.core.deck import MU as DECK
 from musim.games.safarue import rules
 from musim.games.safarue.rules import NUMBER, SETS, TOTAL, doubled
 from musim.games.safarue.simulate import CARDS, deal_round, make_workspace, score_game, simulate_deals
-from musim.jit import growing
+from musim.io import records
+from musim.io.batch import InputError
 
 NAMES = {False: "safarue", True: "reverse-safarue"}
 KEYS = ("card", *rules.METHODS)

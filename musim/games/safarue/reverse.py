@@ -1,6 +1,6 @@
 """Reverse Safarü (docs/rules.md §6): Safarü's kernels with the reverse flag set, registered as `reverse-safarue`."""
 
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.contract import Game, lazy
 from musim.games.safarue import PLAY_HELP, RESULT_VERSION
 

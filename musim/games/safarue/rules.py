@@ -10,9 +10,9 @@ policies and replay all ask it).
 
 import numpy as np
 
-from musim.bits import bit, highest, lowest, mask_sum, popcount
-from musim.deck import MU as DECK
-from musim.jit import ScratchFull, flat_kernel, growing
+from musim.compile.jit import ScratchFull, flat_kernel, growing
+from musim.core.bits import bit, highest, lowest, mask_sum, popcount
+from musim.core.deck import MU as DECK
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 HAND = 4  # cards dealt to each seat a round

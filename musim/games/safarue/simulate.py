@@ -1,10 +1,10 @@
 """Whole games of Safarü and Reverse Safarü as numba kernels: shuffle, rounds, turns, score.
 
-Game k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer, then the
+Game k of a run draws from the stream keyed by (seed, k) (musim.core.rng): the dealer, then the
 order of the 60 cards.  Each round deals from the front of that order: one card at a time
 to each seat from the one left of the round's dealer, four rounds of it (as far as the stock
 allows), then table cards until the table holds four (as far as it allows); the dealer
-moves one seat left each round.  Runs go through musim.drivers, one game a row (Safarü has
+moves one seat left each round.  Runs go through musim.play.drivers, one game a row (Safarü has
 no matches); `simulate_deals` is the Python entry point: one array per column, one row per game.
 """
 
@@ -12,11 +12,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.bits import any_set, bit, mask_sum, popcount
-from musim.deal import deal_cards
-from musim.deck import MU as DECK
-from musim.duplicate import seat_policies
+from musim.compile.jit import flat_kernel, growing
+from musim.core.bits import any_set, bit, mask_sum, popcount
+from musim.core.deal import deal_cards
+from musim.core.deck import MU as DECK
 from musim.games.safarue import policies
 from musim.games.safarue.rules import (
     ADDING,
@@ -36,8 +35,9 @@ from musim.games.safarue.rules import (
     sides,
     table_after,
 )
-from musim.jit import flat_kernel, growing
-from musim.sides import side
+from musim.play import drivers
+from musim.play.duplicate import seat_policies
+from musim.play.sides import side
 
 Workspace = namedtuple("Workspace", "order adds totals held won side_won counts first second side_scores log rng")
 FULL = np.uint64(DECK.full)
@@ -143,7 +143,7 @@ Rows = namedtuple("Rows", "dealer deck scores parts methods released left turns 
 
 @flat_kernel(inline="always")
 def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Game row i of a run (musim.drivers): shuffle, play, score.  parts[i, s]: cards, blue,
+    """Game row i of a run (musim.play.drivers): shuffle, play, score.  parts[i, s]: cards, blue,
     yellow, zeros, triangles caught by seat s; its side's first and second majority bonus."""
     deck, parts = rows.deck[i], rows.parts[i]
     deal_cards(1, FULL, deck, state, ws.held)
@@ -165,7 +165,7 @@ drivers.register(Workspace, play_row)
 
 def simulate_deals(players, seed, policy, start, count, ws=None, reverse=False):
     """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
-    name or one name per seat (musim.duplicate.seat_policies).  Columns: dealer; deck (the card
+    name or one name per seat (musim.play.duplicate.seat_policies).  Columns: dealer; deck (the card
     order, 60 card indices); per seat scores, parts (PARTS), methods (turns catching by adding,
     totalling, pairing) and released; left (cards left on the table); turns."""
     z = np.zeros

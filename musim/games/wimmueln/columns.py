@@ -3,11 +3,11 @@
 import numpy as np
 import pyarrow as pa
 
-from musim import seat_columns
-from musim.deck import MU
-from musim.drivers import MATCH_DEAL_CAP
+from musim.core.deck import MU
 from musim.engine.parquet import SEAT, Column
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
+from musim.play import seat_columns
+from musim.play.drivers import MATCH_DEAL_CAP
+from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, batch, list_array, row_index, row_values
 
 _TEXT = pa.array([MU.text(i) for i in range(MU.n_cards)])
 

@@ -16,11 +16,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import popcount
+from musim.compile.jit import flat_kernel
+from musim.core.bits import popcount
 from musim.games.seat_solve import TT_BUCKET, load_position
 from musim.games.wimmueln.rules import estimate_bonus
 from musim.games.wimmueln.solve import TRUMP_POWER, solver_game
-from musim.jit import flat_kernel
 from musim.solver.layout import MAX_TRICKS, SolverGame
 from musim.solver.search import make_state
 from musim.solver.solve import first_keeping_move, solve

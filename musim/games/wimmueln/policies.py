@@ -22,12 +22,12 @@ heuristic  a player aiming at its estimate, using only its own hand and the curr
 
 import numpy as np
 
-from musim.bits import bit, lowest
-from musim.cards import NUMBER_MASK
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest
+from musim.core.cards import NUMBER_MASK
+from musim.core.rng import random_bit
 from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, COLOUR_MASK, beats, estimate_bonus
-from musim.jit import flat_kernel
-from musim.rng import random_bit
-from musim.tricks import highest_ranked, lowest_ranked
+from musim.play.tricks import highest_ranked, lowest_ranked
 
 RANDOM = 0
 HEURISTIC = 1

@@ -10,13 +10,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.deck import MU
-from musim.duplicate import seat_policies
+from musim.core.deck import MU
 from musim.games.wimmueln import policies, rules
 from musim.games.wimmueln.simulate import make_workspace, simulate_deals
-from musim.tricks import NO_TRUMP
+from musim.io import records
+from musim.io.batch import InputError
+from musim.play.duplicate import seat_policies
+from musim.play.tricks import NO_TRUMP
 
 
 def replay(obj):

@@ -3,18 +3,18 @@
 The Mü & More deck and Mü's hands (3 players: three colours).  The dealer's two
 revealed cards fix the trump colour: that of the lower-numbered card, none if the
 two share a number or a colour.  Trumping is never forced; the highest trump wins,
-else the highest of the led colour; among equal cards the first played (musim.tricks).
+else the highest of the led colour; among equal cards the first played (musim.play.tricks).
 Each seat sets two cards aside as estimates; hitting one with its trick count earns
 the estimate bonus.
 """
 
 import numpy as np
 
-from musim import tricks
-from musim.cards import DECK_3P
-from musim.deck import MU
+from musim.compile.jit import flat_kernel
+from musim.core.cards import DECK_3P
+from musim.core.deck import MU
 from musim.games.mu.rules import hand_size
-from musim.jit import flat_kernel
+from musim.play import tricks
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6

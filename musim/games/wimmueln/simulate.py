@@ -1,6 +1,6 @@
 """Whole deals of Wimmüln as numba kernels: deal, reveal, lead, estimates, play, score.
 
-Runs of deals and matches go through musim.drivers (deal k of a run draws from the
+Runs of deals and matches go through musim.play.drivers (deal k of a run draws from the
 stream keyed by (seed, k)).  The shuffled deck is dealt in blocks, seat s taking cards
 s*h .. s*h+h-1 of it, so "the last two cards dealt to the dealer" are the last two of
 the dealer's block.  A deal's columns are laid out by DEAL; `simulate_deals` and
@@ -12,10 +12,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.bits import bit
-from musim.deal import deal_cards
-from musim.drivers import SEATS
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit
+from musim.core.deal import deal_cards
 from musim.games.wimmueln import policies
 from musim.games.wimmueln.ddplay import dd_card, worker_dd
 from musim.games.wimmueln.rules import (
@@ -32,12 +31,13 @@ from musim.games.wimmueln.rules import (
     tricks_per_deal,
     trump_of,
 )
-from musim.jit import flat_kernel
+from musim.play import drivers
+from musim.play.drivers import SEATS
 from musim.solver.table_size import DEFAULT_MB
 
 Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength deal dd")
 Deal = namedtuple("Deal", "trump hands revealed estimates tricks card_points bonus scores")  # one deal's results
-DEAL = Deal(  # their columns (musim.drivers.deal_arrays): trump (-1: none); hands (uint64 per seat);
+DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): trump (-1: none); hands (uint64 per seat);
     # revealed (the dealer's two cards); estimates (per seat the face-up then the hidden card
     # index); tricks, card_points, bonus and scores per seat
     trump=(np.int64, ()),
@@ -145,5 +145,5 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 
 drivers.register(Workspace, play=play_deal, over=match_over)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
-simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.duplicate.seat_policies)
+simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.play.duplicate.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §3: to 200

@@ -10,13 +10,13 @@ position on, the tricks already won folded in (docs/solver.md).
 
 import numpy as np
 
-from musim.batch import InputError
-from musim.deck import MU
+from musim.core.deck import MU
 from musim.games.seat_solve import SeatSolver, cards_field, parse_position
 from musim.games.wimmueln import rules
-from musim.records import is_int, show
+from musim.io.batch import InputError
+from musim.io.records import is_int, show
+from musim.play.tricks import NO_TRUMP
 from musim.solver.layout import make_game
-from musim.tricks import NO_TRUMP
 
 TRUMP_POWER = 100  # above every number
 

@@ -1,6 +1,6 @@
 """Zwickern (docs/rules.md §10): rules kernels, policies, deal and match simulation, records."""
 
-from musim.deck import ZWICKERN
+from musim.core.deck import ZWICKERN
 from musim.games.contract import Game, Option, lazy
 from musim.games.zwickern.points import DEFAULT
 

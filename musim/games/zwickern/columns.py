@@ -4,12 +4,12 @@ is n deals."""
 
 import pyarrow as pa
 
-from musim import seat_columns
-from musim.deck import ZWICKERN
-from musim.drivers import MATCH_DEAL_CAP
+from musim.core.deck import ZWICKERN
 from musim.engine.parquet import SEAT, Column
 from musim.games.zwickern.rules import PARTS
-from musim.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
+from musim.play import seat_columns
+from musim.play.drivers import MATCH_DEAL_CAP
+from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, batch, card_indices, list_array, row_index, row_values
 
 SIDE = "with 4 players the partners opposite (seats 0 and 2, 1 and 3) share it"
 

@@ -10,8 +10,8 @@ of numba so that the game's declaration can check an option without compiling an
 
 import numpy as np
 
-from musim.deck import FRENCH_LABELS
-from musim.deck import ZWICKERN as DECK
+from musim.core.deck import FRENCH_LABELS
+from musim.core.deck import ZWICKERN as DECK
 
 CARDS = DECK.n_cards
 MOST, ZWICK, PILE = CARDS, CARDS + 1, CARDS + 2  # indices of the bonuses in the points array

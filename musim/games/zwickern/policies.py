@@ -18,12 +18,12 @@ Equal values go to the first move found (cards in index order; buys, then builds
 
 import numpy as np
 
-from musim.bits import bit, lowest, mask_sum, popcount
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, mask_sum, popcount
+from musim.core.rng import randint, random_bit
 from musim.games.zwickern.points import PILE, ZWICK
 from musim.games.zwickern.rules import BUILD, BUY, LAY, builds, buys, load_items
-from musim.jit import flat_kernel
-from musim.rng import randint, random_bit
-from musim.sides import side
+from musim.play.sides import side
 
 RANDOM = 0
 HEURISTIC = 1

@@ -9,13 +9,13 @@ kernels' log, which `replay` scores to the same row.
 
 import numpy as np
 
-from musim import records
-from musim.batch import InputError
-from musim.deck import ZWICKERN as DECK
+from musim.core.deck import ZWICKERN as DECK
 from musim.games.zwickern import rules
 from musim.games.zwickern.points import DEFAULT, PointsError, parse
 from musim.games.zwickern.rules import ACTIONS, BUILD, BUY, HAND, HIGH, LAY, LOW, PARTS, TABLE
 from musim.games.zwickern.simulate import CARDS, deal_hands, make_workspace, simulate_deals, turn
+from musim.io import records
+from musim.io.batch import InputError
 
 GAME = "zwickern"
 KEYS = ("card", "buy", "build", "value")

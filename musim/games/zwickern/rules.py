@@ -14,11 +14,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.bits import bit, lowest, mask_sum, popcount
-from musim.deck import ZWICKERN as DECK
+from musim.compile.jit import ScratchFull, flat_kernel, growing
+from musim.core.bits import bit, lowest, mask_sum, popcount
+from musim.core.deck import ZWICKERN as DECK
 from musim.games.zwickern.points import MOST, PILE, ZWICK
-from musim.jit import ScratchFull, flat_kernel, growing
-from musim.sides import side
+from musim.play.sides import side
 
 CARDS = DECK.n_cards
 HAND, TABLE = 4, 4

@@ -1,11 +1,11 @@
 """Whole deals of Zwickern as numba kernels: shuffle, rounds, turns, score; and matches.
 
-Deal k of a run draws from the stream keyed by (seed, k) (musim.rng): the dealer, then the
+Deal k of a run draws from the stream keyed by (seed, k) (musim.core.rng): the dealer, then the
 order of the 55 cards.  The first round deals from the front of that order one card at a time
 to each seat from the one left of the dealer, four rounds of it, then four cards face up to the
 table; each later round deals four more to each seat the same way, as far as the stock allows.
 The seat left of the dealer plays first in every round; play goes left, skipping seats without
-cards.  Runs go through musim.drivers; a match is n deals (docs/rules.md §10), the dealer moving one
+cards.  Runs go through musim.play.drivers; a match is n deals (docs/rules.md §10), the dealer moving one
 seat left each deal.  `simulate_deals` and `simulate_matches` are the Python entry points.
 """
 
@@ -13,11 +13,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim import drivers
-from musim.bits import any_set, bit, popcount
-from musim.deal import deal_cards
-from musim.deck import ZWICKERN as DECK
-from musim.duplicate import seat_policies
+from musim.compile.jit import flat_kernel, growing
+from musim.core.bits import any_set, bit, popcount
+from musim.core.deal import deal_cards
+from musim.core.deck import ZWICKERN as DECK
 from musim.games.zwickern import policies
 from musim.games.zwickern.points import DEFAULT, parse
 from musim.games.zwickern.rules import (
@@ -40,7 +39,8 @@ from musim.games.zwickern.rules import (
     on_table,
     score,
 )
-from musim.jit import flat_kernel, growing
+from musim.play import drivers
+from musim.play.duplicate import seat_policies
 
 Workspace = namedtuple("Workspace", "table moves held won parts scores side_cards side_total points deck log rng")
 FULL = np.uint64(DECK.full)
@@ -141,7 +141,7 @@ Rows = namedtuple("Rows", "dealer deck scores parts left piles turns")
 
 @flat_kernel(inline="always")
 def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Deal row i of a run (musim.drivers): shuffle, play, score."""
+    """Deal row i of a run (musim.play.drivers): shuffle, play, score."""
     deck = rows.deck[i]
     deal_cards(1, FULL, deck, state, ws.held)
     rows.turns[i] = play_deal(n, dealer, seat_policy, deck, state, ws)
@@ -155,7 +155,7 @@ def play_row(n, dealer, seat_policy, state, rows, i, ws):
 
 @flat_kernel(inline="always")
 def match_deal(n, dealer, seat_policy, state, ws):
-    """One deal of a match (musim.drivers), its scores in ws.scores."""
+    """One deal of a match (musim.play.drivers), its scores in ws.scores."""
     deal_cards(1, FULL, ws.deck, state, ws.held)
     play_deal(n, dealer, seat_policy, ws.deck, state, ws)
 
@@ -171,7 +171,7 @@ drivers.register(Workspace, play_row, match_deal, length=match_deals)
 
 def simulate_deals(players, seed, policy, start, count, ws=None, points=None):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
-    name or one name per seat (musim.duplicate.seat_policies), `points` the victory-points table
+    name or one name per seat (musim.play.duplicate.seat_policies), `points` the victory-points table
     (points.DEFAULT if None).  Columns: dealer; deck (the card order, 55 card indices); per seat
     scores and parts (rules.PARTS); left (cards left on the table); piles (piles left); turns."""
     z = np.zeros
@@ -192,7 +192,7 @@ def simulate_deals(players, seed, policy, start, count, ws=None, points=None):
 
 def simulate_matches(players, seed, policy, start, count, ws=None, points=None):
     """Matches start..start+count-1 (n deals each) as a dict of arrays, one row per match
-    (musim.drivers.simulate_matches)."""
+    (musim.play.drivers.simulate_matches)."""
     seats = seat_policies(players, policy, policies.NAMES)
     return _growing(lambda ws: drivers.simulate_matches(players, seats, seed, start, count, ws), _workspace(ws, points))
 

@@ -43,12 +43,12 @@ from musim.engine.checkpoint import Checkpoint, key_folder
 from musim.engine.engines import ordered
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts
+from musim.engine.progress import slices
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
-from musim.progress import slices
 
 MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)

@@ -20,16 +20,16 @@ from functools import partial
 import numpy as np
 
 from musim.analysis.stats import mean_interval, samples_for_margin, wilson
-from musim.batch import InputError
-from musim.cards import COLOURS, N_CARDS, CardError, deck_for, hand_mask, type_text
+from musim.core.cards import COLOURS, N_CARDS, CardError, deck_for, hand_mask, type_text
 from musim.engine.engines import ordered
 from musim.engine.local import chunk_starts
+from musim.engine.progress import slices
 from musim.games.mu import rules
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace
-from musim.progress import slices
+from musim.io.batch import InputError
 
 DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
 MAX_SAMPLES = 200_000  # every sample's plays and scores are kept: about 50 bytes per (trump, bid) each

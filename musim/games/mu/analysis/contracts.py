@@ -9,9 +9,11 @@ by simulate.play_contract: the same play, trump and scoring kernels as
 import numpy as np
 from numba import njit
 
-from musim.bits import bit, popcount
-from musim.cards import DECK, DECK_3P, N_TYPES, TYPE_MASK
-from musim.deal import deal_cards
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, popcount
+from musim.core.cards import DECK, DECK_3P, N_TYPES, TYPE_MASK
+from musim.core.deal import deal_cards
+from musim.core.rng import randint, stream_state
 from musim.games.mu import ddplay, policies
 from musim.games.mu.hand_model import expected_points, hand_features, kind_of
 from musim.games.mu.rules import achieved_rank, auction_result, hand_size, nameable_types, score_played
@@ -22,8 +24,6 @@ from musim.games.mu.simulate import (
     play_contract,
     run_auction,
 )
-from musim.jit import flat_kernel
-from musim.rng import randint, stream_state
 
 NO_TRUMP = -1
 

@@ -21,9 +21,9 @@ from collections import namedtuple
 import numpy as np
 from numba.extending import overload
 
-from musim.duplicate import seat_policies
-from musim.jit import flat_kernel
-from musim.rng import randint, stream_state
+from musim.compile.jit import flat_kernel
+from musim.core.rng import randint, stream_state
+from musim.play.duplicate import seat_policies
 from musim.solver.table_size import DEFAULT_MB
 
 MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
@@ -219,7 +219,7 @@ def simulate_matches(players, seat_policy, seed, start, count, ws, own=None):
 
 class SeatGame:
     """The Python entry points of a layout game whose seats play by name (one name, or one a seat:
-    musim.duplicate.seat_policies over `names`) and whose workspace make_workspace(players, codes,
+    musim.play.duplicate.seat_policies over `names`) and whose workspace make_workspace(players, codes,
     tt_mb) holds the solver's scratch (a table of tt_mb) when a seat plays dd.  `layout`: the
     game's Deal of (dtype, shape) per column (deal_arrays)."""
 

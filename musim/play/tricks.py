@@ -13,8 +13,8 @@ so a game whose trump changes in the middle of a trick (Mückenstich's mosquitoe
 
 import numpy as np
 
-from musim.bits import lowest
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import lowest
 
 NO_TRUMP = -1
 

@@ -123,7 +123,7 @@ def _metadata_section(games):
 
 
 def _deck_section(deck, games):
-    """Notation and bit layout of a deck (musim.deck.Deck), for the card columns of its games."""
+    """Notation and bit layout of a deck (musim.core.deck.Deck), for the card columns of its games."""
     names = ", ".join(g.title for g in games)
     repeated = sorted({label for labels in deck.labels for label in labels if labels.count(label) > 1}, key=str)
     index = "The table gives each card's index: colour by colour, each colour in rank order"
@@ -156,7 +156,7 @@ def _deck_section(deck, games):
         points = ", ".join(f"{label}: {p}" for label, p in dict(zip(deck.labels[0], deck.points[0])).items())
         rows.append(f"\nCard points by label: {points}.")
     rows.append(
-        f"\n`musim.read_run` shows card columns as card texts; `musim.deck` turns masks into texts "
+        f"\n`musim.read_run` shows card columns as card texts; `musim.core.deck` turns masks into texts "
         f"(`{_deck_constant(deck)}.format(0b111)` is `{deck.format(0b111)}`)."
     )
     return "\n".join(rows) + "\n"
@@ -177,11 +177,11 @@ def _layout_text(deck):
         )
     return (
         f"A set of these cards takes {deck.words} uint64 words: card i is bit i % 64 of word i // 64 "
-        "(`musim.deck.Deck.words_of`); a column listing cards gives their indices."
+        "(`musim.core.deck.Deck.words_of`); a column listing cards gives their indices."
     )
 
 
 def _deck_constant(deck):
-    import musim.deck
+    import musim.core.deck
 
-    return next(name for name, value in vars(musim.deck).items() if value is deck)
+    return next(name for name, value in vars(musim.core.deck).items() if value is deck)

@@ -9,13 +9,13 @@ compiled without NRT (numba's private `_nrt=False` option): it may not allocate
 for free.  The arrays it gets belong to the caller, which keeps them alive.
 
 A flat kernel is also compiled once per argument type, never per constant
-(musim.numba_patch).  Since it cannot allocate, a scratch list that runs out of room is grown
+(musim.compile.numba_patch).  Since it cannot allocate, a scratch list that runs out of room is grown
 by its Python caller: the kernel raises ScratchFull and `growing` calls it again with more.
 """
 
 from numba import njit
 
-from musim.numba_patch import compile_per_type
+from musim.compile.numba_patch import compile_per_type
 
 
 def flat_kernel(fn=None, **options):

@@ -16,7 +16,7 @@ from pathlib import Path
 def source_digest():
     """Short hash of all musim .py sources (names and contents)."""
     h = hashlib.sha256()
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # the musim package
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())

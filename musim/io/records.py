@@ -14,8 +14,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from musim.batch import InputError
-from musim.cards import CardError
+from musim.core.cards import CardError
+from musim.io.batch import InputError
 
 
 @contextmanager

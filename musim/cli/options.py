@@ -3,7 +3,7 @@ whose options come from its --game (GameCommand)."""
 
 import click
 
-from musim.rng import MAX_SEED
+from musim.core.rng import MAX_SEED
 from musim.solver.table_size import DEFAULT_MB
 
 SEEDS = click.IntRange(0, MAX_SEED)
@@ -64,7 +64,7 @@ def parse_count(text, name, minimum=1):
 
 
 def advice(exact, count_option, faster=()):
-    """What follows the long-run estimate (musim.progress): how far off it may be, and the faster
+    """What follows the long-run estimate (musim.engine.progress): how far off it may be, and the faster
     options (`faster`: those that avoid or shorten exact play, said only under exact play)."""
     caveat = ""
     if exact:

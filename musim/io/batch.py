@@ -11,7 +11,7 @@ import os
 import sys
 import traceback
 
-from musim.cards import CardError
+from musim.core.cards import CardError
 
 
 class InputError(ValueError):

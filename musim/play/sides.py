@@ -2,7 +2,7 @@
 §10: Rummü with 4 or 6 players, Safarü and Zwickern with 4): one kernel, so that every game agrees on who is whose
 partner."""
 
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
 
 
 @flat_kernel(inline="always")

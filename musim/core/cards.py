@@ -10,7 +10,7 @@ A trump *type* is encoded as a small int: 0..4 a colour, 5..14 the number
 
 import numpy as np
 
-from musim.deck import MU, CardError
+from musim.core.deck import MU, CardError
 
 COLOURS = "RYGBK"
 DIGITS = "0123456789"

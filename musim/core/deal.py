@@ -1,10 +1,10 @@
-"""Shuffling and dealing a deck subset given as a mask, from a per-deal random stream (musim.rng)."""
+"""Shuffling and dealing a deck subset given as a mask, from a per-deal random stream (musim.core.rng)."""
 
 import numpy as np
 
-from musim.bits import bit, lowest
-from musim.jit import flat_kernel
-from musim.rng import randint
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest
+from musim.core.rng import randint
 
 
 @flat_kernel

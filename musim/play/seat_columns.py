@@ -18,7 +18,7 @@ PER_SEAT = "one entry per seat, in seat order"
 
 
 def card_indices(deck):
-    """The sentence saying how a column listing cards by index (musim.deck.Deck) numbers them, so
+    """The sentence saying how a column listing cards by index (musim.core.deck.Deck) numbers them, so
     that the description read from a file alone is enough to decode it."""
     last = deck.n_cards - 1
     return (

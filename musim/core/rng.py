@@ -8,8 +8,8 @@ numba's own np.random is not used: inside threads it is not reproducible.
 
 import numpy as np
 
-from musim.bits import nth_bit, popcount
-from musim.jit import flat_kernel
+from musim.compile.jit import flat_kernel
+from musim.core.bits import nth_bit, popcount
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -11,7 +11,7 @@ import sys
 import click
 
 from musim import __version__
-from musim.cli_options import SEEDS, GameCommand, advice, check_engine, engine_options, parse_count, warn
+from musim.cli.options import SEEDS, GameCommand, advice, check_engine, engine_options, parse_count, warn
 from musim.games import DEFAULT_GAME
 from musim.games.contract import EXACT_PLAY
 from musim.solver.table_size import DEFAULT_MB
@@ -71,8 +71,8 @@ def _read_input(path):
 def _game_with(name, what, command):
     """The registered Game `name` if it has `what` ("replay", "solver"); InputError naming the
     games that have it if not."""
-    from musim.batch import InputError
     from musim.games import UnknownGame, all_games, get_game
+    from musim.io.batch import InputError
 
     try:
         game = get_game(name) if isinstance(name, str) else None
@@ -86,7 +86,7 @@ def _game_with(name, what, command):
 
 def _item_game(obj, default, what, command):
     """The Game of a batch item, by its "game" (else `default`); its InputError names the item."""
-    from musim.batch import InputError
+    from musim.io.batch import InputError
 
     try:
         return _game_with(obj.get("game", default), what, command)
@@ -98,7 +98,7 @@ def _item_game(obj, default, what, command):
 @click.argument("path", metavar="FILE|-")
 def replay(path):
     """Validate game records (JSON or JSON Lines), each of the game it names, and print each result."""
-    from musim.batch import run_batch
+    from musim.io.batch import run_batch
 
     ok = run_batch(_read_input(path), lambda obj: _item_game(obj, None, "replay", "replay").replay(obj), sys.stdout)
     sys.exit(0 if ok else 1)
@@ -225,7 +225,7 @@ def _exit_for(exc):
 )
 def solve(path, all_moves, game, tt_mb, stats):
     """Exact double-dummy values of positions (JSON or JSON Lines)."""
-    from musim.batch import InputError, run_batch
+    from musim.io.batch import InputError, run_batch
     from musim.solver.stats import clear_stats, stats_record, timed
     from musim.solver.tt import make_table
 
