@@ -113,6 +113,7 @@ def test_bid_is_reproducible_and_independent_of_workers():
     assert a != c
 
 
+@pytest.mark.slow  # exact play over many deals: the slow tier
 def test_bid_under_dd_ticks_sample_by_sample_and_is_independent_of_workers():
     ticks = []
     one = bid_strength(3, ALL_RED, samples=6, seed=2, play="dd", tt_mb=8, workers=1, tick=ticks.append)
@@ -285,6 +286,7 @@ def test_balance_of_too_few_deals_to_fit_reports_no_proposal(tmp_path):
     assert "no proposed targets" in (out / "summary.md").read_text()
 
 
+@pytest.mark.slow  # exact play over many deals: the slow tier
 def test_hand_model_data_under_double_dummy_play_are_the_same_contracts():
     """--play dd fits the model to the same rows (deals, trumps, features) as heuristic play,
     each with its exact value: points of a 3-player deal, 0..36."""
@@ -378,6 +380,7 @@ def test_pure_strength_is_the_best_contract_whatever_order_it_tries_them_in():
                 assert best[i, chief] == max(levels), (n, i, chief)
 
 
+@pytest.mark.slow  # exact play over many deals: the slow tier
 def test_balance_with_dd_tricks_plays_as_run_does_and_strength_plays_the_contracts_out():
     """`--dd-tricks T`: the table holds the rows of `musim run --dd-tricks T`, and the pure-strength
     view plays each contract out (heuristic, then the last T tricks double-dummy) rather than
@@ -522,6 +525,7 @@ def test_balance_checkpoint_must_be_a_writable_directory(tmp_path):
     assert res.exit_code == 2 and "--checkpoint" in res.output and "Traceback" not in res.output
 
 
+@pytest.mark.slow  # exact play over many deals: the slow tier
 def test_balance_under_a_node_limit_counts_unresolved_deals_and_spans_their_outcomes(tmp_path):
     """`--node-limit`: a level's deals still count every played deal; its success interval
     spans both outcomes of the undecided ones, so it holds the rate without a limit; team
@@ -581,6 +585,7 @@ def test_balance_node_limit_needs_whole_deal_dd_play(tmp_path, args):
     assert res.exit_code == 2 and "--node-limit" in res.output and "not a number" in res.output
 
 
+@pytest.mark.slow  # exact play over many deals: the slow tier
 @pytest.mark.parametrize("n, deals, tricks", [(3, 30, 0), (4, 30, 5), (6, 30, 4)])
 def test_the_reach_question_decides_every_target_as_the_value_does(n, deals, tricks):
     """`--question reach`: one null-window search per deal; its bounds decide the target exactly
@@ -612,6 +617,7 @@ def test_the_reach_question_decides_every_target_as_the_value_does(n, deals, tri
     assert a.table.team_mean.notna().any() and b.facts["question"] == "reach" and b.facts["p_star"] == a.facts["p_star"]
 
 
+@pytest.mark.slow  # exact play over many deals: the slow tier
 @pytest.mark.parametrize("vice", ["strongest", "none", "auction"])
 def test_bid_under_the_reach_question_has_the_success_rates_of_the_value(vice):
     hand = "R9 R8 R7 R7 R6 R5 Y9 Y8 G9 G8 G1 G0"

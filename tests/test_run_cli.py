@@ -140,6 +140,7 @@ def test_progress_counts_chunks_as_they_finish_whatever_their_order():
     assert first_saw == [True] and len(finished) == 30  # ten later chunks counted while the first ran
 
 
+@pytest.mark.slow  # exact play over many deals: the slow tier
 def test_run_plays_heuristic_by_default_and_double_dummy_on_request(tmp_path):
     out = tmp_path / "h.parquet"
     assert invoke("run", "--deals", 6, "--players", 3, "--seed", 5, "--out", out).exit_code == 0
