@@ -62,7 +62,9 @@ def test_an_integer_too_long_for_python_is_its_lines_error_and_the_batch_goes_on
 
 def test_an_answer_that_cannot_be_serialised_becomes_that_lines_error(monkeypatch):
     answers = {0: {"n": 10**5000}, 1: {"n": {1, 2}}, 2: {"n": 2}}  # too long an int; a set
-    monkeypatch.setattr("musim.cli.main._item_game", lambda *args: SimpleNamespace(replay=lambda obj: answers[obj["n"]]))
+    monkeypatch.setattr(
+        "musim.cli.main._item_game", lambda *args: SimpleNamespace(replay=lambda obj: answers[obj["n"]])
+    )
     res = CliRunner().invoke(cli, ["replay", "-"], input='{"n": 0}\n{"n": 1}\n{"n": 2}\n')
     lines = [json.loads(line) for line in res.stdout.splitlines()]
     assert res.exit_code == 1
