@@ -46,7 +46,7 @@ def test_an_unexpected_error_while_handling_a_line_becomes_that_lines_error(monk
             raise ZeroDivisionError("division by zero\nsecond line")
         return {"n": obj["n"]}
 
-    monkeypatch.setattr("musim.cli.main._item_game", lambda *args: SimpleNamespace(replay=replay))
+    monkeypatch.setattr("musim.cli.commands._item_game", lambda *args: SimpleNamespace(replay=replay))
     res = CliRunner().invoke(cli, ["replay", "-"], input='{"n": 0}\n{"n": 1}\n{"n": 2}\n')
     answers = [json.loads(line) for line in res.stdout.splitlines()]
     assert res.exit_code == 1
@@ -63,7 +63,7 @@ def test_an_integer_too_long_for_python_is_its_lines_error_and_the_batch_goes_on
 def test_an_answer_that_cannot_be_serialised_becomes_that_lines_error(monkeypatch):
     answers = {0: {"n": 10**5000}, 1: {"n": {1, 2}}, 2: {"n": 2}}  # too long an int; a set
     monkeypatch.setattr(
-        "musim.cli.main._item_game", lambda *args: SimpleNamespace(replay=lambda obj: answers[obj["n"]])
+        "musim.cli.commands._item_game", lambda *args: SimpleNamespace(replay=lambda obj: answers[obj["n"]])
     )
     res = CliRunner().invoke(cli, ["replay", "-"], input='{"n": 0}\n{"n": 1}\n{"n": 2}\n')
     lines = [json.loads(line) for line in res.stdout.splitlines()]
@@ -100,7 +100,7 @@ def test_solve_stats_report_numba_compiling_apart_from_the_solve(monkeypatch):
 
     st = SimpleNamespace(stats=np.zeros(5, np.int64), counts=None)
     game = SimpleNamespace(name="fake", solver=lambda tt, counting: SimpleNamespace(st=st, solve=solve))
-    monkeypatch.setattr("musim.cli.main._item_game", lambda *args: game)
+    monkeypatch.setattr("musim.cli.commands._item_game", lambda *args: game)
     res = CliRunner().invoke(cli, ["solve", "--stats", "-"], input='{"n": 1}\n')
     assert res.exit_code == 0 and res.stdout == '{"value": 1}\n'
     prefix, _, body = res.stderr.strip().partition(" ")

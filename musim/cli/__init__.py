@@ -1,5 +1,6 @@
-"""The click layer (main) and its shared options (options); it names no game."""
+"""The click layer: the commands and their entry point (commands), their shared options (options).
+It names no game."""
 
-from musim.cli.main import cli, main
+from musim.cli.commands import cli, main
 
 __all__ = ["cli", "main"]
