@@ -14,6 +14,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from test_run_output import data, invoke
 
 import musim
 from musim.cli import cli
@@ -64,15 +65,6 @@ sys.argv[0] = "musim"
 from musim.cli import main
 main()
 """
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def data(df):
-    """A run's rows without its wall-clock columns."""
-    return df.drop(columns=[c for c in df.columns if c.endswith("_ms")]).reset_index(drop=True)
 
 
 def start(args, delay=0.1, slow=-1, cwd=None, gate="", finishing=""):
