@@ -211,6 +211,14 @@ def test_an_unreadable_lock_is_refused_naming_it_and_taken_over_once_old(tmp_pat
     assert not (tmp_path / "run" / LOCK).exists()
 
 
+def test_a_lock_that_cannot_be_read_as_a_file_is_an_unreadable_lock(tmp_path):
+    """A directory in the lock's place (no bytes to read) is refused as an unreadable lock, not a crash."""
+    (tmp_path / LOCK).mkdir()
+    assert holder(str(tmp_path))["info"] is None
+    with pytest.raises(OutputError, match="is unreadable"):
+        DirectoryLock(str(tmp_path))
+
+
 def test_a_writer_releases_only_its_own_lock(tmp_path):
     """A writer whose lock was taken over (while it was stopped) leaves the new writer's lock."""
     mine = DirectoryLock(str(tmp_path))

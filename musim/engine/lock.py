@@ -136,7 +136,7 @@ def _holder(path):
             return None
         try:
             info = json.loads(identity[2])
-        except ValueError:
+        except (TypeError, ValueError):  # no bytes (a directory, no permission) or no JSON object
             info = None
         if isinstance(info, dict):
             break
