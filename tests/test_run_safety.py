@@ -13,11 +13,9 @@ import sys
 import time
 
 import pytest
-from click.testing import CliRunner
 from test_run_output import data, invoke
 
 import musim
-from musim.cli import cli
 from musim.engine import lock as lock_module
 from musim.engine import parts
 from musim.engine.errors import OutputError
@@ -458,7 +456,7 @@ def _non_default(option):
 
 
 @pytest.mark.parametrize("game", [g for g in all_games() if g.policies and g.options], ids=lambda g: g.name)
-def test_default_run_names_are_valid_for_every_game_and_option(tmp_path, game):
+def test_default_run_names_are_valid_for_every_game_and_option(tmp_path, monkeypatch, game):
     options = []
     for option in game.options:
         value = _non_default(option)
@@ -466,9 +464,9 @@ def test_default_run_names_are_valid_for_every_game_and_option(tmp_path, game):
     players = 4 if game.name == "rummue" else game.default_players  # teams: an even count
     play = "dd" if game.name == "mu" else "heuristic"  # --dd-tricks: the last tricks played exactly
     args = ["run", "--game", game.name, "--players", players, "--play", play, "--deals", 2, "--seed", 1, *options]
-    with CliRunner().isolated_filesystem(temp_dir=tmp_path):
-        res = CliRunner().invoke(cli, [str(a) for a in args])
-        assert res.exit_code == 0, res.output
-        (name,) = os.listdir("runs")
-        assert name.startswith(f"{game.name}-{players}p-{play}-") and name.endswith("-seed1")
-        assert invoke("summary", os.path.join("runs", name)).exit_code == 0
+    monkeypatch.chdir(tmp_path)  # the default directory runs/ under the current one
+    res = invoke(*args)
+    assert res.exit_code == 0, res.output
+    (name,) = os.listdir("runs")
+    assert name.startswith(f"{game.name}-{players}p-{play}-") and name.endswith("-seed1")
+    assert invoke("summary", os.path.join("runs", name)).exit_code == 0
