@@ -71,10 +71,13 @@ TOY = Game(
 )
 
 
+TOY_MODULE = types.ModuleType("toy_game")
+
+
 @pytest.fixture
 def toy(monkeypatch):
     """The toy game registered: one module, one line in the registry."""
-    module = types.ModuleType("toy_game")
+    module = TOY_MODULE
     module.GAME = TOY
     monkeypatch.setitem(sys.modules, "toy_game", module)
     monkeypatch.setitem(GAMES, "toy", "toy_game")
@@ -190,6 +193,23 @@ def test_a_new_game_runs_records_and_replays_through_the_generic_cli(toy, tmp_pa
     record = invoke("record", "--game", "toy", "--seed", 1, "--deal", 4, "--bonus", 2)
     assert json.loads(record.output) == {"game": "toy", "deal": 4, "bonus": 2}
     assert json.loads(invoke("replay", "-", input=record.output).output) == {"scores": [8]}
+
+
+def test_an_option_omitted_at_its_default_keeps_the_key_and_metadata_of_runs_made_before_it(toy, monkeypatch):
+    from musim.engine.run import metadata, run_key
+
+    def key_and_params(game, **options):
+        spec = RunSpec("toy", "deals", 8, 3, "plain", seed=2, options=options)
+        monkeypatch.setattr(TOY_MODULE, "GAME", game)
+        checked(spec)
+        return run_key(spec, game), metadata(spec, game, 4)["params"]["options"]
+
+    extra = Option("variant", str, "", "A rule variant added later.", omit_default=True)
+    later = dataclasses.replace(TOY, options=(*TOY.options, extra))
+    before = key_and_params(TOY)
+    assert key_and_params(later) == before
+    key, options = key_and_params(later, variant="x")
+    assert key != before[0] and key["params"]["options"]["variant"] == options["variant"] == "x"
 
 
 def test_replay_and_solve_dispatch_by_the_games_name():

@@ -140,8 +140,7 @@ def _key():
     from musim.engine.spec import checked
 
     spec = RunSpec("mu", "deals", 3000, 5, "heuristic", seed=11)
-    checked(spec)
-    return run_key(spec)
+    return run_key(spec, checked(spec))
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ from musim.engine.local import chunk_starts
 from musim.engine.lock import describe, file_lock, holder
 from musim.engine.parquet import atomic_parquet, check_output, read_manifest
 from musim.engine.parts import RunDirectory, read_held
-from musim.engine.spec import RunSpec, checked
+from musim.engine.spec import RunSpec, checked, keyed_options
 from musim.engine.stop import Stopped, listening
 from musim.games.contract import EXACT_PLAY
 
@@ -50,7 +50,7 @@ def metadata(spec, game, chunk_size):
     """Provenance stored in the Parquet schema: enough to reproduce the file exactly."""
     import pyarrow
 
-    params = dataclasses.asdict(spec)
+    params = dataclasses.asdict(spec) | {"options": keyed_options(spec, game)}
     return {
         "musim_version": __version__,
         "result_version": game.result_version,
@@ -123,10 +123,10 @@ def resume_command(spec, game):
     return shlex.join([*map(str, args), "--resume"])
 
 
-def run_key(spec):
+def run_key(spec, game):
     """The result key (engine/key.py) of a run's rows: what --resume must find unchanged."""
     params = dict(mode=spec.mode, count=spec.count, players=spec.players, play=spec.play, seed=spec.seed)
-    return result_key(spec.game, params | {"options": spec.options})
+    return result_key(spec.game, params | {"options": keyed_options(spec, game)})
 
 
 def execute(spec, progress=False, started=lambda: None, notify=lambda text: None, advice="", resume=False):
@@ -206,7 +206,7 @@ def _open_output(spec, game, job, resume):
         )
     if os.path.isfile(spec.out):
         raise OutputError(f"--out {spec.out} is a file; a run directory needs a new name (or end it in .parquet)")
-    return RunDirectory(spec.out, run_key(spec), job.schema, meta, job.dictionary_columns, resume, spec.overwrite)
+    return RunDirectory(spec.out, run_key(spec, game), job.schema, meta, job.dictionary_columns, resume, spec.overwrite)
 
 
 class SingleFile:

@@ -52,3 +52,12 @@ def checked(spec):
     if game.check is not None:
         game.check(spec)
     return game
+
+
+def keyed_options(spec, game):
+    """The options that name `spec`'s rows in its key and metadata: every option but those at
+    their default that the game declares `omit_default` (options added after runs were saved,
+    such as a rule variant: the rulebook's runs keep their keys)."""
+    return {
+        o.name: spec.options[o.name] for o in game.options if not (o.omit_default and spec.options[o.name] == o.default)
+    }

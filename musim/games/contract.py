@@ -40,6 +40,7 @@ class Option:
     range: tuple | None = None  # (low, high), both included: int and float only
     choices: tuple | None = None  # str only
     per_deal: bool = True  # False: concerns whole matches alone, so `musim record` leaves it out
+    omit_default: bool = False  # at its default, left out of keys and metadata (engine/spec.py keyed_options)
 
     @property
     def flag(self):
