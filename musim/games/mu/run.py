@@ -60,7 +60,6 @@ def policy_codes(play, auction=BY_PLAY):
     return (bid_policy if auction == BY_PLAY else AUCTIONS[auction]), play_policy
 
 
-
 class DealChunk:
     """The arrays of one chunk of deals, as the kernels fill them (musim.play.drivers.run_rows)."""
 

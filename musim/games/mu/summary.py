@@ -11,7 +11,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.games.mu import BY_PLAY, auction_model
-
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,
