@@ -1,0 +1,163 @@
+"""How far Mü's bids move with the model of bidding: each auction model's bids beside the pure strength.
+
+Per player count, the same deals (one seed) are bid by each auction model of
+musim.games.mu.policies.AUCTIONS under heuristic play (`musim run --play heuristic --auction
+NAME` writes these very rows): the share of deals at each bid level (an eklat's level is its
+highest laid count M), the eklat rate with its 95% Wilson interval and the mean bid with its 95%
+interval.  Beside them the pure-strength view of `musim balance` (musim/games/mu/analysis/
+balance.py) of the same deals: every seat of each played deal as chief with its best trump and
+partner in hindsight and no vice, the highest level it makes under heuristic card play -- a level
+per seat, a hindsight upper bound of what a bidder could dare.  All of it under the rulebook's
+targets (docs/rules.md §2.8).
+
+Writes OUT/summary.md, OUT/models.csv (the headline figures per model) and OUT/bids.csv (the
+distributions), each file complete or absent.
+
+Usage: python scripts/auction_tables.py [--deals 20000] [--seed 2026] [--players 3 4 5 6] [--out results/auction]
+"""
+
+import argparse
+import os
+import time
+
+import numpy as np
+import pandas as pd
+
+from musim.analysis.stats import mean_interval, wilson
+from musim.games.mu import rules
+from musim.games.mu import simulate as sim
+from musim.games.mu.analysis.balance import analyse
+from musim.games.mu.policies import AUCTIONS
+from musim.games.mu.run import CHUNK_DEALS, simulate_deals
+
+PLAY = "heuristic"
+RULES = "rulebook targets (docs/rules.md §2.8)"
+STRENGTH = "pure strength"
+
+
+def model_bids(players, deals, seed, model):
+    """Each deal's bid level (M for an eklat) and whether it ended in an eklat."""
+    parts = [
+        simulate_deals(players, seed, PLAY, start, min(CHUNK_DEALS, deals - start), auction=model).res
+        for start in range(0, deals, CHUNK_DEALS)
+    ]
+    res = np.concatenate(parts)
+    return res[:, sim.BID], res[:, sim.OUTCOME] == sim.EKLAT
+
+
+def tables(players, deals, seed, workers):
+    """(headline rows, distribution rows) of one player count."""
+    levels = np.arange(rules.hand_size(players) + 1)
+    heads, dist = [], []
+    common = {"players": players, "play": PLAY, "rules": RULES, "seed": seed}
+    for model in AUCTIONS:
+        bids, eklat = model_bids(players, deals, seed, model)
+        low, high = wilson(int(eklat.sum()), deals)
+        mean, mlow, mhigh = mean_interval(bids)
+        heads.append(
+            common
+            | {"model": model, "unit": "deals", "count": deals, "eklats": int(eklat.sum()), "eklat_rate": eklat.mean()}
+            | {"eklat_low": float(low), "eklat_high": float(high), "mean_level": mean}
+            | {"mean_low": mlow, "mean_high": mhigh}
+        )
+        counts = np.bincount(bids, minlength=len(levels))
+        ek = np.bincount(bids[eklat], minlength=len(levels))
+        for b in levels:
+            dist.append(
+                common
+                | {"model": model, "unit": "deals", "level": int(b), "count": int(counts[b]), "eklats": int(ek[b])}
+                | {"share": counts[b] / deals}
+            )
+    bal = analyse(players, deals, seed, play=PLAY, workers=workers)
+    seats = int(bal.strength.chiefs.sum())
+    heads.append(
+        common
+        | {"model": STRENGTH, "unit": "seats", "count": seats, "eklats": 0, "eklat_rate": np.nan}
+        | {"eklat_low": np.nan, "eklat_high": np.nan, "mean_level": bal.facts["strength_mean"]}
+        | {"mean_low": np.nan, "mean_high": np.nan, "balance_played_deals": bal.facts["played"]}
+    )
+    for row in bal.strength.itertuples():
+        dist.append(
+            common
+            | {"model": STRENGTH, "unit": "seats", "level": int(row.level), "count": int(row.chiefs), "eklats": 0}
+            | {"share": row.share}
+        )
+    return heads, dist
+
+
+def markdown(heads, dist, command, seconds):
+    models = [*AUCTIONS, STRENGTH]
+    lines = [
+        "# Bids under each auction model, beside the pure strength",
+        "",
+        f"Written by `{command}` in {seconds:.0f} s. {__doc__.split(chr(10) + chr(10))[1]}",
+        "",
+        "Play: heuristic trumps, partner and card play for every model; rules: the rulebook's "
+        "targets. A level's share counts deals for the auction models (an eklat at its M) and seats "
+        "for the pure strength; `models.csv` and `bids.csv` hold every figure.",
+        "",
+    ]
+    h = pd.DataFrame(heads)
+    d = pd.DataFrame(dist)
+    for n, part in h.groupby("players"):
+        lines += [f"## {n} players", "", "| model | eklat rate [95%] | mean level [95%] |", "| --- | --- | --- |"]
+        for r in part.itertuples():
+            if r.model == STRENGTH:
+                lines.append(f"| {STRENGTH} ({r.count:,} seats) | - | {r.mean_level:.2f} |")
+            else:
+                lines.append(
+                    f"| {r.model} ({r.count:,} deals) | {r.eklat_rate:.2%} [{r.eklat_low:.2%}, {r.eklat_high:.2%}] "
+                    f"| {r.mean_level:.2f} [{r.mean_low:.2f}, {r.mean_high:.2f}] |"
+                )
+        lines += ["", "| level | " + " | ".join(models) + " |", "| --- |" + " --- |" * len(models)]
+        dn = d[d.players == n]
+        for level in sorted(dn.level.unique()):
+            cells = []
+            for m in models:
+                r = dn[(dn.model == m) & (dn.level == level)]
+                count = int(r["count"].iloc[0]) if len(r) else 0
+                eklats = int(r["eklats"].iloc[0]) if len(r) else 0
+                share = float(r["share"].iloc[0]) if len(r) else 0.0
+                plural = "" if eklats == 1 else "s"
+                cells.append(
+                    f"{share:.1%} ({count:,}{f', {eklats:,} eklat{plural}' if eklats else ''})" if count else "-"
+                )
+            lines.append(f"| {level} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write(path, text):
+    """Write `path` whole or not at all."""
+    tmp = f"{path}.partial"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20_000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--players", type=int, nargs="+", default=[3, 4, 5, 6])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", default="results/auction")
+    a = ap.parse_args()
+    if a.deals < 1 or not all(rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS for n in a.players):
+        ap.error("--deals must be positive and --players within 3..6")
+    started = time.perf_counter()
+    heads, dist = [], []
+    for n in a.players:
+        h, d = tables(n, a.deals, a.seed, a.workers)
+        heads += h
+        dist += d
+    os.makedirs(a.out, exist_ok=True)
+    players = " ".join(map(str, a.players))
+    command = f"python scripts/auction_tables.py --deals {a.deals} --seed {a.seed} --players {players} --out {a.out}"
+    write(os.path.join(a.out, "models.csv"), pd.DataFrame(heads).to_csv(index=False))
+    write(os.path.join(a.out, "bids.csv"), pd.DataFrame(dist).to_csv(index=False))
+    write(os.path.join(a.out, "summary.md"), markdown(heads, dist, command, time.perf_counter() - started))
+
+
+if __name__ == "__main__":
+    main()
