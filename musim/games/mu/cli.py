@@ -17,6 +17,7 @@ from musim.cli.options import (
 )
 from musim.engine.errors import SpecError
 from musim.games import mu
+from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
 
 FASTER = ["--play heuristic", "--dd-tricks N"]  # what shortens exact play, for the long-run estimate
@@ -124,15 +125,24 @@ def player_list(text):
 )
 @PLAY
 @click.option(
+    "--auction",
+    type=click.Choice(list(AUCTIONS)),
+    default="cautious",
+    show_default=True,
+    help="The auction model the other players bid by: the expected score and best bid (the holder "
+    "commits to each bid, the others bid as the model bids), and --vice auction (docs/players.md).",
+)
+@click.option(
     "--vice",
     type=click.Choice(["strongest", "none", "auction"]),
     default="strongest",
     show_default=True,
-    help="Bids above 1: the strongest other hand is vice naming its best type; "
-    "no vice; or the vice and laid cards of a heuristic auction (uses --seat and --dealer).",
+    help="The success rates' contracts above bid 1: the strongest other hand is vice naming its best "
+    "type; no vice; or the vice and laid cards of an auction of the --auction model in which the "
+    "others never reach the bid.",
 )
-@click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat.")
-@click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auction model).")
+@click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat (auctions).")
+@click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auctions).")
 @click.option(
     "--partner",
     type=click.Choice(["public", "hindsight"]),
@@ -145,14 +155,15 @@ def player_list(text):
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @tt_mb_option()
 @engine_options
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump): all of them.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump): all of them.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def bid(
     players,
     hand,
     samples,
     play,
+    auction,
     vice,
     seat,
     dealer,
@@ -167,7 +178,8 @@ def bid(
     as_csv,
     progress,
 ):
-    """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
+    """How strong is this hand?  Chance to make each bid with each chief trump, the expected score
+    of each bid against an auction model, and the best bid."""
     import json
     import os
 
@@ -215,6 +227,7 @@ def bid(
                 question,
                 engine,
                 scheduler,
+                auction,
             )
     except InputError as exc:
         raise click.UsageError(str(exc)) from None

@@ -57,6 +57,8 @@ RANDOM = 0
 HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
 
+AUCTIONS = {"cautious": HEURISTIC}  # auction models by name (`--auction`, docs/players.md) -> auction code
+
 
 @flat_kernel
 def hand_estimates(hand, n, est):

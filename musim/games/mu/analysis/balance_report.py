@@ -10,6 +10,7 @@ from musim.engine.errors import OutputError
 from musim.engine.parquet import ensure_writable_dir
 from musim.games.mu.analysis import plots
 from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT
+from musim.games.mu.analysis.bid import level_ranges as _ranges
 
 FILES = (
     "balance.csv",
@@ -32,17 +33,6 @@ def check_out_dir(out, overwrite):
         raise OutputError(f"--out {out} already holds {present[0]} (use --overwrite to replace)")
     ensure_writable_dir(out, out)
     return out
-
-
-def _ranges(levels):
-    """'1, 5..10' for [1, 5, 6, 7, 8, 9, 10]: runs of consecutive levels."""
-    runs = []
-    for b in levels:
-        if runs and b == runs[-1][1] + 1:
-            runs[-1][1] = b
-        else:
-            runs.append([b, b])
-    return ", ".join(str(a) if a == z else f"{a}..{z}" for a, z in runs)
 
 
 def _fmt(x, spec):
