@@ -148,7 +148,7 @@ def test_run_plays_heuristic_by_default_and_double_dummy_on_request(tmp_path):
     out = tmp_path / "dd.parquet"
     res = invoke("run", "--deals", 6, "--players", 3, "--play", "dd", "--seed", 5, "--workers", 1, "--out", out)
     assert res.exit_code == 0, res.output
-    assert read_metadata(out)["policy"] == "dd" and "dd play (heuristic auction, exact double-dummy" in res.output
+    assert read_metadata(out)["policy"] == "dd" and "dd play (cautious auction, heuristic trumps and partner, exact double-dummy" in res.output
     df = pq.read_table(out).to_pandas()
     played = df[df.outcome == "played"]
     assert len(played) > 0 and (played.team_points == played.dd_value).all()

@@ -29,6 +29,8 @@ METADATA_FIELDS = {
     "params": "Every parameter of the run, by name (below).",
     "seed": "The root seed (drawn and recorded when `--seed` was not given).",
     "policy": "The play mode (`--play`): `random`, `heuristic` or `dd`.",
+    "models": "The model deciding each kind of choice where a game has several, by name "
+    '(Mü: `{"auction": "cautious"}`, docs/players.md); `{}` for the other games.',
     "rng": "The random-stream scheme: item k of a run draws from a stream keyed by (seed, k).",
     "chunk_size": "Items per chunk of work (does not change rows).",
     "python": "Python's version.",

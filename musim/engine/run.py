@@ -58,6 +58,7 @@ def metadata(spec, game, chunk_size):
         "params": params,
         "seed": spec.seed,
         "policy": spec.play,
+        "models": game.models(spec) if game.models else {},
         "rng": "SplitMix64 stream per item keyed by (seed, index); see musim/core/rng.py",
         "chunk_size": chunk_size,
         "python": platform.python_version(),

@@ -77,6 +77,7 @@ class Game:
     job: Callable | None = None  # job(spec) -> engine Job of the spec's deals (or matches)
     make_summary: Callable | None = None  # make_summary(params) -> accumulator (COLUMNS, add, lines)
     check: Callable | None = None  # check(spec): SpecError for options that do not go together
+    models: Callable | None = None  # models(spec) -> {decision: model name}, the metadata's "models"
     warning: Callable | None = None  # warning(spec) -> text or None, said before a run that will be slow
     estimate: Callable | None = None  # estimate(spec) -> seconds the run should take by measured costs, or None
     record: Callable | None = None  # record(spec, index) -> the game record (dict) of deal `index`

@@ -10,12 +10,32 @@ from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 # 2: double-dummy play keeps the value with the lowest-index card (1: the solver's order)
 # 3: deal rows carry score_<i> per seat, as every game's do; options move under params["options"]
 RESULT_VERSION = 3
+# --auction: the default, what --play implies (random bidding under random play, the cautious
+# auction otherwise), then the names of policies.AUCTIONS (kept equal by tests/test_auction.py)
+BY_PLAY = "play"
+AUCTION_NAMES = (BY_PLAY, "cautious", "bold")
+
+
+def auction_model(play, auction):
+    """The name of the auction model a run bids by: `random` under random play, else the
+    --auction model (`cautious` for the default)."""
+    if play == "random":
+        return "random"
+    return "cautious" if auction == BY_PLAY else auction
 
 
 def check_dd_tricks(play, dd_tricks):
     """Playing the last tricks double-dummy means nothing but under exact play."""
     if dd_tricks and play != EXACT_PLAY:
         raise SpecError("--dd-tricks applies only with --play dd")
+
+
+def check(spec):
+    """Options that do not go together: --dd-tricks (check_dd_tricks), and --auction under
+    random play, where every decision is random, the auction too."""
+    check_dd_tricks(spec.play, spec.options["dd_tricks"])
+    if spec.options["auction"] != BY_PLAY and spec.play == "random":
+        raise SpecError("--auction applies only with --play heuristic or dd (random play bids at random)")
 
 
 GAME = Game(
@@ -27,14 +47,24 @@ GAME = Game(
     result_version=RESULT_VERSION,
     policies=("heuristic", "random", EXACT_PLAY),
     play_help="random/heuristic: every decision by that policy; "
-    "dd: heuristic auction, exact double-dummy card play (seconds to hours a deal with 4+ players).",
+    "dd: heuristic auction (--auction), exact double-dummy card play (seconds to hours a deal with 4+ players).",
     options=(
         Option("goal", int, GOAL, "Match goal, with --matches.", range=(1, 100_000), per_deal=False),
         Option("dd_tricks", int, 0, "With --play dd: play only the last N tricks double-dummy (0 = all).", (0, 15)),
+        Option(
+            "auction",
+            str,
+            BY_PLAY,
+            "Auction model (docs/players.md): cautious or bold; play: what --play implies "
+            "(cautious under heuristic and dd play, random under random play, which takes no other).",
+            choices=AUCTION_NAMES,
+            omit_default=True,
+        ),
     ),
     job=lazy("musim.games.mu.run", "job"),
     make_summary=lazy("musim.games.mu.summary", "for_run"),
-    check=lambda spec: check_dd_tricks(spec.play, spec.options["dd_tricks"]),
+    check=check,
+    models=lambda spec: {"auction": auction_model(spec.play, spec.options["auction"])},
     warning=lazy("musim.games.mu.cli", "run_warning"),
     estimate=lazy("musim.games.mu.costs", "run_seconds"),
     record=lazy("musim.games.mu.run", "record"),

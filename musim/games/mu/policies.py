@@ -15,7 +15,7 @@ heuristic  a sensible club player, using only its own hand and public
     of the fitted hand model (hand_model.py, table in hand_table.py); the bid it
     can afford is the highest level whose target that estimate reaches (no
     safety margin: docs/performance.md for what a margin of 3 points changes);
-  * auction: if it can afford more than the highest other bid, it lays exactly
+  * auction (the `cautious` model): if it can afford more than the highest other bid, it lays exactly
     enough to stand alone on top (never ties, so never provokes an eklat); if it
     is already on top it passes; a player with nothing laid who cannot outbid
     but can afford level 1 lays one card "underground" to show its best type to
@@ -34,6 +34,23 @@ heuristic  a sensible club player, using only its own hand and public
     the last card; otherwise throw the lowest-point, lowest card.
 dd         (card play only) the double-dummy solver: see ddplay.py; the deal
            kernel dispatches it, the heuristic makes the other decisions.
+bold       (auction only; trumps and partner as the heuristic) bids to its hand's strength
+           and takes the risks people take:
+  * plan: the level the hand model's estimate reaches with BOLD_OPTIMISM points added
+    (the cautious bidder adds none);
+  * threat: with 4+ players the vice names its trump first and the chief may not name
+    it, so when a player who would be its vice (another with the most laid cards) has
+    laid a card of its best type, it bids one level more (THREAT_RAISE);
+  * auction turn, with `goal` its plan (plus the threat's raise): below or level with the
+    top and goal above it, it lays enough to stand alone on top (as the cautious bidder);
+    alone on top, it raises one card a turn while its count is below goal (bidding high
+    when strong, where the cautious bidder stops one above the others); below the top,
+    goal at least 1 and within TIE_SLACK of it (it cannot outbid), one time in TIE_ODDS (a
+    draw of the deal's stream) it lays enough to match the top: a tie that ends in an eklat
+    unless someone raises; otherwise the underground card as the cautious bidder; laid
+    cards show the best type as the cautious bidder's do.
+
+AUCTIONS maps the names of the auction models (`--auction`) to their codes.
 """
 
 import numpy as np
@@ -56,6 +73,12 @@ from musim.games.mu.rules import (
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
+BOLD = 3  # the bold auction (module doc); trumps and partner as the heuristic
+AUCTIONS = {"cautious": HEURISTIC, "bold": BOLD}  # --auction name -> auction code
+BOLD_OPTIMISM = 2.0  # team points the bold bidder adds to its estimate
+THREAT_RAISE = 1  # levels the bold bidder adds while a would-be vice shows its best type
+TIE_SLACK = 0  # the bold bidder matches a top count up to this many levels above its goal
+TIE_ODDS = 3  # ... one time in TIE_ODDS (a draw of the deal's stream)
 
 AUCTIONS = {"cautious": HEURISTIC}  # auction models by name (`--auction`, docs/players.md) -> auction code
 
@@ -80,13 +103,15 @@ def best_type(hand, allowed, n, est):
 
 @flat_kernel
 def plan_auction(policy, n, held, plan_type, plan_bid, est):
-    """Before the auction: each heuristic player's best type and the bid it can afford."""
-    if policy != HEURISTIC:
+    """Before the auction: each player's best type and the bid it can afford (the cautious
+    and bold auctions; the bold one with BOLD_OPTIMISM points more)."""
+    if policy != HEURISTIC and policy != BOLD:
         return
+    optimism = BOLD_OPTIMISM if policy == BOLD else 0.0
     for s in range(n):
         t, e = best_type(held[s], nameable_types(held[s], -1), n, est)
         plan_type[s] = t
-        plan_bid[s] = achieved_rank(n, int(e))
+        plan_bid[s] = achieved_rank(n, int(e + optimism))
 
 
 @flat_kernel
@@ -117,22 +142,46 @@ def random_subset(state, avail, k):
 
 
 @flat_kernel(inline="always")
+def threatened(n, seat, laid, counts, top, t):
+    """Has a player who would be `seat`'s vice (another with the top count of the others,
+    4+ players) laid a card of type t?"""
+    if n < 4 or top == 0:
+        return False
+    for s in range(n):
+        if s != seat and counts[s] == top and laid[s] & TYPE_MASK[t]:
+            return True
+    return False
+
+
+@flat_kernel
+def planned_lay(n, seat, avail, laid, counts, top, t, plan, bold, state):
+    """The cautious (bold False) or bold bidder's lay (module doc) from its available cards:
+    `top` the top count of the others, t its best type, `plan` the level it affords; the
+    caller has checked that the lay limit allows a card."""
+    own = counts[seat]
+    goal = plan + (THREAT_RAISE if bold and threatened(n, seat, laid, counts, top, t) else 0)
+    if own > top:
+        return show_cards(avail, t, 1) if bold and own < goal else np.uint64(0)
+    if goal > top:
+        return show_cards(avail, t, top + 1 - own)
+    if bold and own < top and goal >= 1 and goal + TIE_SLACK >= top and randint(state, TIE_ODDS) == 0:
+        return show_cards(avail, t, top - own)
+    if own == 0 and top >= 2 and goal >= 1:
+        return show_cards(avail, t, 1)
+    return np.uint64(0)
+
+
+@flat_kernel(inline="always")
 def choose_lay(policy, n, seat, held, laid, counts, plan_type, plan_bid, state):
     """Cards `seat` lays on its auction turn (0 = pass)."""
     avail = held[seat] & ~laid[seat]
-    own = counts[seat]
     top = top_other(counts, n, seat)
-    limit = lay_limit(own, top, popcount(avail))
+    limit = lay_limit(counts[seat], top, popcount(avail))
     if limit <= 0:
         return np.uint64(0)
     if policy == RANDOM:
         return random_subset(state, avail, randint(state, limit + 1))
-    t, goal = plan_type[seat], plan_bid[seat]
-    if own <= top and goal > top:
-        return show_cards(avail, t, top + 1 - own)
-    if own == 0 and top >= 2 and goal >= 1:
-        return show_cards(avail, t, 1)
-    return np.uint64(0)
+    return planned_lay(n, seat, avail, laid, counts, top, plan_type[seat], plan_bid[seat], policy == BOLD, state)
 
 
 @flat_kernel

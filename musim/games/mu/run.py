@@ -16,16 +16,18 @@ from musim.core.cards import CARD_TEXT, type_text
 from musim.core.deck import MU
 from musim.engine.progress import report, slices
 from musim.engine.run import Job
+from musim.games.mu import BY_PLAY
 from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
-from musim.games.mu.policies import DD, HEURISTIC, RANDOM
+from musim.games.mu.policies import AUCTIONS, DD, HEURISTIC, RANDOM
 from musim.play import drivers
 from musim.play.drivers import MATCH_DEAL_CAP
 from musim.solver.tt import DEFAULT_MB
 
 # --play name -> (auction/trump/partner policy, card-play policy)
 PLAY_POLICIES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
+
 CHUNK_DEALS = 1 << 15
 CHUNK_DD_DEALS = 1  # a deal takes 0.1 s to minutes: progress shows deal by deal
 CHUNK_MATCHES = 64
@@ -51,6 +53,13 @@ DICTIONARY_COLUMNS = (
 )
 
 
+def policy_codes(play, auction=BY_PLAY):
+    """(auction/trump/partner policy, card-play policy) of a --play mode under an --auction
+    model (mu.BY_PLAY: the one --play implies; the game's check refuses others with random play)."""
+    bid_policy, play_policy = PLAY_POLICIES[play]
+    return (bid_policy if auction == BY_PLAY else AUCTIONS[auction]), play_policy
+
+
 class DealChunk:
     """The arrays of one chunk of deals, as the kernels fill them (musim.play.drivers.run_rows)."""
 
@@ -70,14 +79,17 @@ class DealChunk:
         )
 
 
-def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, node_limit=0, question="value"):
+def simulate_deals(
+    players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, node_limit=0, question="value", auction=BY_PLAY
+):
     """Play deals start..start+count-1 of a run and return their DealChunk.
 
     Double-dummy deals run one kernel call each, so that each row gets its own
     wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance` only): a
     start solve past the limit, or one that asks only the reach question, leaves the value
-    unknown (ddplay.py), and the row is not double-dummy play but for its bounds."""
-    bid_policy, play_policy = PLAY_POLICIES[play]
+    unknown (ddplay.py), and the row is not double-dummy play but for its bounds.  auction: the
+    --auction model (policy_codes)."""
+    bid_policy, play_policy = policy_codes(play, auction)
     ch = DealChunk(players, start, count, dd=play_policy == DD)
     if play_policy != DD:
         ws = sim.make_workspace(players)
@@ -160,9 +172,9 @@ class MatchChunk:
         )
 
 
-def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0):
+def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, auction=BY_PLAY):
     """Play matches start..start+count-1 of a run and return their MatchChunk."""
-    bid_policy, play_policy = PLAY_POLICIES[play]
+    bid_policy, play_policy = policy_codes(play, auction)
     dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
     ws = sim.make_workspace(players, dd, goal)
     policy = sim.run_policy(bid_policy, play_policy)
@@ -198,13 +210,13 @@ def match_batch(ch):
     return pa.RecordBatch.from_arrays([col[f.name] for f in MATCH_SCHEMA], schema=MATCH_SCHEMA)
 
 
-def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
+def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLAY):
     """The complete game record (docs/examples/README.md) of deal `deal` of a run, re-played from its seed.
 
     Any Parquet row can so be expanded into the full auction and play, and
     `musim replay` must reproduce the row from it.
     """
-    bid_policy, play_policy = PLAY_POLICIES[play]
+    bid_policy, play_policy = policy_codes(play, auction)
     ch = DealChunk(players, deal, 1)
     ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None)
     ch.play(seed, bid_policy, play_policy, ws)
@@ -226,7 +238,7 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
 
 def job(spec):
     """The engine's Job for a `musim run --game mu` spec (deals or matches)."""
-    dd_tricks = spec.options["dd_tricks"]
+    dd_tricks, auction = spec.options["dd_tricks"], spec.options["auction"]
     if spec.mode == "matches":
         simulate = partial(
             simulate_match_chunk,
@@ -236,11 +248,14 @@ def job(spec):
             spec.options["goal"],
             tt_mb=spec.tt_mb,
             dd_tricks=dd_tricks,
+            auction=auction,
         )
         return Job(CHUNK_MATCHES, simulate, match_batch, MATCH_SCHEMA)
     return Job(
         CHUNK_DD_DEALS if spec.play == "dd" else CHUNK_DEALS,
-        partial(simulate_deals, spec.players, spec.seed, spec.play, tt_mb=spec.tt_mb, dd_tricks=dd_tricks),
+        partial(
+            simulate_deals, spec.players, spec.seed, spec.play, tt_mb=spec.tt_mb, dd_tricks=dd_tricks, auction=auction
+        ),
         deal_batch,
         deal_schema(spec.players, spec.play == "dd"),
         DICTIONARY_COLUMNS,
@@ -249,4 +264,5 @@ def job(spec):
 
 def record(spec, index):
     """The game record of deal `index` of the run `spec` (`musim record`)."""
-    return deal_record(spec.players, spec.seed, index, spec.play, spec.tt_mb, spec.options["dd_tricks"])
+    options = spec.options
+    return deal_record(spec.players, spec.seed, index, spec.play, spec.tt_mb, options["dd_tricks"], options["auction"])

@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from musim.games.mu import BY_PLAY, auction_model
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,
@@ -25,16 +26,19 @@ from musim.games.summary_lines import (
 BID_LEVELS = 16  # bids 0..15 (15 cards in a 4-player hand)
 
 
-def play_text(play, dd_tricks=0):
-    """What a --play mode (with --dd-tricks) means, for the summary's first line."""
+def play_text(play, dd_tricks=0, auction=BY_PLAY):
+    """What a --play mode (with --dd-tricks and --auction) means, for the summary's first line."""
+    model = auction_model(play, auction)
     if play == "dd":
         cards = (
             f"heuristic card play, the last {dd_tricks} tricks exact double-dummy"
             if dd_tricks
             else "exact double-dummy card play"
         )
-        return f"dd play (heuristic auction, {cards})"
-    return f"{play} play (every decision by the {play} policy)"
+        return f"dd play ({model} auction, heuristic trumps and partner, {cards})"
+    if play == "random":
+        return "random play (every decision by the random policy, the auction too)"
+    return f"{play} play ({model} auction, every other decision by the {play} policy)"
 
 
 def header(params, items):
@@ -42,7 +46,8 @@ def header(params, items):
     options = params.get("options", params)  # files of result version 2 kept the options beside the others
     what = f"matches to {options['goal']} points" if params["mode"] == "matches" else "deals"
     return (
-        f"{params['game']}, {params['players']} players, {play_text(params['play'], options.get('dd_tricks', 0))}, "
+        f"{params['game']}, {params['players']} players, "
+        f"{play_text(params['play'], options.get('dd_tricks', 0), options.get('auction', BY_PLAY))}, "
         f"seed {params['seed']}: {items:,} {what}"
     )
 
