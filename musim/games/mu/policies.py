@@ -80,7 +80,6 @@ THREAT_RAISE = 1  # levels the bold bidder adds while a would-be vice shows its 
 TIE_SLACK = 0  # the bold bidder matches a top count up to this many levels above its goal
 TIE_ODDS = 3  # ... one time in TIE_ODDS (a draw of the deal's stream)
 
-AUCTIONS = {"cautious": HEURISTIC}  # auction models by name (`--auction`, docs/players.md) -> auction code
 
 
 @flat_kernel
