@@ -81,7 +81,6 @@ TIE_SLACK = 0  # the bold bidder matches a top count up to this many levels abov
 TIE_ODDS = 3  # ... one time in TIE_ODDS (a draw of the deal's stream)
 
 
-
 @flat_kernel
 def hand_estimates(hand, n, est):
     """Fill est[t] with the hand model's expected team points of naming each trump type t."""
