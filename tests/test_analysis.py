@@ -71,6 +71,7 @@ def test_bid_statistics_match_an_independent_scoring():
         trumps,
         HEURISTIC,
         contracts.VICE_STRONGEST,
+        HEURISTIC,
         False,
         False,
         np.array([[1, 1], [2, hand_size(n)]]),
@@ -88,7 +89,7 @@ def test_bid_statistics_match_an_independent_scoring():
             made.append(out.made)
             scores.append(out.scores[0])
         assert r["p_made"] == pytest.approx(np.mean(made))
-        assert r["expected_score"] == pytest.approx(np.mean(scores))
+        assert r["chief_score"] == pytest.approx(np.mean(scores))
 
 
 def test_auction_model_matches_the_simple_models_where_they_coincide():

@@ -17,6 +17,7 @@ from musim.cli.options import (
 )
 from musim.engine.errors import SpecError
 from musim.games import mu
+from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
 
 FASTER = ["--play heuristic", "--dd-tricks N"]  # what shortens exact play, for the long-run estimate
@@ -124,15 +125,24 @@ def player_list(text):
 )
 @PLAY
 @click.option(
+    "--auction",
+    type=click.Choice(list(AUCTIONS)),
+    default="cautious",
+    show_default=True,
+    help="The auction model the other players bid by: the expected score and best bid (the holder "
+    "commits to each bid, the others bid as the model bids), and --vice auction (docs/players.md).",
+)
+@click.option(
     "--vice",
     type=click.Choice(["strongest", "none", "auction"]),
     default="strongest",
     show_default=True,
-    help="Bids above 1: the strongest other hand is vice naming its best type; "
-    "no vice; or the vice and laid cards of a heuristic auction (uses --seat and --dealer).",
+    help="The success rates' contracts above bid 1: the strongest other hand is vice naming its best "
+    "type; no vice; or the vice and laid cards of an auction of the --auction model in which the "
+    "others never reach the bid.",
 )
-@click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat.")
-@click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auction model).")
+@click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat (auctions).")
+@click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auctions).")
 @click.option(
     "--partner",
     type=click.Choice(["public", "hindsight"]),
@@ -145,14 +155,15 @@ def player_list(text):
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @tt_mb_option()
 @engine_options
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump).")
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per (bid, trump): all of them.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row per (bid, trump): all of them.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def bid(
     players,
     hand,
     samples,
     play,
+    auction,
     vice,
     seat,
     dealer,
@@ -167,7 +178,8 @@ def bid(
     as_csv,
     progress,
 ):
-    """How strong is this hand?  Chance to make each bid with each chief trump, and the score."""
+    """How strong is this hand?  Chance to make each bid with each chief trump, the expected score
+    of each bid against an auction model, and the best bid."""
     import json
     import os
 
@@ -215,6 +227,7 @@ def bid(
                 question,
                 engine,
                 scheduler,
+                auction,
             )
     except InputError as exc:
         raise click.UsageError(str(exc)) from None
@@ -228,10 +241,30 @@ def bid(
         click.echo(format_table(rows, players, count))
 
 
+def auction_list(text):
+    """The auction models of `balance --auction a,b`, in the order given, each once."""
+    names = list(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    bad = [x for x in names if x not in AUCTIONS]
+    if not names or bad:
+        raise click.BadParameter(
+            f"{text!r}: comma-separated auction models, each one of {', '.join(AUCTIONS)}", param_hint="--auction"
+        )
+    return names
+
+
 @click.command()
 @click.option("--players", default="3,4,5,6", show_default=True, help="Comma-separated player counts.")
 @click.option("--deals", default="2e4", show_default=True, metavar="N", help="Deals per player count.")
 @PLAY
+@click.option(
+    "--auction",
+    "auctions",
+    default="cautious",
+    show_default=True,
+    metavar="A[,B]",
+    help=f"Auction model(s) the deals are bid by ({', '.join(AUCTIONS)}; docs/players.md): with several, "
+    "targets are proposed under each, in a folder of --out each, and --out says where they agree.",
+)
 @dd_tricks_option(
     "With --play dd: play only the last N tricks double-dummy, the first by the heuristic "
     "(0 = all), as `musim run --dd-tricks` does."
@@ -267,6 +300,7 @@ def balance(
     players,
     deals,
     play,
+    auctions,
     dd_tricks,
     question,
     seed,
@@ -283,11 +317,13 @@ def balance(
 ):
     """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
     import contextlib
+    import itertools
     import os
     import platform
     import time
 
     counts = player_list(players)
+    models = auction_list(auctions)
     check_engine(engine, scheduler)
     check_dd_tricks(play, dd_tricks)
     check_question(play, question)
@@ -298,7 +334,7 @@ def balance(
     from musim.engine.parquet import ensure_writable_dir
     from musim.engine.progress import progress_bar
     from musim.games.mu.analysis import balance_report
-    from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, analyse, checkpoint_folders
+    from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, agreement, analyse, checkpoint_folders
     from musim.games.mu.costs import balance_seconds
 
     n_deals = parse_count(deals, "--deals")
@@ -320,25 +356,28 @@ def balance(
         lock = contextlib.ExitStack()
         if checkpoint is not None:
             with contextlib.ExitStack() as taking:  # those taken are released if one is refused
-                for n in counts:  # one writer per key folder (engine/lock.py): other jobs share the root
-                    for folder in checkpoint_folders(checkpoint, n, seed, play, dd_tricks, limit, tt_mb, question):
+                for n, model in itertools.product(counts, models):  # one writer per key folder (engine/lock.py)
+                    key = (n, seed, play, dd_tricks, limit, tt_mb, question, model)
+                    for folder in checkpoint_folders(checkpoint, *key):
                         ensure_writable_dir(folder, checkpoint, "--checkpoint")
                         taking.enter_context(DirectoryLock(folder, "--checkpoint"))
                 lock = taking.pop_all()
     except EngineError as exc:
         raise click.UsageError(str(exc)) from None
     workers = workers or os.cpu_count() or 1
-    warn_if_slow(play, counts, dd_tricks, items=n_deals, workers=workers)
+    warn_if_slow(play, counts, dd_tricks, items=n_deals * len(models), workers=workers)
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
-    results = []
     hint = advice(play == "dd", "--deals or --strength-deals 0", FASTER)
-    expected = balance_seconds(counts, n_deals, n_strength, play, dd_tricks, workers) if question == "value" else None
-    what = f"{n_deals * len(counts):,} deals" + (f", {n_strength * len(counts):,} replays" if n_strength else "")
-    total = (n_deals + n_strength) * len(counts)  # a deal, then its pure-strength replay
+    runs = len(counts) * len(models)
+    expected = balance_seconds(counts * len(models), n_deals, n_strength, play, dd_tricks, workers)
+    expected = expected if question == "value" else None
+    what = f"{n_deals * runs:,} deals" + (f", {n_strength * runs:,} replays" if n_strength else "")
+    total = (n_deals + n_strength) * runs  # a deal, then its pure-strength replay
+    by_model = {model: [] for model in models}
     with lock, progress_bar(total, "deal", show, advice=hint, expected=expected, what=what, exact=play == "dd") as bar:
-        for n in counts:
-            results.append(
+        for model, n in itertools.product(models, counts):
+            by_model[model].append(
                 analyse(
                     n,
                     n_deals,
@@ -354,6 +393,7 @@ def balance(
                     question,
                     engine,
                     scheduler,
+                    model,
                 )
             )
     seconds = time.perf_counter() - started
@@ -371,8 +411,14 @@ def balance(
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"
         + ("" if engine == "local" else f" on Dask ({scheduler or 'a LocalCluster'})"),
     }
-    balance_report.write(out, results, params, seconds)
-    for r in results:
-        f = r.facts
-        click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, {balance_report.proposal_text(f)}")
-    click.echo(f"wrote {len(balance_report.FILES)} files to {out} in {seconds:.0f} s")
+    balance_report.write(out, by_model, params, seconds)
+    for model, results in by_model.items():
+        click.echo(f"auction model {model}:")
+        for r in results:
+            f = r.facts
+            click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, {balance_report.proposal_text(f)}")
+    if len(models) > 1:
+        table = agreement(by_model)
+        click.echo(f"the models' proposed targets agree on {int(table.agree.sum())} of {len(table)} levels")
+    files = len(balance_report.FILES) * len(models) + (len(balance_report.AGREEMENT_FILES) if len(models) > 1 else 0)
+    click.echo(f"wrote {files} files to {out} in {seconds:.0f} s")

@@ -1,6 +1,6 @@
 """`musim balance`: is the team-target table fair?  Per player count and bid level.
 
-Deals are those of `musim run --deals N --seed S --players n --play P` (the
+Deals are those of `musim run --deals N --seed S --players n --play P --auction A` (the
 same rows), so every figure can be traced to a Parquet row.  For each played
 deal we take the bid, the team points and every seat's score; the chief's
 score for a lower bid is the same deal rescored (team points do not depend on
@@ -47,6 +47,7 @@ from musim.engine.progress import slices
 from musim.games.mu import rules
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import contracts
+from musim.games.mu.analysis.bid import DEFAULT_AUCTION
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
 from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
 
@@ -56,24 +57,30 @@ STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
 
 
-def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question="value"):
+def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question="value", auction=DEFAULT_AUCTION):
     """The result key (engine/key.py) of a balance job's chunks ("balance-deals" or
     "balance-strength"): the deal count is not in it (a chunk is named by its range), nor is
     the table size but under a node limit, where it decides which deals are unresolved.  The
     reach question is in the deals' key (the value's key is the one it had before there was a
     choice, so that saved deals stay valid), not in the pure-strength view's: its rows are the
-    same under both questions."""
+    same under both questions.  An auction model other than the default is in both (it decides
+    the deals, and so which are played and replayed); the default's keys are those it had
+    before there was a choice."""
     params = dict(job=job, players=players, seed=seed, play=play, dd_tricks=dd_tricks, node_limit=node_limit)
     if node_limit:
         params["tt_mb"] = tt_mb
     if question != "value" and job == "balance-deals":
         params["question"] = question
+    if auction != DEFAULT_AUCTION:
+        params["auction"] = auction
     return result_key("mu", params)
 
 
-def checkpoint_folders(root, players, seed, play, dd_tricks, node_limit, tt_mb, question="value"):
+def checkpoint_folders(
+    root, players, seed, play, dd_tricks, node_limit, tt_mb, question="value", auction=DEFAULT_AUCTION
+):
     """The folders under the checkpoint `root` that analyse(players, ...) writes, one per job."""
-    args = (players, seed, play, dd_tricks, node_limit, tt_mb, question)
+    args = (players, seed, play, dd_tricks, node_limit, tt_mb, question, auction)
     return [key_folder(root, checkpoint_key(job, *args)) for job in ("balance-deals", "balance-strength")]
 
 
@@ -101,15 +108,15 @@ def _chunks(compute, chunks, checkpoint, times, run):
         yield got
 
 
-def _deal_arrays(players, seed, play, tt_mb, dd_tricks, node_limit, question, start, count):
+def _deal_arrays(players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, start, count):
     """The arrays of deals start.. of the run (a task: module-level, so that Dask can ship it)."""
-    ch = simulate_deals(players, seed, play, start, count, tt_mb, dd_tricks, node_limit, question)
+    ch = simulate_deals(players, seed, play, start, count, tt_mb, dd_tricks, node_limit, question, auction)
     return {f: getattr(ch, f) for f in ("res", "scores", "card_points", "hands")}
 
 
-def _collect(players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, checkpoint, times, run):
+def _collect(players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, auction, checkpoint, times, run):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
-    compute = partial(_deal_arrays, players, seed, play, tt_mb, dd_tricks, node_limit, question)
+    compute = partial(_deal_arrays, players, seed, play, tt_mb, dd_tricks, node_limit, question, auction)
     parts = list(_chunks(compute, chunk_starts(deals, size), checkpoint, times, run))
     cat = lambda name: np.concatenate([p[name] for p in parts])
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
@@ -209,6 +216,7 @@ def analyse(
     question="value",
     engine="local",
     scheduler=None,
+    auction=DEFAULT_AUCTION,
 ):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
@@ -220,18 +228,21 @@ def analyse(
     node_limit (play "dd", dd_tricks 0): nodes a solve or search may take (module doc; 0: no limit).
     question (play "dd"): "value" or "reach", what each deal's double-dummy play answers
     (module doc).  engine, scheduler: where the chunks run (engine/engines.py); the figures
-    do not depend on it."""
+    do not depend on it.  auction: the auction model the deals are bid by (a name of
+    policies.AUCTIONS), as `musim run --auction`."""
     if question not in QUESTIONS or (question == "reach" and play != "dd"):
         raise ValueError(f"question {question!r}: one of {QUESTIONS}, and reach only under dd play")
     keep = lambda job: (
         None
         if checkpoint is None
-        else Checkpoint(checkpoint, checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question))
+        else Checkpoint(
+            checkpoint, checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question, auction)
+        )
     )
     times = []
     run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
     res, scores, card_points, hands = _collect(
-        players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, keep("balance-deals"), times, run
+        players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, auction, keep("balance-deals"), times, run
     )
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r_all = res[played]
@@ -296,6 +307,7 @@ def analyse(
         strength = strength[:0]
     facts = {
         "players": players,
+        "auction": auction,
         "deals": deals,
         "played": int(played.sum()),
         "eklats": int((~played).sum()),
@@ -314,3 +326,20 @@ def analyse(
         "held_seconds": sum(t for t, held in times if held),
     }
     return Balance(table, strength, facts, bids, team)
+
+
+def agreement(by_model):
+    """Per player count and bid level, the rulebook's target and the target each auction model's
+    deals propose (`proposed_<model>`), side by side, and whether they agree: every model
+    proposes the same target (not where one proposes none).  by_model: {model: [Balance, ...]}."""
+    keys = ["players", "bid", "target"]
+    columns = [f"proposed_{name}" for name in by_model]
+    table = pd.concat(
+        [
+            pd.concat([r.table for r in results]).set_index(keys)["proposed_target"].rename(column)
+            for column, results in zip(columns, by_model.values())
+        ],
+        axis=1,
+    ).reset_index()
+    table["agree"] = table[columns].notna().all(axis=1) & (table[columns].nunique(axis=1) == 1)
+    return table

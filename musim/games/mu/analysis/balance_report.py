@@ -1,4 +1,8 @@
-"""Files of `musim balance`: CSV tables, a Markdown summary and PNG plots, written whole or not at all."""
+"""Files of `musim balance`: CSV tables, a Markdown summary and PNG plots, written whole or not at all.
+
+Under one auction model its files are in --out itself; under several (`--auction a,b`) each
+model's files are in --out/<model>/ and --out holds the agreement of their proposed targets
+(AGREEMENT_FILES)."""
 
 import os
 import shutil
@@ -9,7 +13,10 @@ import pandas as pd
 from musim.engine.errors import OutputError
 from musim.engine.parquet import ensure_writable_dir
 from musim.games.mu.analysis import plots
-from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT
+from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT, agreement
+from musim.games.mu.analysis.bid import DEFAULT_AUCTION
+from musim.games.mu.analysis.bid import level_ranges as _ranges
+from musim.games.mu.policies import AUCTIONS
 
 FILES = (
     "balance.csv",
@@ -20,6 +27,12 @@ FILES = (
     "team_points.png",
     "strength.png",
 )
+AGREEMENT_FILES = ("agreement.csv", "summary.md", "targets.png")  # --out's own under several models
+
+
+def _entries():
+    """Every name a balance result may hold in --out, under one model or several."""
+    return list(dict.fromkeys(FILES + AGREEMENT_FILES + tuple(AUCTIONS)))
 
 
 def check_out_dir(out, overwrite):
@@ -27,22 +40,11 @@ def check_out_dir(out, overwrite):
     out = os.path.abspath(out)
     if os.path.exists(out) and not os.path.isdir(out):
         raise OutputError(f"--out {out} is a file, expected a directory")
-    present = [f for f in FILES if os.path.exists(os.path.join(out, f))]
+    present = [f for f in _entries() if os.path.exists(os.path.join(out, f))]
     if present and not overwrite:
         raise OutputError(f"--out {out} already holds {present[0]} (use --overwrite to replace)")
     ensure_writable_dir(out, out)
     return out
-
-
-def _ranges(levels):
-    """'1, 5..10' for [1, 5, 6, 7, 8, 9, 10]: runs of consecutive levels."""
-    runs = []
-    for b in levels:
-        if runs and b == runs[-1][1] + 1:
-            runs[-1][1] = b
-        else:
-            runs.append([b, b])
-    return ", ".join(str(a) if a == z else f"{a}..{z}" for a, z in runs)
 
 
 def _fmt(x, spec):
@@ -151,7 +153,23 @@ def _reach_table(t, limited):
     return lines
 
 
+CONDITIONAL_SHORT = "proposed targets are conditional on bids made under the current targets"
+CONDITIONAL = (
+    f"the {CONDITIONAL_SHORT}: the model chose each bid against the targets in force, and under "
+    "the proposed ones it would bid otherwise, so a proposal is checked by measuring its table again"
+)
+
+
+def model_text(auction):
+    """What the tables rest on: the auction model, and what that means for the proposal."""
+    return (
+        f"**Auction model: `{auction}`** (docs/players.md). Every bid in these tables is one this "
+        f"model made, so every figure rests on how it bids; {CONDITIONAL}."
+    )
+
+
 def summary_markdown(results, params, seconds):
+    auction = params.get("auction", DEFAULT_AUCTION)
     lines = [
         "# Mü team-target balance",
         "",
@@ -163,8 +181,11 @@ def summary_markdown(results, params, seconds):
         "",
         "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
         + (" --dd-tricks T" if params.get("dd_tricks") else "")
-        + "`: "
-        "a heuristic auction, trumps and partner, then card play by the chosen policy.",
+        + ("" if auction == DEFAULT_AUCTION else f" --auction {auction}")
+        + f"`: an auction of the `{auction}` model, the heuristic's trumps and partner, then card play "
+        "by the chosen policy.",
+        "",
+        model_text(auction),
         "",
         "**Criterion for the proposed targets: every bid level equally hard.** p* is the chief's "
         "success rate over all played deals of the player count; at each level with at least "
@@ -227,28 +248,107 @@ def summary_markdown(results, params, seconds):
     return "\n".join(lines)
 
 
-def write(out, results, params, seconds):
-    """Write every file into a scratch directory, then move them into `out` together."""
+def _write_model(folder, results, params, seconds):
+    """Every file of FILES for one auction model's results into `folder`."""
+    os.makedirs(folder, exist_ok=True)
+    note = f"auction model: {params['auction']}"
+    table = pd.concat([r.table for r in results], ignore_index=True)
+    table.to_csv(os.path.join(folder, "balance.csv"), index=False, float_format="%.4f")
+    pd.concat([r.strength for r in results], ignore_index=True).to_csv(
+        os.path.join(folder, "strength.csv"), index=False, float_format="%.4f"
+    )
+    with open(os.path.join(folder, "summary.md"), "w", encoding="utf-8") as fh:
+        fh.write(summary_markdown(results, params, seconds))
+    plots.success_by_bid(table, os.path.join(folder, "success_by_bid.png"), MIN_DEALS_FOR_FIT, note)
+    plots.targets(table, os.path.join(folder, "targets.png"), f"{note}; {CONDITIONAL_SHORT}")
+    plots.team_points(
+        {r.facts["players"]: (r.bids, r.team) for r in results},
+        os.path.join(folder, "team_points.png"),
+        MIN_DEALS_FOR_FIT,
+        params["question"] == "reach",
+        note,
+    )
+    plots.strength(pd.concat([r.strength for r in results]), os.path.join(folder, "strength.png"), note)
+
+
+def agreement_markdown(by_model, table, params, seconds):
+    """The summary of several models' proposed targets side by side (agreement.csv)."""
+    names = list(by_model)
+    models = ", ".join(f"`{m}`" for m in names)
+    lines = [
+        "# Mü team-target balance under several auction models",
+        "",
+        f"Command: `{params['command']}`  ",
+        f"Seed {params['seed']}, {params['deals']:,} deals per player count and model, play `{params['play']}`"
+        f"{_tricks_text(params)}, musim {params['version']}; took {seconds:.0f} s on this machine "
+        f"({params['machine']}).",
+        "",
+        f"Auction models (docs/players.md): {models}. Each model's tables, plots and summary are in its "
+        "own folder (`<model>/summary.md`); every figure there rests on the bids that model made, and "
+        f"{CONDITIONAL}.",
+        "",
+        "Proposed targets by model (criterion in each model's summary): *agree* where every model "
+        "proposes the same target.",
+        "",
+    ]
+    facts = {m: {r.facts["players"]: r.facts for r in results} for m, results in by_model.items()}
+    for n, t in table.groupby("players"):
+        agree = int(t.agree.sum())
+        lines += [
+            f"## {n} players",
+            "",
+            "; ".join(
+                f"`{m}`: {facts[m][n]['eklats']:,} eklats in {facts[m][n]['deals']:,} deals, p* "
+                f"{_fmt(facts[m][n]['p_star'], '.1%')}"
+                for m in names
+            )
+            + f". The models agree on {agree} of {len(t)} levels.",
+            "",
+            "| bid | rulebook | " + " | ".join(f"`{m}`" for m in names) + " | agree |",
+            "| --- | --- | " + " | ".join("---" for _ in names) + " | --- |",
+        ]
+        for x in t.itertuples(index=False):
+            row = x._asdict()
+            cells = [_fmt(row[f"proposed_{m}"], ".0f") or "n/a" for m in names]
+            lines.append(f"| {x.bid} | {x.target} | " + " | ".join(cells) + f" | {'yes' if x.agree else 'no'} |")
+        lines.append("")
+    lines += [
+        "## Files",
+        "",
+        "- `agreement.csv`: the tables above (`proposed_<model>`, `agree`).",
+        "- `targets.png`: the rulebook's and each model's proposed targets.",
+        "- " + ", ".join(f"`{m}/`" for m in names) + ": each model's tables, summary and plots.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write(out, by_model, params, seconds):
+    """Write every file into a scratch directory, then move them into `out` together, and take
+    away what an earlier result left of the other layout (one model or several).  by_model:
+    {auction model: [Balance per player count]}."""
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".balance-", dir=out)
     try:
-        table = pd.concat([r.table for r in results], ignore_index=True)
-        table.to_csv(os.path.join(tmp, "balance.csv"), index=False, float_format="%.4f")
-        pd.concat([r.strength for r in results], ignore_index=True).to_csv(
-            os.path.join(tmp, "strength.csv"), index=False, float_format="%.4f"
-        )
-        with open(os.path.join(tmp, "summary.md"), "w", encoding="utf-8") as fh:
-            fh.write(summary_markdown(results, params, seconds))
-        plots.success_by_bid(table, os.path.join(tmp, "success_by_bid.png"), MIN_DEALS_FOR_FIT)
-        plots.targets(table, os.path.join(tmp, "targets.png"))
-        plots.team_points(
-            {r.facts["players"]: (r.bids, r.team) for r in results},
-            os.path.join(tmp, "team_points.png"),
-            MIN_DEALS_FOR_FIT,
-            params["question"] == "reach",
-        )
-        plots.strength(pd.concat([r.strength for r in results]), os.path.join(tmp, "strength.png"))
-        for f in FILES:
+        if len(by_model) == 1:
+            (auction, results), names = next(iter(by_model.items())), FILES
+            _write_model(tmp, results, params | {"auction": auction}, seconds)
+        else:
+            names = AGREEMENT_FILES + tuple(by_model)
+            for auction, results in by_model.items():
+                _write_model(os.path.join(tmp, auction), results, params | {"auction": auction}, seconds)
+            table = agreement(by_model)
+            table.to_csv(os.path.join(tmp, "agreement.csv"), index=False)
+            with open(os.path.join(tmp, "summary.md"), "w", encoding="utf-8") as fh:
+                fh.write(agreement_markdown(by_model, table, params, seconds))
+            plots.agreement(table, list(by_model), os.path.join(tmp, "targets.png"), CONDITIONAL_SHORT)
+        for f in _entries():
+            path = os.path.join(out, f)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif f not in names and os.path.exists(path):
+                os.remove(path)
+        for f in names:
             os.replace(os.path.join(tmp, f), os.path.join(out, f))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -15,6 +15,7 @@ play is scored for up to the first missed.  The success rates are the same; the 
 team points, which need the points, are left empty.
 """
 
+import math
 from functools import partial
 
 import numpy as np
@@ -27,6 +28,7 @@ from musim.engine.progress import slices
 from musim.games.mu import rules
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
+from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.run import PLAY_POLICIES
 from musim.games.mu.simulate import make_workspace
 from musim.io.batch import InputError
@@ -34,6 +36,10 @@ from musim.io.batch import InputError
 DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
 MAX_SAMPLES = 200_000  # every sample's plays and scores are kept: about 50 bytes per (trump, bid) each
 CHUNK = 64
+MIN_SHOWN = 0.01  # the text table leaves out levels made less often than this under every trump
+SHOWN_TRUMPS = 3  # trumps in the text table (the best)
+MADE_WIDTH, SCORE_WIDTH = 16, 11  # a text cell: "100.0 [100-100] " and "+123.4±12.3", 97 columns in all
+DEFAULT_AUCTION = "cautious"  # the auction model the others bid by (docs/players.md)
 CHUNK_DD = 1  # a double-dummy sample takes milliseconds to minutes: progress sample by sample
 
 
@@ -69,26 +75,46 @@ def _seat(value, name, players):
 
 
 def _bid_chunk(
-    players, mask, seat, dealer, rest, seed, trumps, play, model, hindsight, reach, bids, variants, tt_mb, start, count
+    players,
+    mask,
+    seat,
+    dealer,
+    rest,
+    seed,
+    trumps,
+    play,
+    model,
+    auction,
+    hindsight,
+    reach,
+    bids,
+    variants,
+    levels,
+    tt_mb,
+    start,
+    count,
 ):
-    """(team points, chief's points) of samples start.. (a task: module-level, so that Dask can
-    ship it; contracts.bid_samples)."""
+    """The plays of samples start.. (a task: module-level, so that Dask can ship it): (team
+    points, chief's points) of the fixed contracts (contracts.bid_samples), and (how the auction
+    ended, the holder's score) of each committed bid (contracts.auction_samples)."""
     team = np.zeros((count, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
+    end = np.zeros((count, len(trumps), levels), np.int64)
+    score = np.zeros_like(end)
     ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
+    play_policy = PLAY_POLICIES[play][1]
     for first, stop in slices(count):  # the progress bar moves within the chunk
+        sample = (players, np.uint64(mask), seat, dealer)
         contracts.bid_samples(
-            players,
-            np.uint64(mask),
-            seat,
-            dealer,
+            *sample,
             rest.copy(),
             seed,
             start + first,
             stop - first,
             trumps,
-            PLAY_POLICIES[play][1],
+            play_policy,
             model,
+            auction,
             hindsight,
             reach,
             bids,
@@ -96,7 +122,22 @@ def _bid_chunk(
             chief_points[first:stop],
             ws,
         )
-    return team, chief_points
+        contracts.auction_samples(
+            *sample,
+            rest.copy(),
+            seed,
+            start + first,
+            stop - first,
+            trumps,
+            play_policy,
+            auction,
+            hindsight,
+            not reach,
+            end[first:stop],
+            score[first:stop],
+            ws,
+        )
+    return team, chief_points, end, score
 
 
 def bid_strength(
@@ -116,18 +157,23 @@ def bid_strength(
     question="value",
     engine="local",
     scheduler=None,
+    auction=DEFAULT_AUCTION,
 ):
-    """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score with
-    its interval, mean team points, how many samples allowed that trump (with a vice that
-    named it, the chief cannot), and the question asked of each play: "value" (its points) or,
-    under double-dummy play, "reach" (whether the team reaches each bid's target; score and
-    team points NaN).  started(plays) is called once the request is valid, before any sample
-    runs, with the plays a sample costs (its trumps and contract variants); tick(k) reports k
-    more samples done."""
+    """One dict per (bid, chief trump) (module doc): p_made with its 95% interval and the
+    chief's score with its interval (the fixed contracts of the `vice` model), mean team
+    points, how many samples allowed that trump (with a vice that named it, the chief cannot);
+    how the auction against the model `auction` (a name of policies.AUCTIONS) ends when the
+    holder commits to the bid (p_chief, p_outbid, p_eklat) and the holder's expected deal
+    score then, with its interval; and the question asked of each play: "value" (its points)
+    or, under double-dummy play, "reach" (whether the team reaches each bid's target; scores
+    and team points NaN).  started(plays) is called once the request is valid, before any
+    sample runs, with the plays a sample costs; tick(k) reports k more samples done."""
     if question not in QUESTIONS:
         raise InputError(f"--question {question!r}: one of {', '.join(QUESTIONS)}")
     if question == "reach" and play != "dd":
         raise InputError("--question reach applies only with --play dd")
+    if auction not in AUCTIONS:
+        raise InputError(f"--auction {auction!r}: one of {', '.join(AUCTIONS)}")
     mask, _ = parse_hand(hand_text, players)
     seat, dealer = _seat(seat, "--seat", players), _seat(dealer, "--dealer", players)
     deck = three_player_deck(mask) if players == 3 else deck_for(players)
@@ -147,13 +193,17 @@ def bid_strength(
     reach = question == "reach"
     team = np.zeros((samples, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
-    started(len(trumps) * int(variants))
+    end = np.zeros((samples, len(trumps), levels), np.int64)
+    committed = np.zeros_like(end)
+    started(len(trumps) * (int(variants) + (0 if reach else levels)))
 
     deal = (players, mask, seat, dealer, rest, seed)
-    compute = partial(_bid_chunk, *deal, trumps, play, model, hindsight, reach, bids, variants, tt_mb)
+    what = (trumps, play, model, AUCTIONS[auction], hindsight, reach, bids, variants, levels, tt_mb)
+    compute = partial(_bid_chunk, *deal, *what)
     chunks = list(chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK))
-    for (start, count), (t, c) in zip(chunks, ordered(compute, chunks, workers, tick, engine, scheduler)):
-        team[start : start + count], chief_points[start : start + count] = t, c
+    for (start, count), got in zip(chunks, ordered(compute, chunks, workers, tick, engine, scheduler)):
+        rows = slice(start, start + count)
+        team[rows], chief_points[rows], end[rows], committed[rows] = got
     made = np.zeros((samples, len(trumps), levels), np.bool_)
     score = np.zeros((samples, len(trumps), levels), np.int64)
     if reach:  # team holds the highest bid each play reaches
@@ -163,12 +213,15 @@ def bid_strength(
     valid = team[:, :, column] >= 0  # (samples, trumps, levels)
     used = valid.sum(axis=0)
     lo, hi = wilson(made.sum(axis=0), used)
+    nan3 = (float("nan"),) * 3
     rows = []
     for b in range(1, levels + 1):
         for j, t in enumerate(trumps):
             ok = valid[:, j, b - 1]
             valued = ok.any() and not reach
-            mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if valued else (np.nan,) * 3
+            mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if valued else nan3
+            ends = end[:, j, b - 1]
+            expected = nan3 if reach else mean_interval(committed[:, j, b - 1])
             rows.append(
                 {
                     "bid": b,
@@ -177,52 +230,122 @@ def bid_strength(
                     "p_made": float(made[ok, j, b - 1].mean()) if ok.any() else float("nan"),
                     "p_made_low": float(lo[j, b - 1]),
                     "p_made_high": float(hi[j, b - 1]),
-                    "expected_score": float(mean),
-                    "expected_score_low": float(mlo),
-                    "expected_score_high": float(mhi),
+                    "chief_score": float(mean),
+                    "chief_score_low": float(mlo),
+                    "chief_score_high": float(mhi),
                     "mean_team_points": float(team[ok, j, column[b - 1]].mean()) if valued else float("nan"),
                     "samples": int(used[j, b - 1]),
+                    "auction": auction,
+                    "p_chief": float((ends == contracts.AS_CHIEF).mean()),
+                    "p_outbid": float((ends == contracts.OUTBID).mean()),
+                    "p_eklat": float((ends == contracts.EKLAT).mean()),
+                    "expected_score": float(expected[0]),
+                    "expected_score_low": float(expected[1]),
+                    "expected_score_high": float(expected[2]),
                     "question": question,
                 }
             )
     return rows
 
 
+def level_ranges(levels):
+    """'1, 5..10' for [1, 5, 6, 7, 8, 9, 10]: runs of consecutive levels."""
+    runs = []
+    for b in levels:
+        if runs and b == runs[-1][1] + 1:
+            runs[-1][1] = b
+        else:
+            runs.append([b, b])
+    return ", ".join(str(a) if a == z else f"{a}..{z}" for a, z in runs)
+
+
 def best_row(rows):
-    """The (bid, trump) of highest expected chief score (ties: the lower bid, then earlier trump)."""
-    return max((r for r in rows if r["samples"]), key=lambda r: (r["expected_score"], -r["bid"]))
+    """The best bid: the (bid, trump) of highest expected score for the holder committed to it
+    against the auction model (ties: the lower bid, then the earlier trump); None under the
+    reach question (no scores)."""
+    scored = [r for r in rows if r["expected_score"] == r["expected_score"]]
+    return max(scored, key=lambda r: (r["expected_score"], -r["bid"]), default=None)
+
+
+def _rank(r):
+    """A row's standing when choosing the trumps shown: its expected score, or under the reach
+    question (no scores) its success rate."""
+    value = r["p_made"] if r["question"] == "reach" else r["expected_score"]
+    return value if value == value else -math.inf
+
+
+def shown_levels(rows):
+    """The bid levels some trump makes at least MIN_SHOWN of the time (the text table's rows)."""
+    return sorted({r["bid"] for r in rows if r["p_made"] >= MIN_SHOWN})
+
+
+def shown_trumps(rows):
+    """The SHOWN_TRUMPS trumps of best bids (highest expected score at any level), best first."""
+    best = {}
+    for r in rows:
+        best[r["chief_trump"]] = max(best.get(r["chief_trump"], -math.inf), _rank(r))
+    return sorted(best, key=lambda t: -best[t])[:SHOWN_TRUMPS]
+
+
+def _made_cell(r):
+    """p_made in % with its 95% interval, the ends rounded outwards."""
+    if r["samples"] == 0:
+        return "never allowed"
+    lo, hi = math.floor(r["p_made_low"] * 100), math.ceil(r["p_made_high"] * 100)
+    return f"{r['p_made'] * 100:5.1f} [{lo}-{hi}]"
+
+
+def _score_cell(r):
+    """The expected score with the half-width of its 95% interval."""
+    half = r["expected_score_high"] - r["expected_score"]
+    return f"{r['expected_score']:+6.1f}" + (f"±{half:.1f}" if half == half else "")
 
 
 def format_table(rows, players, samples):
-    """A readable matrix: one line per chief trump, p_made (%) and expected score per bid level,
-    levels shown while some trump still makes them at least 1% of the time; best choice starred.
-    Under the reach question p_made alone, and no best choice (it needs the scores)."""
+    """The text of `musim bid`, within WIDTH columns: a row per bid level some trump makes at
+    least 1% of the time, a column per trump of the best three; each cell the chance to make
+    the target as chief (%, 95% interval) and the holder's expected score committed to that bid
+    (± its 95% interval); then the best bid and the auction model it rests on."""
     reach = rows[0]["question"] == "reach"
-    best = None if reach else best_row(rows)
-    shown = [
-        b for b in sorted({r["bid"] for r in rows}) if b == 1 or any(r["p_made"] >= 0.01 for r in rows if r["bid"] == b)
-    ]
-    trumps = list(dict.fromkeys(r["chief_trump"] for r in rows))
+    trumps = shown_trumps(rows)
+    levels = shown_levels(rows)
     cell = {(r["bid"], r["chief_trump"]): r for r in rows}
-    width = 8 if reach else 13
-    head = "trump " + "".join(f"{'bid ' + str(b):>{width}}" for b in shown)
-    what = "chance to make the target (%)" + ("" if reach else " / expected chief score")
-    lines = [f"{players} players, {samples} samples: {what}", head, "-" * len(head)]
-    for t in trumps:
+    all_trumps = list(dict.fromkeys(r["chief_trump"] for r in rows))
+    r0 = rows[0]
+    width = MADE_WIDTH if reach else MADE_WIDTH + SCORE_WIDTH
+    lines = [
+        f"{players} players, {samples:,} samples, auction model {r0['auction']}: the others bid as it bids",
+        "made: chance the team reaches the target as chief, % [95% interval]",
+    ]
+    if not reach:
+        lines.append("score: the holder's expected deal score committed to the bid (± 95%)")
+    head = "bid tgt" + "".join(f" | {t:<{width}}" for t in trumps)
+    sub = "       " + "".join(f" | {'made':<{MADE_WIDTH}}{'' if reach else 'score':<{SCORE_WIDTH}}" for _ in trumps)
+    lines += [head.rstrip(), sub.rstrip(), "-" * len(head)]
+    for b in levels:
         parts = []
-        for b in shown:
+        for t in trumps:
             r = cell[(b, t)]
-            if reach:
-                parts.append(f"{r['p_made'] * 100:5.1f}")
-            else:
-                parts.append(f"{r['p_made'] * 100:5.1f}/{r['expected_score']:6.1f}{'*' if r is best else ' '}")
-        lines.append(f"{t:<6}" + "".join(f"{p:>{width}}" for p in parts))
-    if reach:
+            parts.append(f"{_made_cell(r):<{MADE_WIDTH}}" + ("" if reach else _score_cell(r)))
+        row = f"{b:>3} {cell[(b, trumps[0])]['target']:>3}" + "".join(f" | {p:<{width}}" for p in parts)
+        lines.append(row.rstrip())
+    left = [b for b in sorted({r["bid"] for r in rows}) if b not in levels]
+    if left:
+        lines.append(f"left out: bid {level_ranges(left)}, made under 1% with every trump")
+    if len(all_trumps) > len(trumps):
+        what = "success rate" if reach else "expected score"
+        lines.append(f"shown: {len(trumps)} of {len(all_trumps)} trumps, those of best {what}")
+    if left or len(all_trumps) > len(trumps):
+        lines.append("(--json or --csv: every bid and trump)")
+    best = best_row(rows)
+    if best is None:
         lines.append("question reach: whether the team reaches each target alone (--question value: scores, best bid)")
     else:
-        lines.append(
-            f"best: bid {best['bid']} with trump {best['chief_trump']}: makes it "
-            f"{best['p_made']:.1%} (95% {best['p_made_low']:.1%}..{best['p_made_high']:.1%}), "
-            f"expected score {best['expected_score']:.1f}"
-        )
+        low, high = best["expected_score_low"], best["expected_score_high"]
+        lines += [
+            f"best bid: {best['bid']} with trump {best['chief_trump']}, expected score "
+            f"{best['expected_score']:+.1f} (95% {low:+.1f}..{high:+.1f})",
+            f"  it ends chief {best['p_chief']:.0%}, outbid {best['p_outbid']:.0%}, eklat {best['p_eklat']:.0%}; "
+            f"made as chief {best['p_made']:.1%} ({best['p_made_low']:.1%}..{best['p_made_high']:.1%})",
+        ]
     return "\n".join(lines)

@@ -16,7 +16,17 @@ from musim.core.deal import deal_cards
 from musim.core.rng import randint, stream_state
 from musim.games.mu import ddplay, policies
 from musim.games.mu.hand_model import expected_points, hand_features, kind_of
-from musim.games.mu.rules import achieved_rank, auction_result, hand_size, nameable_types, score_played
+from musim.games.mu.rules import (
+    achieved_rank,
+    auction_over,
+    auction_result,
+    eklat_scores,
+    hand_size,
+    lay_limit,
+    nameable_types,
+    score_played,
+    top_other,
+)
 from musim.games.mu.simulate import (
     MAX_PLAYERS,
     contract_rank_above,
@@ -193,6 +203,7 @@ def bid_samples(
     trumps,
     play_policy,
     vice_model,
+    auction,
     hindsight,
     reach,
     bids,
@@ -210,12 +221,13 @@ def bid_samples(
       VICE_STRONGEST  v = 0 no vice (a bid of 1: nobody else can have laid a card), v = 1
                       (higher bids) the other hand the heuristic values most is vice, naming
                       its best type other than the chief's (its laid card would show it);
-                      the vice shows one card of its trump and every other seat the heuristic
-                      would bid with one card of its best type;
+                      the vice shows one card of its trump and every other seat the auction
+                      model would bid with one card of its best type;
       VICE_NONE       v = 0 only: no vice at any bid, nothing else laid;
-      VICE_AUCTION    v = b - 1 for each bid b: the heuristic auction from `dealer`, the
-                      others bidding their plans but never b or more, decides the vice (by
-                      the rules) and every laid card; the vice names its best laid type.
+      VICE_AUCTION    v = b - 1 for each bid b: the auction of model `auction` (an auction
+                      code, policies.AUCTIONS) from `dealer`, the others bidding their plans
+                      but never b or more, decides the vice (by the rules) and every laid
+                      card; the vice names its trump as that model names it.
     Partner: the heuristic's choice from the laid cards, or with `hindsight` the one that
     brings the team most points.
     """
@@ -232,7 +244,7 @@ def bid_samples(
         deal_others(n, seat, hand, rest, state, hands)
         for s in range(n):
             ws.held[s] = hands[s]
-        policies.plan_auction(policies.HEURISTIC, n, hands, ws.plan_type, base_bid, est)
+        policies.plan_auction(auction, n, hands, ws.plan_type, base_bid, est)
         strongest, strongest_value = -1, 0.0
         for s in range(n):
             if s != seat:
@@ -247,12 +259,10 @@ def bid_samples(
                 for s in range(n):
                     ws.plan_bid[s] = v + 1 if s == seat else min(base_bid[s], v)
                     ws.held[s] = hands[s]
-                run_auction(n, dealer, policies.HEURISTIC, state, laid, ws)
+                run_auction(n, dealer, auction, state, laid, ws)
                 vice = auction_result(laid, ws.counts, ws.last_lay, n, tied)[1]
                 if vice >= 0:
-                    vt_auction = policies.choose_trump(
-                        policies.HEURISTIC, n, hands[vice], laid[vice], -1, False, est, state
-                    )
+                    vt_auction = policies.choose_trump(auction, n, hands[vice], laid[vice], -1, False, est, state)
             elif vice_model == VICE_STRONGEST and v == 1 and n >= 4:
                 vice = strongest
             for j in range(trumps.shape[0]):
@@ -288,6 +298,16 @@ def bid_samples(
                 )
 
 
+@flat_kernel
+def chief_score(n, bid, t, team, chief, card_points, scores):
+    """(made, the chief's deal score) of bid `bid` with chief trump t, from the team's points and
+    the chief's own (rules.score_played: only these two decide the chief's score)."""
+    card_points[0] = chief
+    card_points[1] = team - chief
+    _, made, _, _ = score_played(n, bid, 0, -1 if n == 3 else 1, t, card_points, scores)
+    return made, scores[0]
+
+
 @njit(cache=True)
 def score_bids(n, trumps, column, team, chief_points, made, score):
     """made[i, j, b-1] and score[i, j, b-1]: whether sample i makes bid b with trump trumps[j],
@@ -295,7 +315,6 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
     a blocked play (team < 0) scores as not made, 0 (the caller leaves it out)."""
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     scores = np.zeros(MAX_PLAYERS, np.int64)
-    partner = -1 if n == 3 else 1
     for i in range(team.shape[0]):
         for j in range(trumps.shape[0]):
             for b in range(1, made.shape[2] + 1):
@@ -304,11 +323,114 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
                     made[i, j, b - 1] = False
                     score[i, j, b - 1] = 0
                     continue
-                card_points[0] = chief_points[i, j, v]
-                card_points[1] = team[i, j, v] - chief_points[i, j, v]
-                _, ok, _, _ = score_played(n, b, 0, partner, trumps[j], card_points, scores)
-                made[i, j, b - 1] = ok
-                score[i, j, b - 1] = scores[0]
+                made[i, j, b - 1], score[i, j, b - 1] = chief_score(
+                    n, b, trumps[j], team[i, j, v], chief_points[i, j, v], card_points, scores
+                )
+
+
+# How the auction ends for the holder of `musim bid` committed to a bid (auction_samples).
+AS_CHIEF, OUTBID, EKLAT = 0, 1, 2
+
+
+@flat_kernel
+def _commit_lay(n, seat, goal, shown, held, laid, counts):
+    """The cards `seat`, committed to bid `goal`, lays on its turn: while nobody else has laid
+    `goal` cards or more, as many as the rules allow towards `goal` (its lowest cards of type
+    `shown` first, policies.show_cards); else none (it never ties, nor bids above `goal`)."""
+    own = counts[seat]
+    top = top_other(counts, n, seat)
+    if own >= goal or top >= goal:
+        return np.uint64(0)
+    avail = held[seat] & ~laid[seat]
+    return policies.show_cards(avail, shown, min(goal - own, lay_limit(own, top, popcount(avail))))
+
+
+@flat_kernel
+def commit_auction(n, dealer, seat, goal, shown, auction, state, laid, ws):
+    """simulate.run_auction with `seat` committed to bid `goal` (_commit_lay) and every other seat
+    laying as the auction model of code `auction` lays, by its plans in ws.plan_type and
+    ws.plan_bid (run_auction gives every seat the run's one code: this seat needs its own rule)."""
+    counts, last_lay = ws.counts, ws.last_lay
+    for s in range(n):
+        laid[s] = 0
+        counts[s] = 0
+        last_lay[s] = -1
+    passes, turn, s = 0, 0, dealer
+    while not auction_over(passes, n):
+        if s == seat:
+            lay = _commit_lay(n, seat, goal, shown, ws.held, laid, counts)
+        else:
+            lay = policies.choose_lay(auction, n, s, ws.held, laid, counts, ws.plan_type, ws.plan_bid, state)
+        if lay:
+            laid[s] |= lay
+            counts[s] += popcount(lay)
+            last_lay[s] = turn
+            passes = 0
+        else:
+            passes += 1
+        turn += 1
+        s = s + 1 if s + 1 < n else 0
+
+
+@njit(cache=True, nogil=True)
+def auction_samples(
+    n, hand, seat, dealer, rest, seed, start, count, trumps, play_policy, auction, hindsight, play, end, score, ws
+):
+    """The holder's deal when it commits to each bid against the auction model `auction` (its code).
+
+    For sample start+i (the unseen cards dealt as bid_samples deals them), every trump
+    trumps[j] and every bid b: the holder at `seat` commits to b showing trumps[j] (for `none`
+    its best type as the heuristic values it) in an auction from `dealer` where every other seat
+    bids as the model bids (commit_auction).  end[i, j, b-1]: AS_CHIEF, OUTBID or EKLAT;
+    score[i, j, b-1]: the holder's deal score, the eklat's or the played deal's (0 unless
+    `play`: the plays are skipped where their points are not asked for).  As chief it names
+    trumps[j], or where the vice named that type its best other nameable type (none if it laid
+    no other), and its partner as bid_samples does; outbid, the chief, the trumps and the
+    partner are the model's, as `musim run` plays the deal."""
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    laid = np.zeros(MAX_PLAYERS, np.uint64)
+    card_points = np.zeros(MAX_PLAYERS, np.int64)
+    scores = np.zeros(MAX_PLAYERS, np.int64)
+    tied = np.zeros(MAX_PLAYERS, np.int64)
+    state = np.zeros(1, np.uint64)
+    est = ws.est
+    for i in range(count):
+        state[0] = stream_state(seed, start + i)
+        deal_others(n, seat, hand, rest, state, hands)
+        policies.plan_auction(auction, n, hands, ws.plan_type, ws.plan_bid, est)
+        best = policies.best_type(hand, nameable_types(hand, -1), n, est)[0]
+        for j in range(trumps.shape[0]):
+            t = trumps[j]
+            for b in range(1, end.shape[2] + 1):
+                _hold(n, hands, ws)
+                commit_auction(n, dealer, seat, b, t if t >= 0 else best, auction, state, laid, ws)
+                chief, vice, provoker, _ = auction_result(laid, ws.counts, ws.last_lay, n, tied)
+                score[i, j, b - 1] = 0
+                if chief < 0:
+                    end[i, j, b - 1] = EKLAT
+                    eklat_scores(ws.counts, n, provoker, scores)
+                    score[i, j, b - 1] = scores[seat]
+                    continue
+                end[i, j, b - 1] = AS_CHIEF if chief == seat else OUTBID
+                if not play:
+                    continue
+                vt = -1
+                if vice >= 0:
+                    vt = policies.choose_trump(auction, n, hands[vice], laid[vice], -1, False, est, state)
+                if chief == seat:
+                    ct = t
+                    if t >= 0 and t == vt:
+                        ct = policies.choose_trump(policies.HEURISTIC, n, hand, laid[seat], vt, True, est, state)
+                    team, own = _play_chief(
+                        n, hands, seat, vice, vt, ct, laid, hindsight, False, 0, 0, play_policy, state, card_points, ws
+                    )
+                    score[i, j, b - 1] = chief_score(n, b, ct, team, own, card_points, scores)[1]
+                    continue
+                ct = policies.choose_trump(auction, n, hands[chief], laid[chief], vt, True, est, state)
+                partner = policies.choose_partner(auction, n, chief, vice, laid, ct, state) if n >= 4 else -1
+                _replay(n, hands, chief, partner, ct, vt, play_policy, state, card_points, ws)
+                score_played(n, ws.counts[chief], chief, partner, ct, card_points, scores)
+                score[i, j, b - 1] = scores[seat]
 
 
 UNRESOLVED_RANK = -1  # strength(): a search past the node limit left the seat's level unknown

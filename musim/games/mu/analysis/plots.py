@@ -1,4 +1,5 @@
-"""PNG plots of the balance tables (matplotlib, headless)."""
+"""PNG plots of the balance tables (matplotlib, headless).  Each states what its figures rest
+on (the auction model) in a footnote and in the PNG's Description."""
 
 import matplotlib
 
@@ -6,7 +7,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 
-def success_by_bid(table, path, min_deals):
+def _save(fig, path, note):
+    """Lay out and write `fig` with `note` as its footnote and the PNG's Description."""
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig.text(0.01, 0.01, note, fontsize=7, color="0.3")
+    fig.savefig(path, dpi=120, metadata={"Description": note})
+    plt.close(fig)
+
+
+def success_by_bid(table, path, min_deals, note):
     """Chief's success rate with 95% intervals by bid level, one line per player count."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for n, t in table.groupby("players"):
@@ -27,28 +36,33 @@ def success_by_bid(table, path, min_deals):
     )
     ax.grid(alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path, note)
 
 
-def targets(table, path):
-    """Rulebook and proposed targets by bid level, per player count."""
+def _target_lines(table, proposals, path, title, note):
+    """The rulebook's targets by bid level, a colour per player count, and beside them each
+    proposal (label, column of `table`) in its own line style."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
+    styles = ["--o", ":s", "-.^", "--v"]
     for i, (n, t) in enumerate(table.groupby("players")):
         colour = f"C{i}"
         ax.plot(t.bid, t.target, "-", color=colour, label=f"{n} players: rulebook")
-        if t.proposed_target.notna().any():
-            ax.plot(t.bid, t.proposed_target, "--o", color=colour, markersize=3, label=f"{n} players: proposed")
-    ax.set(xlabel="bid (cards laid)", ylabel="team target (points)", title="Rulebook vs proposed targets")
+        for k, (label, column) in enumerate(proposals):
+            if t[column].notna().any():
+                style = styles[k % len(styles)]
+                ax.plot(t.bid, t[column], style, color=colour, markersize=3, label=f"{n} players: {label}")
+    ax.set(xlabel="bid (cards laid)", ylabel="team target (points)", title=title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    ax.legend(fontsize=7 if len(proposals) == 1 else 6, ncol=2)
+    _save(fig, path, note)
 
 
-def team_points(samples, path, min_deals, reach=False):
+def targets(table, path, note):
+    """Rulebook and proposed targets by bid level, per player count."""
+    _target_lines(table, [("proposed", "proposed_target")], path, "Rulebook vs proposed targets", note)
+
+
+def team_points(samples, path, min_deals, reach, note):
     """Distribution of the chief's team points by bid level, one panel per player count.
     samples: {players: (bids, team points)}; reach: only the reach question was asked (no points)."""
     fig, axes = plt.subplots(1, len(samples), figsize=(3.6 * len(samples), 4), squeeze=False)
@@ -61,12 +75,10 @@ def team_points(samples, path, min_deals, reach=False):
             ax.text(0.5, 0.5, text, ha="center", transform=ax.transAxes)
         ax.set(title=f"{n} players", xlabel="bid", ylabel="team points")
         ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path, note)
 
 
-def strength(strength_table, path):
+def strength(strength_table, path, note):
     """Share of (deal, seat) pairs by the highest level that seat could make as chief."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for n, t in strength_table.groupby("players"):
@@ -81,6 +93,11 @@ def strength(strength_table, path):
         ax.legend()
     else:
         ax.text(0.5, 0.5, "not computed (--strength-deals 0)", ha="center", transform=ax.transAxes)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path, note)
+
+
+def agreement(table, models, path, note):
+    """The rulebook's targets and each auction model's proposed targets (table: balance.agreement)."""
+    proposals = [(m, f"proposed_{m}") for m in models]
+    title = "Proposed targets by auction model"
+    _target_lines(table, proposals, path, title, f"auction models: {', '.join(models)}; {note}")
