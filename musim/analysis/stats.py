@@ -43,3 +43,25 @@ def mean_interval_from_sums(n, total, total_sq, z=Z95):
     var = max(total_sq - total * m, 0.0) / (n - 1)
     half = z * math.sqrt(var / n)
     return m, m - half, m + half
+
+
+def newcombe(k1, n1, k2, n2, z=Z95):
+    """(p2 - p1, low, high): Newcombe's hybrid score interval of the difference of two independent
+    rates k1/n1 and k2/n2, from each rate's Wilson interval: sound near 0% and 100%, where the Wald
+    interval collapses to a point."""
+    p1, p2 = k1 / n1, k2 / n2
+    (l1, u1), (l2, u2) = (tuple(map(float, wilson(k, n, z))) for k, n in ((k1, n1), (k2, n2)))
+    d = p2 - p1
+    return d, d - math.hypot(p2 - l2, u1 - p1), d + math.hypot(u2 - p2, p1 - l1)
+
+
+def mean_difference_interval(x, y, z=Z95):
+    """(mean(y) - mean(x), low, high): the normal-approximation interval of the difference of two
+    independent means, with Welch's standard error (each sample's own variance); nan ends with
+    fewer than 2 values in a sample."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    d = float(y.mean() - x.mean())
+    if len(x) < 2 or len(y) < 2:
+        return d, math.nan, math.nan
+    half = z * math.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
+    return d, d - half, d + half

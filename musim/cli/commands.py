@@ -357,21 +357,9 @@ def summary(path):
     An unfinished run (OUT.partial/, also named as OUT) is said to be one, by a first line
     naming its writer or the command that resumes it, then summarised over the rows so far;
     the exit status is then 1."""
-    import os
-
     import pyarrow.parquet as pq
 
-    from musim.engine.errors import OutputError
-    from musim.engine.parts import PARTIAL, run_files
-    from musim.engine.run import unfinished_text
-
-    if not os.path.exists(path) and os.path.isdir(path + PARTIAL):
-        path += PARTIAL
-    try:
-        files = run_files(path)
-        unfinished = unfinished_text(path)
-    except OutputError as exc:
-        raise click.UsageError(str(exc)) from None
+    path, files, unfinished = _run_output(path)
     if unfinished:
         click.echo(unfinished)
     accumulator = _summary_of(files[0] if files else path)
@@ -384,9 +372,60 @@ def summary(path):
         sys.exit(1)
 
 
+@cli.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--json", "as_json", is_flag=True, help='Print {"pairs": N, "runs": [...], "metrics": [...]} instead.')
+def compare(a, b, as_json):
+    """Compare two finished runs of the same deals (same game, players and seed; other policies or
+    rules), paired on their common deal indices: each figure of the game's summary, and every
+    seat's mean score, in A and in B, and the difference B - A with its 95% interval (docs/compare.md)."""
+    from musim.analysis.compare import Refused, Run, compare_runs, text_lines
+
+    runs = []
+    for path in (a, b):
+        path, files, unfinished = _run_output(path)
+        if unfinished:
+            raise click.UsageError(unfinished)
+        runs.append(Run(path, files, *_run_metadata(files[0] if files else path)))
+    try:
+        result = compare_runs(*runs)
+    except Refused as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        for line in text_lines(result, runs[0].meta):
+            click.echo(line)
+
+
+def _run_output(path):
+    """(path, its Parquet files, unfinished_text) of a `musim run` output: a run directory (an
+    unfinished one also named without its .partial), or a file; usage error if it is none."""
+    import os
+
+    from musim.engine.errors import OutputError
+    from musim.engine.parts import PARTIAL, run_files
+    from musim.engine.run import unfinished_text
+
+    if not os.path.exists(path) and os.path.isdir(path + PARTIAL):
+        path += PARTIAL
+    try:
+        return path, run_files(path), unfinished_text(path)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 def _summary_of(path):
     """An empty summary accumulator for the `musim run` Parquet file at `path`; usage error (exit 2)
     if it is no such file."""
+    meta, game = _run_metadata(path)
+    return game.make_summary(meta["params"])
+
+
+def _run_metadata(path):
+    """(metadata, Game) of the `musim run` Parquet file at `path`; usage error (exit 2) if it is no
+    such file."""
     import pyarrow as pa
 
     from musim.engine.parquet import read_metadata
@@ -406,7 +445,7 @@ def _summary_of(path):
         game = get_game(meta["params"]["game"])
     except UnknownGame as exc:
         raise click.UsageError(f"{path}: {exc}") from None
-    return game.make_summary(meta["params"])
+    return meta, game
 
 
 @cli.command(

@@ -75,7 +75,7 @@ class Game:
     play_help: str = ""  # what each policy does, for `--play`'s help
     options: tuple = ()  # the game's own Options
     job: Callable | None = None  # job(spec) -> engine Job of the spec's deals (or matches)
-    make_summary: Callable | None = None  # make_summary(params) -> accumulator (COLUMNS, add, lines)
+    make_summary: Callable | None = None  # make_summary(params) -> accumulator (COLUMNS, add, lines, figures)
     check: Callable | None = None  # check(spec): SpecError for options that do not go together
     models: Callable | None = None  # models(spec) -> {decision: model name}, the metadata's "models"
     warning: Callable | None = None  # warning(spec) -> text or None, said before a run that will be slow

@@ -11,6 +11,7 @@ from functools import partial
 
 import numpy as np
 
+from musim.analysis.compare import figure
 from musim.engine.parquet import schema_of
 from musim.engine.progress import slices
 from musim.engine.run import Job
@@ -104,10 +105,14 @@ class DealSummary:
         self.low, self.high = None, None
         self.histograms = [Counter() for _ in range(n)]  # by position from the dealer: score -> rows
 
+    def _scores(self, batch):
+        """(rows x seats) scores, by position from the dealer and n times each position's advantage."""
+        n = self.players
+        return by_position(batch, np.stack([numpy_column(batch, f"score_{i}").astype(np.int64) for i in range(n)], 1))
+
     def add(self, batch):
         n = self.players
-        scores = np.stack([numpy_column(batch, f"score_{i}").astype(np.int64) for i in range(n)], axis=1)
-        ordered, edge = by_position(batch, scores)
+        ordered, edge = self._scores(batch)
         self.deals += batch.num_rows
         self.total += ordered.sum(axis=0)
         self.total_sq += (ordered * ordered).sum(axis=0)
@@ -116,7 +121,7 @@ class DealSummary:
         for histogram, values in zip(self.histograms, ordered.T):
             histogram.update(dict(zip(*(v.tolist() for v in np.unique(values, return_counts=True)))))
         if batch.num_rows:
-            low, high = int(scores.min()), int(scores.max())
+            low, high = int(ordered.min()), int(ordered.max())  # a row's seats, reordered
             self.low = low if self.low is None else min(self.low, low)
             self.high = high if self.high is None else max(self.high, high)
         for name, _ in self.EVENTS:
@@ -127,6 +132,23 @@ class DealSummary:
             ends, counts = np.unique(np.array(column(batch, "end").to_pylist(), dtype=object), return_counts=True)
             for end, k in zip(ends, counts):
                 self.ends[end] += int(k)
+
+    def figures(self, batch):
+        """The summary's figures deal by deal (musim compare): each seat position's score and
+        advantage, each event's count, each end's rate (the scores' range and quantiles are not
+        means, and are left out)."""
+        n = self.players
+        ordered, edge = self._scores(batch)
+        out = {}
+        for name, score, e in zip(seat_names(n), ordered.T, edge.T):
+            out[f"{name}: mean score"] = figure(score)
+            out[f"{name}: advantage"] = figure(e / n)
+        for name, text in self.EVENTS:
+            out[f"{text} a {self.UNIT}"] = figure(list_column(batch, name, n).sum(axis=1))
+        if self.ENDS:
+            ends = np.array(column(batch, "end").to_pylist(), dtype=object)
+            out |= {f"{self.ENDS_TEXT}: {end}": figure(ends == end, rate=True) for end in self.ENDS}
+        return out
 
     def lines(self):
         out = [header(self.params, self.deals, self.UNIT)]

@@ -27,6 +27,11 @@ def numpy_column(batch, name):
     return column(batch, name).to_numpy(zero_copy_only=False)
 
 
+def float_column(batch, name):
+    """A numeric or boolean column as a float64 numpy array, nulls as NaN."""
+    return pc.cast(column(batch, name), pa.float64()).to_numpy(zero_copy_only=False)
+
+
 def list_column(batch, name, width):
     """A list column whose lists all have `width` items, as a (rows, width) int64 array."""
     return pc.list_flatten(batch.column(name)).to_numpy().astype(np.int64).reshape(-1, width)

@@ -4,6 +4,7 @@ round ended without a fourth row closed."""
 
 import numpy as np
 
+from musim.analysis.compare import figure
 from musim.games import seat_run
 from musim.games.danger.rules import COLOUR_NAMES
 from musim.games.summary_lines import INTERVAL_NOTE, numpy_column, rate_text
@@ -35,6 +36,13 @@ class DealSummary(seat_run.DealSummary):
         super().add(batch)
         for name in self.ends:
             self.ends[name] += int(numpy_column(batch, name).astype(np.int64).sum())
+
+    def figures(self, batch):
+        """Adds, game by game: the share of its rounds that ended each other way."""
+        out = super().figures(batch)
+        for name, text in ROUND_ENDS:
+            out[f"share of rounds: {text}"] = figure(numpy_column(batch, name).astype(np.int64) / self.rounds)
+        return out
 
     def lines(self):
         out = super().lines()

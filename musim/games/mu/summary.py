@@ -10,12 +10,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from musim.analysis.compare import figure
 from musim.games.mu import BY_PLAY, auction_model
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,
     by_position,
     column,
+    float_column,
     list_column,
     mean_text,
     numpy_column,
@@ -102,6 +104,27 @@ class DealSummary:
         out.append(f"seat advantage: mean score per deal minus the mean over seats (all deals) {INTERVAL_NOTE}:")
         for name, s, sq in zip(seat_names(n), self.edge, self.edge_sq):
             out.append(f"  {name:<9} " + mean_text(self.deals, int(s) / n, int(sq) / (n * n), signed=True))
+        return out
+
+    def figures(self, batch):
+        """The summary's figures deal by deal (musim compare): the eklat rate; over the played
+        deals, and at each bid level, the success rate and mean team points; each bid level's
+        share of all deals; each seat position's advantage."""
+        played = pc.equal(column(batch, "outcome"), "played").to_numpy(zero_copy_only=False)
+        bids, success, points = (float_column(batch, name) for name in ("bid", "success", "team_points"))
+        out = {
+            "eklat rate": figure(~played, rate=True),
+            "played: success rate": figure(success, played, rate=True),
+            "played: mean team points": figure(points, played),
+        }
+        for b in range(BID_LEVELS):
+            at = played & (bids == b)
+            out[f"bid {b}: share of deals"] = figure(at, rate=True, sparse=True)
+            out[f"bid {b}: success rate"] = figure(success, at, rate=True)
+            out[f"bid {b}: mean team points"] = figure(points, at)
+        _, edge = by_position(batch, list_column(batch, "scores", self.players))
+        for name, e in zip(seat_names(self.players), edge.T):
+            out[f"{name}: advantage"] = figure(e / self.players)
         return out
 
 

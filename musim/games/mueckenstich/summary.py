@@ -1,6 +1,7 @@
 """The end-of-run summary of Mückenstich: each seat position's score and advantage (as for
 every game scored per seat, games/seat_run.py) and how often its scoring events happen."""
 
+from musim.analysis.compare import figure
 from musim.games import seat_run
 from musim.games.summary_lines import INTERVAL_NOTE, MatchSummary, column, list_column, mean_text, rate_text
 
@@ -20,6 +21,14 @@ class DealSummary(seat_run.DealSummary):
         won = list_column(batch, "mosquitoes_won", self.players).sum(axis=1)
         self.mosquitoes += int(won.sum())
         self.mosquitoes_sq += int((won * won).sum())
+
+    def figures(self, batch):
+        """Adds, deal by deal: a double colour, a zero colour, the mosquitoes played."""
+        out = super().figures(batch)
+        out["a double colour named"] = figure(column(batch, "double").is_valid(), rate=True)
+        out["a zero colour named"] = figure(column(batch, "zero").is_valid(), rate=True)
+        out["mosquitoes played a deal"] = figure(list_column(batch, "mosquitoes_won", self.players).sum(axis=1))
+        return out
 
     def lines(self):
         out = super().lines()

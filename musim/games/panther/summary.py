@@ -3,6 +3,7 @@ every game scored per seat, games/seat_run.py) and who takes the last trick (+50
 
 import numpy as np
 
+from musim.analysis.compare import figure
 from musim.games import seat_run
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
@@ -24,13 +25,26 @@ class DealSummary(seat_run.DealSummary):
         n = self.players
         self.last, self.sevens, self.sevens_sq = (np.zeros(n, np.int64) for _ in range(3))  # by position
 
+    def _last_and_sevens(self, batch):
+        """Each row's seat position of the last trick, and the black 7s by seat position."""
+        position = (numpy_column(batch, "last_trick").astype(np.int64) - numpy_column(batch, "dealer")) % self.players
+        return position, by_position(batch, list_column(batch, "black_sevens", self.players))[0]
+
     def add(self, batch):
         super().add(batch)
-        position = (numpy_column(batch, "last_trick").astype(np.int64) - numpy_column(batch, "dealer")) % self.players
+        position, sevens = self._last_and_sevens(batch)
         self.last += np.bincount(position, minlength=self.players)
-        sevens, _ = by_position(batch, list_column(batch, "black_sevens", self.players))
         self.sevens += sevens.sum(axis=0)
         self.sevens_sq += (sevens * sevens).sum(axis=0)
+
+    def figures(self, batch):
+        """Adds, deal by deal and by seat position: the last trick taken, the black 7s taken."""
+        out = super().figures(batch)
+        position, sevens = self._last_and_sevens(batch)
+        for k, (name, s) in enumerate(zip(seat_names(self.players), sevens.T)):
+            out[f"{name}: takes the last trick"] = figure(position == k, rate=True)
+            out[f"{name}: black 7s taken"] = figure(s)
+        return out
 
     def lines(self):
         out = super().lines()

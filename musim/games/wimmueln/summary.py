@@ -4,6 +4,7 @@ seat position's estimate is met and what it earns."""
 
 import numpy as np
 
+from musim.analysis.compare import figure
 from musim.games import seat_run
 from musim.games.summary_lines import INTERVAL_NOTE, by_position, column, list_column, mean_text, rate_text, seat_names
 
@@ -26,6 +27,16 @@ class DealSummary(seat_run.DealSummary):
         self.hits += (bonus > 0).sum(axis=0)
         self.bonus += bonus.sum(axis=0)
         self.bonus_sq += (bonus * bonus).sum(axis=0)
+
+    def figures(self, batch):
+        """Adds, deal by deal: a trump; by seat position, the estimate met and the bonus."""
+        out = super().figures(batch)
+        out["deals with a trump"] = figure(column(batch, "trump").is_valid(), rate=True)
+        bonus, _ = by_position(batch, list_column(batch, "bonus", self.players))
+        for name, b in zip(seat_names(self.players), bonus.T):
+            out[f"{name}: estimate met"] = figure(b > 0, rate=True)
+            out[f"{name}: bonus"] = figure(b)
+        return out
 
     def lines(self):
         out = super().lines()
