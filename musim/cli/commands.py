@@ -104,6 +104,31 @@ def replay(path):
     sys.exit(0 if ok else 1)
 
 
+@cli.command()
+@click.argument("path", metavar="[FILE|-]", default="-")
+def show(path):
+    """Print game records (JSON or JSON Lines, as `musim replay` reads them; default: stdin) for a
+    person: each deal's hands, auction or setup, every trick or turn with who won it, and the scores.
+
+    Each record is checked by its game's replay first; a bad one is refused, naming it (its
+    index from 0 in the input), before anything is printed."""
+    from musim.io.batch import InputError, read_items
+    from musim.io.batch import _reason as reason
+
+    shown = []
+    for index, item in enumerate(read_items(_read_input(path))):
+        try:
+            if isinstance(item, InputError):
+                raise item
+            game = _item_game(item, None, "show", "show")
+            shown.append(game.show(item, game.replay(item)))
+        except Exception as exc:  # the record's fault or not, one line naming it (batch.py)
+            raise click.ClickException(f"item {index}: {reason(exc)}") from None
+    if not shown:
+        raise click.UsageError(f"no records in {'standard input' if path == '-' else path}")
+    click.echo("\n\n".join("\n".join(lines) for lines in shown))
+
+
 def _discard_stdout():
     """Point stdout at the null device, so that flushing what is left at exit cannot fail again."""
     import os

@@ -28,9 +28,14 @@ def signed(value):
     return f"{value:+d}" if value else "0"
 
 
+def per_seat(title, values):
+    """'tricks won: seat 0 3, seat 1 4': one value per seat, in seat order."""
+    return f"{title}: " + ", ".join(f"{seat(s)} {v}" for s, v in enumerate(values))
+
+
 def score_line(scores, title="scores"):
     """'scores: seat 0 +12, seat 1 -5, seat 2 0'."""
-    return f"{title}: " + ", ".join(f"{seat(s)} {signed(v)}" for s, v in enumerate(scores))
+    return per_seat(title, map(signed, scores))
 
 
 def points(value):
