@@ -1,4 +1,4 @@
-"""Text pieces of `musim show`: a deal written for a person (docs/examples/README.md "Showing a deal").
+"""Text pieces of `musim show`: a deal written for a person (docs/examples/README.md "Reading one deal").
 
 Each game's show(record, result) (games/contract.py) gets a record its replay has checked and
 that replay's result, and builds its lines from these helpers, so that every game writes seats,
