@@ -5,6 +5,7 @@ one line; options added after a run was made take their defaults."""
 
 import dataclasses
 import json
+import shutil
 import subprocess
 import sys
 
@@ -90,6 +91,14 @@ def test_options_beside_the_run_are_refused_in_one_line(mu_run, args, words):
     assert res.returncode == 2 and res.stdout == ""
     (line,) = res.stderr.splitlines()
     assert line.endswith(f"record: error: {words}, which gives the game, players, policies, options and seed")
+
+
+def test_an_unfinished_run_records_its_deals_named_as_itself_or_its_partial(mu_run, tmp_path):
+    """An unfinished run directory (OUT.partial/, named as OUT as `musim summary` allows) fixes its deals too."""
+    shutil.copytree(mu_run, tmp_path / "run.partial")
+    want = invoke("record", mu_run, "--deal", 5).output
+    assert invoke("record", tmp_path / "run", "--deal", 5).output == want
+    assert invoke("record", tmp_path / "run.partial", "--deal", 5).output == want
 
 
 def test_a_deal_outside_the_run_is_refused_in_one_line(mu_run):

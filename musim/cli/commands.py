@@ -489,7 +489,10 @@ def _run_spec(path, index):
     parameters, the options added since at their defaults (engine/spec.py checked); usage error
     (exit 2) for any option given beside it, a match run, a deal outside the run, or a run whose
     deals this musim would not play alike."""
+    import os
+
     from musim.engine.errors import SpecError
+    from musim.engine.parts import PARTIAL
     from musim.engine.spec import RunSpec, checked
 
     ctx = click.get_current_context()
@@ -501,6 +504,8 @@ def _run_spec(path, index):
             raise click.UsageError(
                 f"{param.opts[0]}: not with RUN, which gives the game, players, policies, options and seed"
             )
+    if not os.path.exists(path) and os.path.isdir(path + PARTIAL):  # an unfinished run: its deals are fixed
+        path += PARTIAL
     meta = _run_metadata(path)
     try:
         spec = RunSpec(**meta["params"])

@@ -29,6 +29,10 @@ def show(record, result):
     lines += text.tricks(result["tricks"], n)
     lines.append(text.per_seat("card points", result["card_points"]))
     team = text.seat(chief) + ("" if partner is None else f" and {text.seat(partner)}")
-    outcome = f"made, bonus {result['bonus']}" if result["success"] else f"failed, {result['shortfall']} rank{'s' * (result['shortfall'] != 1)} short"
+    outcome = (
+        f"made, bonus {result['bonus']}"
+        if result["success"]
+        else f"failed, {result['shortfall']} rank{'s' * (result['shortfall'] != 1)} short"
+    )
     lines.append(f"{team}: {text.points(result['team_points'])} of {result['target']}: {outcome}")
     return [*lines, text.score_line(result["scores"])]
