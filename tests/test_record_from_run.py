@@ -9,7 +9,8 @@ import shutil
 import subprocess
 import sys
 
-import pyarrow.parquet as pq
+import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 from test_contract import TOY, TOY_MODULE, toy  # noqa: F401 (the toy game and its fixture)
@@ -19,6 +20,13 @@ from musim.engine.read import read_run
 from musim.games.contract import Option
 
 DEALS = [0, 7, 19]
+# the figures besides the scores that a game's rows and replay results share, with the same meaning
+FIGURES = {
+    "mu": ("outcome", "chief", "vice", "partner", "bid", "target", "chief_trump", "vice_trump", "laid")
+    + ("card_points", "team_points", "success", "shortfall", "bonus"),
+    "panther": ("last_trick",),
+    "danger": ("reshuffles",),
+}
 
 
 def invoke(*args, input=None):
@@ -50,8 +58,10 @@ def mu_run(tmp_path_factory):
     ],
 )
 def test_a_record_from_the_run_replays_to_its_row(tmp_path, game, args, name):
-    run = make_run(tmp_path / name, game, *args)
-    rows = pq.read_table(run).to_pylist() if name.endswith(".parquet") else read_run(run).to_dict("records")
+    """The replay's scores are the row's, and so is every other figure the row and the result share
+    (FIGURES: Mü's contract and outcome, who took Panther's last trick, Danger's reshuffles)."""
+    rows = read_run(make_run(tmp_path / name, game, *args))
+    run = tmp_path / name
     players = dict(zip(args[::2], args[1::2]))["--players"]
     for k in DEALS:
         record = invoke("record", run, "--deal", k)
@@ -59,7 +69,16 @@ def test_a_record_from_the_run_replays_to_its_row(tmp_path, game, args, name):
         assert json.loads(record.output)["game"] == game
         replayed = invoke("replay", "-", input=record.output)
         assert replayed.exit_code == 0, replayed.output
-        assert json.loads(replayed.output)["scores"] == [rows[k][f"score_{i}"] for i in range(players)]
+        result, row = json.loads(replayed.output), {key: plain(v) for key, v in rows.iloc[k].items()}
+        assert result["scores"] == [row[f"score_{i}"] for i in range(players)]
+        assert {key: result.get(key) for key in FIGURES[game]} == {key: row[key] for key in FIGURES[game]}
+
+
+def plain(value):
+    """A DataFrame cell as JSON has it: pd.NA as None, arrays as lists."""
+    if value is pd.NA:
+        return None
+    return value.tolist() if isinstance(value, np.ndarray) else value
 
 
 def test_the_run_gives_the_record_the_same_parameters_typed_again_give(mu_run):
