@@ -60,8 +60,8 @@ def mu_run(tmp_path_factory):
 def test_a_record_from_the_run_replays_to_its_row(tmp_path, game, args, name):
     """The replay's scores are the row's, and so is every other figure the row and the result share
     (FIGURES: Mü's contract and outcome, who took Panther's last trick, Danger's reshuffles)."""
-    rows = read_run(make_run(tmp_path / name, game, *args))
-    run = tmp_path / name
+    run = make_run(tmp_path / name, game, *args)
+    rows = read_run(run)
     players = dict(zip(args[::2], args[1::2]))["--players"]
     for k in DEALS:
         record = invoke("record", run, "--deal", k)
