@@ -105,11 +105,23 @@ def test_a_record_from_a_mu_run_shows_the_rows_scores(mu_run):
         (["--dd-tricks", "3"], "--dd-tricks: not with RUN"),
     ],
 )
-def test_options_beside_the_run_are_refused_in_one_line(mu_run, args, words):
-    res = musim("record", mu_run, "--deal", 3, *args)
-    assert res.returncode == 2 and res.stdout == ""
-    (line,) = res.stderr.splitlines()
-    assert line.endswith(f"record: error: {words}, which gives the game, players, policies, options and seed")
+def test_options_beside_the_run_are_refused(mu_run, args, words):
+    res = invoke("record", mu_run, "--deal", 3, *args)
+    assert res.exit_code == 2 and res.stdout == ""
+    assert f"{words}, which gives the game, players, policies, options and seed" in res.stderr
+
+
+def test_refusals_are_one_line_from_the_real_entry_point(mu_run, tmp_path):
+    (tmp_path / "a.parquet").write_text("not parquet")
+    for args, words in [
+        ([mu_run, "--players", 5], "--players: not with RUN"),
+        ([mu_run, "--deal", 20], f"20 is not a deal of {mu_run} (0..19)"),
+        ([tmp_path], "is not a musim run directory"),
+        ([tmp_path / "a.parquet"], "is not a Parquet file"),
+    ]:
+        res = musim("record", "--deal", 0, *args)  # the last --deal given counts
+        assert res.returncode == 2 and res.stdout == ""
+        assert len(res.stderr.splitlines()) == 1 and "record: error: " in res.stderr and words in res.stderr
 
 
 def test_an_unfinished_run_records_its_deals_named_as_itself_or_its_partial(mu_run, tmp_path):
@@ -120,20 +132,9 @@ def test_an_unfinished_run_records_its_deals_named_as_itself_or_its_partial(mu_r
     assert invoke("record", tmp_path / "run.partial", "--deal", 5).output == want
 
 
-def test_a_deal_outside_the_run_is_refused_in_one_line(mu_run):
-    res = musim("record", mu_run, "--deal", 20)
-    assert res.returncode == 2 and res.stdout == ""
-    assert len(res.stderr.splitlines()) == 1 and f"20 is not a deal of {mu_run} (0..19)" in res.stderr
-
-
-def test_what_is_no_run_output_is_refused_in_one_line(tmp_path):
-    (tmp_path / "a.parquet").write_text("not parquet")
-    for path, words in [(tmp_path, "is not a musim run directory"), (tmp_path / "a.parquet", "is not a Parquet file")]:
-        res = musim("record", path, "--deal", 0)
-        assert res.returncode == 2 and res.stdout == ""
-        assert len(res.stderr.splitlines()) == 1 and words in res.stderr, res.stderr
-    res = musim("record", "--deal", 0)
-    assert res.returncode == 2 and "give a run (RUN), or the run's --seed" in res.stderr
+def test_without_a_run_the_seed_is_needed():
+    res = invoke("record", "--deal", 0)
+    assert res.exit_code == 2 and "give a run (RUN), or the run's --seed" in res.stderr
 
 
 def test_the_toy_games_options_come_from_the_run(toy, tmp_path):  # noqa: F811
