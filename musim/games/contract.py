@@ -82,6 +82,7 @@ class Game:
     estimate: Callable | None = None  # estimate(spec) -> seconds the run should take by measured costs, or None
     record: Callable | None = None  # record(spec, index) -> the game record (dict) of deal `index`
     replay: Callable | None = None  # replay(record dict) -> result dict; batch.InputError if invalid
+    show: Callable | None = None  # show(record, replay(record)) -> text lines for a person (`musim show`)
     solver: Callable | None = None  # solver(tt, counting) -> adapter: .solve(position, all_moves), .st
     matches: bool = False  # job() also serves spec.mode == "matches"
     commands: Callable | None = None  # commands() -> click commands the game adds to `musim`
