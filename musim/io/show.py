@@ -83,3 +83,8 @@ def turns_between(rows, headers):
     for k, line in enumerate(turns(rows)):
         lines += headers.get(k, []) + [line]
     return lines
+
+
+def count(k, word):
+    """'1 card', '3 cards'."""
+    return f"{k} {word}" + ("" if k == 1 else "s")

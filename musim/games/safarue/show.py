@@ -32,7 +32,10 @@ def show(record, result):
     rows = [(t["seat"], _turn(entry, t)) for entry, t in zip(record["turns"], result["turns"])]
     lines += text.turns_between(rows, headers)
     lines += [f"left on the table, nobody's: {text.cards(DECK, result['left'])}", "caught:"]
-    lines += [f"  {text.seat(s)}: {text.cards(DECK, c)} ({len(c)} cards)" for s, c in enumerate(result["caught"])]
+    lines += [
+        f"  {text.seat(s)}: {text.cards(DECK, c)} ({text.count(len(c), 'card')})"
+        for s, c in enumerate(result["caught"])
+    ]
     for name, bonus in zip(BONUSES[reverse], trace["bonuses"]):
         lines.append(
             f"{name}: " + (", ".join(f"{text.seat(s)} {text.signed(v)}" for s, v in enumerate(bonus) if v) or "none")
