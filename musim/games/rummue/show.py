@@ -67,7 +67,8 @@ def show(record, result):
         came, laid = result["came_out"][s], sum(meld["owner"] == s for meld in melds)
         lines.append(
             f"  {text.seat(s)}: {text.count(laid, 'meld')} laid, {text.count(result['added'][s], 'card')} added to "
-            f"others' melds, {text.count(result['swaps'][s], 'joker')} swapped: {text.points(result['meld_points'][s])}; "
+            f"others' melds, {text.count(result['swaps'][s], 'joker')} swapped: "
+            f"{text.points(result['meld_points'][s])}; "
             f"{text.count(result['left'][s], 'card')} left: {text.signed(result['penalty'][s])}; "
             + (f"came out in turn {came}" if came >= 0 else "never came out")
             + (f"; went out {text.signed(OUT_BONUS)}" if result["out"] == s else "")

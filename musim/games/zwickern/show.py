@@ -36,7 +36,8 @@ def show(record, result):
     lines.append("won:")
     for s, won in enumerate(result["won"]):
         lines.append(
-            f"  {text.seat(s)}: {text.cards(DECK, won)} ({text.count(len(won), 'card')}): card points {parts['card_points'][s]}, "
+            f"  {text.seat(s)}: {text.cards(DECK, won)} ({text.count(len(won), 'card')}): "
+            f"card points {parts['card_points'][s]}, "
             f"most cards {text.signed(parts['most_cards'][s])}, Zwicks {parts['zwicks'][s]} "
             f"({text.signed(parts['zwick_points'][s])}), piles left {text.signed(parts['pile_penalty'][s])}"
         )
