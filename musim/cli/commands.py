@@ -9,6 +9,7 @@ import json
 import sys
 
 import click
+from click.core import ParameterSource
 
 from musim import __version__
 from musim.cli.options import SEEDS, GameCommand, advice, check_engine, engine_options, parse_count, warn
@@ -102,6 +103,31 @@ def replay(path):
 
     ok = run_batch(_read_input(path), lambda obj: _item_game(obj, None, "replay", "replay").replay(obj), sys.stdout)
     sys.exit(0 if ok else 1)
+
+
+@cli.command()
+@click.argument("path", metavar="[FILE|-]", default="-")
+def show(path):
+    """Print game records (JSON or JSON Lines, as `musim replay` reads them; default: stdin) for a
+    person: each deal's hands, auction or setup, every trick or turn with who won it, and the scores.
+
+    Each record is checked by its game's replay first; a bad one is refused, naming it (its
+    index from 0 in the input), before anything is printed."""
+    from musim.io.batch import InputError, read_items
+    from musim.io.batch import _reason as reason
+
+    shown = []
+    for index, item in enumerate(read_items(_read_input(path))):
+        try:
+            if isinstance(item, InputError):
+                raise item
+            game = _item_game(item, None, "show", "show")
+            shown.append(game.show(item, game.replay(item)))
+        except Exception as exc:  # the record's fault or not, one line naming it (batch.py)
+            raise click.ClickException(f"item {index}: {reason(exc)}") from None
+    if not shown:
+        raise click.UsageError(f"no records in {'standard input' if path == '-' else path}")
+    click.echo("\n\n".join("\n".join(lines) for lines in shown))
 
 
 def _discard_stdout():
@@ -387,26 +413,37 @@ def summary(path):
 def _summary_of(path):
     """An empty summary accumulator for the `musim run` Parquet file at `path`; usage error (exit 2)
     if it is no such file."""
+    from musim.games import UnknownGame, get_game
+
+    meta = _run_metadata(path)
+    try:
+        game = get_game(meta["params"]["game"])
+    except UnknownGame as exc:
+        raise click.UsageError(f"{path}: {exc}") from None
+    return game.make_summary(meta["params"])
+
+
+def _run_metadata(path):
+    """The metadata `musim run` stored in its output at `path` (a run directory or a Parquet file);
+    usage error (exit 2) naming `path` if it is no such output."""
     import pyarrow as pa
 
+    from musim.engine.errors import OutputError
     from musim.engine.parquet import read_metadata
-    from musim.games import UnknownGame, get_game
 
     try:
         meta = read_metadata(path)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from None
     except OSError as exc:
         raise click.UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     except (pa.ArrowException, ValueError):
         raise click.UsageError(f"{path} is not a Parquet file") from None
     except (KeyError, TypeError):
         raise click.UsageError(f"{path} was not written by `musim run` (no musim metadata)") from None
-    if not isinstance(meta, dict) or meta.get("command") != "run":
+    if not isinstance(meta, dict) or meta.get("command") != "run" or not isinstance(meta.get("params"), dict):
         raise click.UsageError(f"{path} was not written by `musim run`")
-    try:
-        game = get_game(meta["params"]["game"])
-    except UnknownGame as exc:
-        raise click.UsageError(f"{path}: {exc}") from None
-    return game.make_summary(meta["params"])
+    return meta
 
 
 @cli.command(
@@ -415,24 +452,74 @@ def _summary_of(path):
     refusal="has no game records (see `musim games`)",
     per_deal_only=True,
 )
+@click.argument("run", metavar="[RUN]", required=False)
 @click.option("--game", default=DEFAULT_GAME, show_default=True, help=GAME_HELP)
-@click.option("--seed", type=SEEDS, required=True, help="The run's root seed.")
+@click.option("--seed", type=SEEDS, help="The run's root seed (without RUN).")
 @click.option("--deal", "index", type=SEEDS, required=True, help="The row's `deal` index.")
-def record(game, seed, index, players, play, tt_mb=DEFAULT_MB, **options):
-    """Print the full game record of one deal of a run (pipe it into `musim replay -`); give the
-    run's --players, --play and the game's options of a deal (`--game NAME --help` lists them)."""
+def record(run, game, seed, index, players, play, tt_mb=DEFAULT_MB, **options):
+    """Print the full game record of one deal of a run (pipe it into `musim replay -` or `musim show -`).
+
+    RUN, the run's directory or Parquet file, gives the game, players, policies, options and
+    seed, so only --deal is given (and --tt-mb, which changes no deal).  Without RUN give the
+    run's --seed, --players, --play and the game's options of a deal (`--game NAME --help` lists
+    them)."""
     import dataclasses
 
     from musim.engine.errors import SpecError
     from musim.engine.spec import RunSpec, checked
 
-    spec = RunSpec(game, "deals", index + 1, players, play, seed, tt_mb=tt_mb, options=options)
+    if run is not None:
+        spec, g = _run_spec(run, index)
+        if click.get_current_context().get_parameter_source("tt_mb") is ParameterSource.COMMANDLINE:
+            spec.tt_mb = tt_mb
+    else:
+        if seed is None:
+            raise click.UsageError("give a run (RUN), or the run's --seed with its --players, --play and options")
+        spec = RunSpec(game, "deals", index + 1, players, play, seed, tt_mb=tt_mb, options=options)
+        try:
+            g = checked(spec)
+        except SpecError as exc:
+            raise click.UsageError(str(exc)) from None
+    warn(g.warning(dataclasses.replace(spec, count=1)) if g.warning else None)  # one deal is played
+    click.echo(json.dumps(g.record(spec, index)))
+
+
+def _run_spec(path, index):
+    """(RunSpec, Game) of the deal run at `path` whose deal `index` is to be recorded: its stored
+    parameters, the options added since at their defaults (engine/spec.py checked); usage error
+    (exit 2) for any option given beside it, a match run, a deal outside the run, or a run whose
+    deals this musim would not play alike."""
+    from musim.engine.errors import SpecError
+    from musim.engine.spec import RunSpec, checked
+
+    ctx = click.get_current_context()
+    for param in ctx.command.get_params(ctx):
+        if (
+            param.name not in ("run", "index", "tt_mb")
+            and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE
+        ):
+            raise click.UsageError(
+                f"{param.opts[0]}: not with RUN, which gives the game, players, policies, options and seed"
+            )
+    meta = _run_metadata(path)
+    try:
+        spec = RunSpec(**meta["params"])
+    except TypeError:
+        raise click.UsageError(f"{path}: parameters this musim does not know ({', '.join(meta['params'])})") from None
+    if spec.mode != "deals":
+        raise click.UsageError(f"{path} is a run of {spec.mode}: `musim record` records a deal of a run of deals")
+    if not 0 <= index < spec.count:
+        raise click.BadParameter(f"{index} is not a deal of {path} (0..{spec.count - 1})", param_hint="'--deal'")
     try:
         g = checked(spec)
     except SpecError as exc:
-        raise click.UsageError(str(exc)) from None
-    warn(g.warning(dataclasses.replace(spec, count=1)) if g.warning else None)  # one deal is played
-    click.echo(json.dumps(g.record(spec, index)))
+        raise click.UsageError(f"{path}: {exc}") from None
+    if meta.get("result_version") != g.result_version:
+        raise click.UsageError(
+            f"{path} holds rows of {g.name} result version {meta.get('result_version')}, this musim plays "
+            f"version {g.result_version}: its deal {index} would not be the run's row"
+        )
+    return spec, g
 
 
 @cli.command()

@@ -1,4 +1,4 @@
-"""Text pieces of `musim show`: a deal written for a person (docs/examples/README.md "Showing a deal").
+"""Text pieces of `musim show`: a deal written for a person (docs/examples/README.md "Reading one deal").
 
 Each game's show(record, result) (games/contract.py) gets a record its replay has checked and
 that replay's result, and builds its lines from these helpers, so that every game writes seats,
@@ -30,9 +30,14 @@ def signed(value):
     return f"{value:+d}" if value else "0"
 
 
+def per_seat(title, values):
+    """'tricks won: seat 0 3, seat 1 4': one value per seat, in seat order."""
+    return f"{title}: " + ", ".join(f"{seat(s)} {v}" for s, v in enumerate(values))
+
+
 def score_line(scores, title="scores"):
     """'scores: seat 0 +12, seat 1 -5, seat 2 0'."""
-    return f"{title}: " + ", ".join(f"{seat(s)} {signed(v)}" for s, v in enumerate(scores))
+    return per_seat(title, map(signed, scores))
 
 
 def points(value):

@@ -39,6 +39,7 @@ GAME = Game(
     estimate=lazy("musim.games.mu.costs", "run_seconds"),
     record=lazy("musim.games.mu.run", "record"),
     replay=lazy("musim.games.mu.record", "replay"),
+    show=lazy("musim.games.mu.show", "show"),
     solver=lazy("musim.games.mu.solve", "MuSolver"),
     matches=True,
     commands=lazy("musim.games.mu.cli", "commands"),

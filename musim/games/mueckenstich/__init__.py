@@ -22,6 +22,7 @@ GAME = Game(
     make_summary=lazy("musim.games.mueckenstich.summary", "for_run"),
     record=lazy("musim.games.mueckenstich.run", "record"),
     replay=lazy("musim.games.mueckenstich.record", "replay"),
+    show=lazy("musim.games.mueckenstich.show", "show"),
     matches=True,
     solver=lazy("musim.games.mueckenstich.solve", "MueckenstichSolver"),
 )

@@ -22,6 +22,7 @@ GAME = Game(
     make_summary=lazy("musim.games.panther.summary", "for_run"),
     record=lazy("musim.games.panther.run", "record"),
     replay=lazy("musim.games.panther.record", "replay"),
+    show=lazy("musim.games.panther.show", "show"),
     matches=True,
     solver=lazy("musim.games.panther.solve", "PantherSolver"),
 )

@@ -22,6 +22,7 @@ GAME = Game(
     make_summary=lazy("musim.games.wimmueln.summary", "for_run"),
     record=lazy("musim.games.wimmueln.run", "record"),
     replay=lazy("musim.games.wimmueln.record", "replay"),
+    show=lazy("musim.games.wimmueln.show", "show"),
     matches=True,
     solver=lazy("musim.games.wimmueln.solve", "WimmuelnSolver"),
 )
