@@ -7,6 +7,8 @@ result (the game's own kernels).  Seats and tricks are numbered from 0, as in re
 error messages.
 """
 
+import textwrap
+
 
 def seat(s):
     """'seat 2'; '-' for no seat (None)."""
@@ -63,3 +65,31 @@ def turns(rows):
     """Numbered turn lines of a game played turn by turn: rows = [(seat, text)] ->
     'turn 0, seat 1: text'."""
     return [f"turn {k}, {seat(s)}: {text}" for k, (s, text) in enumerate(rows)]
+
+
+WIDTH = 100  # the columns a line of `musim show` fits in
+
+
+def fit(lines, width=WIDTH):
+    """`lines` with each one longer than `width` broken at spaces, the rest indented under its text."""
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+    return out
+
+
+def turns_between(rows, headers):
+    """turns(rows) with the lines headers[k] (a round's deal, a restock) before turn k."""
+    lines = []
+    for k, line in enumerate(turns(rows)):
+        lines += headers.get(k, []) + [line]
+    return lines
+
+
+def count(k, word):
+    """'1 card', '3 cards'."""
+    return f"{k} {word}" + ("" if k == 1 else "s")

@@ -30,4 +30,5 @@ GAME = Game(
     make_summary=lazy("musim.games.calcory.summary", "for_run"),
     record=lazy("musim.games.calcory.run", "record"),
     replay=lazy("musim.games.calcory.record", "replay"),
+    show=lazy("musim.games.calcory.show", "show"),
 )

@@ -32,9 +32,12 @@ GAME = "calcory"
 KEYS = ("turn", "stop", "back")
 
 
-def replay(obj):
+def replay(obj, trace=None):
     """Validate a Calcory record and return its result: turns (seat, cards turned, outcome),
-    won (the cards each seat won), left (cards on the grid), scores (cards won), end."""
+    won (the cards each seat won), left (cards on the grid), scores (cards won), end.  A list
+    `trace` receives, for `musim show` (show.py), each turn's cards won per seat (a seat's
+    single surviving mark taken at the start of the next turn counts in the turn before) and
+    the marks' sum after a stop."""
     n, dealer = records.header(obj, GAME, rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     memory = obj.get("memory", 1.0)
     if isinstance(memory, bool) or not isinstance(memory, int | float) or not 0 <= memory <= 1:
@@ -58,7 +61,11 @@ def replay(obj):
     for i, entry in enumerate(turns):
         if t.g[PHASE] == OVER:
             raise InputError(f"turns: {len(turns)} turns, but the game ends after {i} ({rules.ENDS[t.g[rules.END]]})")
+        won = t.won[:n].copy()
         walked.append(_turn(t, entry, f"turn {i} (seat {t.g[SEAT]})"))
+        if trace is not None:
+            gained = {s: DECK.format(int(t.won[s] & ~won[s])) for s in range(n) if t.won[s] != won[s]}
+            trace.append({"won": gained, "marks": int(t.g[MARK_TOTAL]) if t.g[rules.OWNER] >= 0 else None})
     if t.g[PHASE] != OVER:
         raise InputError(f"turns: {len(turns)} turns, but the game goes on: seat {t.g[SEAT]} plays turn {len(turns)}")
     return {

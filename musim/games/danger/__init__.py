@@ -32,4 +32,5 @@ GAME = Game(
     make_summary=lazy("musim.games.danger.summary", "for_run"),
     record=lazy("musim.games.danger.run", "record"),
     replay=lazy("musim.games.danger.record", "replay"),
+    show=lazy("musim.games.danger.show", "show"),
 )

@@ -72,9 +72,10 @@ def _order(deck, cards, allowed, item):
     return out
 
 
-def replay(obj):
+def replay(obj, trace=None):
     """Validate a Danger record and return its result: scores (totals), rounds (each round's
-    points per seat), secured and blocked (rows per seat and colour, R Y G B), turns, reshuffles."""
+    points per seat), secured and blocked (rows per seat and colour, R Y G B), turns, reshuffles.
+    A list `trace` receives each turn for `musim show` (show.py, _step)."""
     n, dealer = records.header(obj, GAME, rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     options = _options(obj)
     deck = danger_deck(options["copies"], options["multicolour"])
@@ -93,7 +94,12 @@ def replay(obj):
             raise InputError(f"turns: {len(turns)} turns, but the game ends after {i}")
         where = f"turn {i} (seat {t.g[SEAT]}, round {t.g[ROUND]})"
         round_before = int(t.g[ROUND])
-        used = _turn(t, deck, entry, where, shuffles, used)
+        if trace is None:
+            used = _turn(t, deck, entry, where, shuffles, used)
+        else:
+            before, step = _state(t, n), {"take": entry["take"], "reshuffle": used, "ends": t.ends.copy()}
+            used = _turn(t, deck, entry, where, shuffles, used, step)
+            trace.append(_step(t, n, deck, before, step, used))
         if t.g[ROUND] != round_before:
             now = [int(v) for v in t.scores[:n]]
             rounds.append([a - b for a, b in zip(now, last)])
@@ -124,8 +130,9 @@ def _colour(value, allowed, item, why):
     return c
 
 
-def _turn(t, deck, entry, where, shuffles, used):
-    """Check one turn of the record and play it on t; the number of reshuffles used after it."""
+def _turn(t, deck, entry, where, shuffles, used, step=None):
+    """Check one turn of the record and play it on t; the number of reshuffles used after it.
+    A dict `step` receives the card taken."""
     if not isinstance(entry, dict) or set(entry) - set(KEYS) or entry.get("take") not in ("stock", "discard"):
         raise InputError(
             f'{where}: expected {{"take": "stock" or "discard", "row": R/Y/G/B, "secure": R/Y/G/B}}, got '
@@ -142,6 +149,8 @@ def _turn(t, deck, entry, where, shuffles, used):
         rules.refill(t)
         t.stock[: len(order)] = order
         used += 1
+    if step is not None:
+        step["card"] = int(t.g[rules.OFFER] if entry["take"] == "discard" else t.stock[t.g[rules.TOP]])
     rules.take(t, entry["take"] == "discard")
     if t.g[PHASE] == ROW:
         if "row" not in entry:
@@ -161,6 +170,38 @@ def _turn(t, deck, entry, where, shuffles, used):
             "or no open row above the lowest total, or the round ended)"
         )
     return used
+
+
+def _rows(t, n, rows):
+    """Each seat's rows ([total, state] per colour R Y G B) of the arrays `rows` (t's, or t.scored)."""
+    return [[[int(v) for v in rows[s, c]] for c in range(COLOURS)] for s in range(n)]
+
+
+def _state(t, n):
+    """What _step compares: the seat to move, the round, the rows, the totals."""
+    rows = _rows(t, n, np.stack([t.total, t.state], axis=2))
+    return {"seat": int(t.g[SEAT]), "round": int(t.g[ROUND]), "rows": rows, "scores": t.scores[:n].tolist()}
+
+
+def _step(t, n, deck, before, step, used):
+    """One turn for `musim show`, read off the kernels' state before and after it: seat, round,
+    take, card, reshuffle (the stock was renewed first), row (the colour of the row the card went
+    to, null when it was discarded), the seat's rows after it ([total, state] per colour), secured
+    (a colour or null), and, when the turn ended the round, end: why, every seat's rows as the
+    round was scored and each seat's points."""
+    s, after = before["seat"], _state(t, n)
+    ended = after["round"] != before["round"]
+    rows = _rows(t, n, t.scored) if ended else after["rows"]
+    old, new = before["rows"][s], rows[s]
+    row = next((c for c in range(COLOURS) if new[c][0] != old[c][0]), None)
+    secured = next((c for c in range(COLOURS) if new[c][1] == rules.SECURED != old[c][1]), None)
+    out = {"seat": s, "round": before["round"], "take": step["take"], "card": deck.text(step["card"])}
+    out |= {"reshuffle": used > step["reshuffle"], "row": None if row is None else COLOUR_NAMES[row], "rows": new}
+    out["secured"] = None if secured is None else COLOUR_NAMES[secured]
+    if ended:
+        why = rules.ENDS[int(np.argmax(t.ends != step["ends"]))]
+        out["end"] = {"why": why, "rows": rows, "points": [a - b for a, b in zip(after["scores"], before["scores"])]}
+    return out
 
 
 def record(players, seed, policy, index, copies=3, multicolour=3, rounds=5):

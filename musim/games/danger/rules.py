@@ -40,7 +40,7 @@ LOWEST, TAKEN, DISCARDS, TURNS_OF = 8, 9, 10, 11
 PARTS = 12
 COLOUR_NAMES = "RYGB"
 
-Table = namedtuple("Table", "g kind stock pile where total state placed closed counts scores ends")
+Table = namedtuple("Table", "g kind stock pile where total state placed closed counts scores ends scored")
 
 
 def card_table(deck):
@@ -72,6 +72,7 @@ def new_table():
         counts=z((MAX_PLAYERS, PARTS), np.int64),
         scores=z(MAX_PLAYERS, np.int64),
         ends=z(3, np.int64),
+        scored=z((MAX_PLAYERS, COLOURS, 2), np.int64),  # each seat's rows (total, state) as the last round was scored
     )
 
 
@@ -290,6 +291,7 @@ def _score_round(t, why):
                 t.scores[s] += v
             elif t.state[s, c] != BLOCKED and t.total[s, c] > 0:
                 t.counts[s, LOWEST] += 1
+            t.scored[s, c, 0], t.scored[s, c, 1] = t.total[s, c], t.state[s, c]
     for card in range(t.g[CARDS]):
         if t.where[card] >= 0:
             t.pile[t.g[PILE_END]] = card

@@ -38,5 +38,6 @@ GAME = Game(
     check=check,
     record=lazy("musim.games.rummue.run", "record"),
     replay=lazy("musim.games.rummue.record", "replay"),
+    show=lazy("musim.games.rummue.show", "show"),
     matches=True,
 )

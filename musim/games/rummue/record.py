@@ -30,10 +30,12 @@ def _bad(where, what):
     return InputError(f"{where}: {what}")
 
 
-def replay(obj):
+def replay(obj, trace=None):
     """Validate a Rummü record and return its result: scores, parts per seat (table.PARTS), out
     (the seat that went out, or null), end, turns, melds (owner, kind, the cards laid, the cards at
-    the end and the points they score for the owner)."""
+    the end and the points they score for the owner).  A dict `trace` receives for `musim show`
+    (show.py) the hands dealt, the card starting the pile, the stock's size, each seat's
+    coming-out count and, per turn, the cards drawn and whether the seat came out in it."""
     n, dealer = records.header(obj, GAME, rules.MIN_PLAYERS, MAX_PLAYERS)
     teams = obj.get("teams", False)
     if not isinstance(teams, bool) or (teams and n not in (4, 6)):
@@ -52,13 +54,19 @@ def replay(obj):
     for s in range(n):
         ws.need[s] = come_out(0 if totals is None else totals[s], teams, totals is None)
     seat, out, laid = (dealer + 1) % n, -1, []
+    if trace is not None:
+        trace |= {"hands": [_cards(h) for h in ws.held[:n]], "pile": DECK.text(int(ws.pile[0]))}
+        trace |= {"stock": int(ws.g[G_STOCK]), "need": ws.need[:n].tolist(), "turns": []}
     for i, entry in enumerate(turns):
         if out >= 0:
             raise InputError(f"turns: {len(turns)} turns, but seat {out} went out in turn {i - 1}")
         if i == MAX_TURNS:
             raise InputError(f"turns: {len(turns)} turns, past the cap of {MAX_TURNS:,} turns (where a deal ends)")
         ws.g[G_TURN] = i
-        _turn(ws, seat, entry, f"turn {i} (seat {seat})", laid)
+        came = ws.came[seat]
+        drawn = _turn(ws, seat, entry, f"turn {i} (seat {seat})", laid)
+        if trace is not None:
+            trace["turns"].append({"drew": _cards(drawn), "came_out": bool(ws.came[seat] and not came)})
         if ws.held[seat] == 0:
             out = seat
         seat = (seat + 1) % n
@@ -106,7 +114,7 @@ def _held(ws, seat, text, where):
 
 
 def _turn(ws, seat, entry, where, laid):
-    """Check one turn of the record and play it on ws."""
+    """Check one turn of the record and play it on ws; the cards drawn (a mask)."""
     if (
         not isinstance(entry, dict)
         or not {"draw", "discard"} <= set(entry)
@@ -127,7 +135,9 @@ def _turn(ws, seat, entry, where, laid):
         k = 0
     elif not records.is_int(k) or not 1 <= k <= ws.g[G_PILE]:
         raise _bad(where, f'draw: expected "stock" or 1..{ws.g[G_PILE]} cards of the pile, got {records.show(k)}')
+    hand = int(ws.held[seat])
     table.draw(ws, seat, k)
+    drawn = int(ws.held[seat]) & ~hand
     plays = entry.get("play", [])
     if not isinstance(plays, list):
         raise _bad(where, f"play: expected a list, got {records.show(plays)}")
@@ -142,6 +152,7 @@ def _turn(ws, seat, entry, where, laid):
             f"got {ws.g[G_OPENING]} ({melds})",
         )
     table.discard(ws, seat, _held(ws, seat, entry["discard"], f"{where}: discard"))
+    return drawn
 
 
 def _restock(ws, cards, where):

@@ -22,4 +22,5 @@ GAME = Game(
     make_summary=lazy("musim.games.safarue.summary", "for_run"),
     record=lazy("musim.games.safarue.run", "record"),
     replay=lazy("musim.games.safarue.record", "replay"),
+    show=lazy("musim.games.safarue.show", "show"),
 )

@@ -22,9 +22,12 @@ NAMES = {False: "safarue", True: "reverse-safarue"}
 KEYS = ("card", *rules.METHODS)
 
 
-def replay(obj):
+def replay(obj, trace=None):
     """Validate a Safarü or Reverse Safarü record and return its result: turns (seat, card,
-    caught cards, table after), caught (per seat), left (the table at the end), scores."""
+    caught cards, table after), caught (per seat), left (the table at the end), scores.
+    A dict `trace` receives what `musim show` tells beyond the result (show.py): each round's
+    deal (its first turn, dealer, hands, table, cards left in the stock) and the two majority
+    bonuses per seat."""
     reverse = obj.get("game") == NAMES[True]
     n, dealer = records.header(obj, NAMES[reverse], rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     deck = _deck(obj, n, dealer)
@@ -36,6 +39,10 @@ def replay(obj):
     while game.pos < CARDS:
         first = (dealer + r + 1) % n
         game.deal(first)
+        if trace is not None:
+            hands = [DECK.format(int(h)) for h in game.held[:n]]
+            deal = {"turn": len(walked), "dealer": (dealer + r) % n, "hands": hands, "table": DECK.format(game.table)}
+            trace.setdefault("rounds", []).append({**deal, "stock": CARDS - game.pos})
         seat = first
         while any(game.held[:n]):
             if game.held[seat]:
@@ -50,6 +57,8 @@ def replay(obj):
     scores = np.zeros(n, np.int64)
     first, second = np.zeros(n, np.int64), np.zeros(n, np.int64)
     score_game(n, reverse, game.won, scores, first, second, make_workspace())
+    if trace is not None:
+        trace["bonuses"] = first.tolist(), second.tolist()
     return {
         "turns": walked,
         "caught": [DECK.format(int(w)) for w in game.won[:n]],

@@ -17,4 +17,5 @@ GAME = Game(
     make_summary=lazy("musim.games.safarue.summary", "for_reverse"),
     record=lazy("musim.games.safarue.run", "reverse_record"),
     replay=lazy("musim.games.safarue.record", "replay"),
+    show=lazy("musim.games.safarue.show", "show"),
 )

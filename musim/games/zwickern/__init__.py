@@ -30,5 +30,6 @@ GAME = Game(
     check=lazy("musim.games.zwickern.run", "check"),
     record=lazy("musim.games.zwickern.run", "record"),
     replay=lazy("musim.games.zwickern.record", "replay"),
+    show=lazy("musim.games.zwickern.show", "show"),
     matches=True,
 )

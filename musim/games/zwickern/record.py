@@ -21,10 +21,12 @@ GAME = "zwickern"
 KEYS = ("card", "buy", "build", "value")
 
 
-def replay(obj):
+def replay(obj, trace=None):
     """Validate a Zwickern record and return its result: turns (seat, card, action, cards
     taken or built on, pile value, Zwick, the table after), won (per seat), piles left, the
-    cards left on the table, each seat's parts (rules.PARTS) and scores."""
+    cards left on the table, each seat's parts (rules.PARTS) and scores.  A list `trace`
+    receives each round's deal for `musim show` (show.py): its first turn, the hands dealt and
+    the cards left in the stock."""
     n, dealer = records.header(obj, GAME, rules.MIN_PLAYERS, rules.MAX_PLAYERS)
     text = obj.get("victory_points", DEFAULT)
     try:
@@ -44,6 +46,10 @@ def replay(obj):
     pos += TABLE
     walked = []
     while True:
+        if trace is not None:
+            trace.append(
+                {"turn": len(walked), "hands": [DECK.format(int(h)) for h in ws.held[:n]], "stock": CARDS - pos}
+            )
         seat = first
         while any(ws.held[:n]):
             if ws.held[seat]:
