@@ -456,6 +456,7 @@ def _run_metadata(path):
 
     from musim.engine.errors import OutputError
     from musim.engine.parquet import read_metadata
+    from musim.games import UnknownGame, get_game
 
     try:
         meta = read_metadata(path)
