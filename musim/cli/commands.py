@@ -114,7 +114,7 @@ def show(path):
     Each record is checked by its game's replay first; a bad one is refused, naming it (its
     index from 0 in the input), before anything is printed."""
     from musim.io.batch import InputError, read_items
-    from musim.io.batch import _reason as reason
+    from musim.io.batch import error_reason as reason
 
     shown = []
     for index, item in enumerate(read_items(_read_input(path))):

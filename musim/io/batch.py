@@ -43,7 +43,7 @@ def read_items(text):
             yield InputError(f"line {lineno}: JSON nested too deeply")
             continue
         except Exception as exc:  # e.g. ValueError for an integer of more than 4,300 digits
-            yield InputError(f"line {lineno}: unreadable JSON ({_reason(exc)})")
+            yield InputError(f"line {lineno}: unreadable JSON ({error_reason(exc)})")
             continue
         if not isinstance(obj, dict):
             yield InputError(f"line {lineno}: expected a JSON object, got {type(obj).__name__}")
@@ -64,7 +64,7 @@ def run_batch(text, handle, out, after=None):
             ok = ok and "error" not in result
         except Exception as exc:
             ok = False
-            line = json.dumps({"error": _reason(exc)})
+            line = json.dumps({"error": error_reason(exc)})
         out.write(line + "\n")
         out.flush()
         if after is not None:
@@ -72,7 +72,7 @@ def run_batch(text, handle, out, after=None):
     return ok
 
 
-def _reason(exc):
+def error_reason(exc):
     """One line for an item's failure: the message of an invalid item; the type and first line of
     an unexpected error (whose traceback MUSIM_DEBUG=1 writes to stderr)."""
     if isinstance(exc, (InputError, CardError)):
