@@ -9,7 +9,8 @@ heuristic  takes the offered discard when it fits an open row without blocking i
            highest without passing 15 (if both would block, in the row with the lower total, the
            smaller loss); secures the row with the highest total among those where it holds the
            (possibly shared) highest total of all players in that colour, or where its total is
-           13 or more (most cards would block it); otherwise does not secure.
+           13 or more (most cards would block it); otherwise does not secure.  Colours are alike
+           to it (the rules favour none): a tie between rows is broken uniformly at random.
 """
 
 import numpy as np
@@ -36,16 +37,27 @@ RISKY = 13  # a row at this total or more is secured: a card of 3 or more would 
 
 
 @flat_kernel(inline="always")
-def _best_row(t, s, card, rows):
+def _tie(state, ties):
+    """Does the `ties`-th of equally good rows replace the ones before it?  Each of them ends up
+    the choice with chance 1/ties (no colour comes first); draws only on a tie."""
+    return ties == 1 or randint(state, ties) == 0
+
+
+@flat_kernel(inline="always")
+def _best_row(t, s, card, rows, state):
     """The row of `rows` where the card does most good (heuristic)."""
-    best, key = -1, -(1 << 30)
+    best, key, ties = -1, -(1 << 30), 0
     v = t.kind[card, 2]
     for c in range(COLOURS):
         if rows >> c & 1:
             after = t.total[s, c] + v
             k = after if after <= LIMIT else -t.total[s, c] - LIMIT
             if k > key:
-                best, key = c, k
+                key, ties = k, 0
+            if k == key:
+                ties += 1
+                if _tie(state, ties):
+                    best = c
     return best
 
 
@@ -56,10 +68,10 @@ def choose_take(policy, t, state):
         return randint(state, 2) == 0
     s, card = t.g[SEAT], t.g[OFFER]
     rows = open_rows(t, s, card)
-    if rows == 0:
-        return False
-    c = _best_row(t, s, card, rows)
-    return t.total[s, c] + t.kind[card, 2] <= LIMIT
+    for c in range(COLOURS):
+        if rows >> c & 1 and t.total[s, c] + t.kind[card, 2] <= LIMIT:
+            return True
+    return False
 
 
 @flat_kernel(inline="always")
@@ -69,7 +81,7 @@ def choose_row(policy, t, state):
     rows = open_rows(t, s, card)
     if policy == RANDOM:
         return random_bit(state, np.uint64(rows))
-    return _best_row(t, s, card, rows)
+    return _best_row(t, s, card, rows, state)
 
 
 @flat_kernel(inline="always")
@@ -80,7 +92,7 @@ def choose_secure(policy, t, state):
         pick = randint(state, 1 + popcount(np.uint64(rows)))
         return -1 if pick == 0 else nth_bit(np.uint64(rows), pick - 1)
     s, n = t.g[SEAT], t.g[PLAYERS]
-    best, top = -1, -1
+    best, top, ties = -1, -1, 0
     for c in range(COLOURS):
         if rows >> c & 1:
             mine = t.total[s, c]
@@ -88,6 +100,10 @@ def choose_secure(policy, t, state):
             for k in range(n):
                 if counted(t, k, c) > mine:
                     highest = False
-            if (highest or mine >= RISKY) and mine > top:
-                best, top = c, mine
+            if (highest or mine >= RISKY) and mine >= top:
+                if mine > top:
+                    top, ties = mine, 0
+                ties += 1
+                if _tie(state, ties):
+                    best = c
     return best
