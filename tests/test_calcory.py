@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from musim.cli import cli
 from musim.core.deck import MU as DECK
-from musim.games.calcory import rules
+from musim.games.calcory import policies, rules
 from musim.games.calcory.record import record, replay
 from musim.games.calcory.rules import (
     BACK,
@@ -32,7 +32,7 @@ from musim.games.calcory.rules import (
     TURNS,
     new_table,
 )
-from musim.games.calcory.simulate import CARDS, simulate_deals
+from musim.games.calcory.simulate import CARDS, make_workspace, simulate_deals
 from musim.io.batch import InputError
 from musim.play.duplicate import duplicate_advantage
 
@@ -364,6 +364,90 @@ def test_a_run_record_and_replay_through_the_cli(tmp_path):
 def test_a_memory_out_of_range_is_a_one_line_error():
     res = CliRunner().invoke(cli, ["run", "--game", "calcory", "--deals", "5", "--memory", "1.5"])
     assert res.exit_code != 0 and "Traceback" not in res.output and "memory" in res.output
+
+
+# ---------------------------------------------------------------- the heuristic's choices
+
+
+def _sure_turns(first, known):
+    """The cards a heuristic seat 0 turns from table(first) remembering positions `known`, until its
+    turn leaves PLAY: (cards turned in order, the phase after)."""
+    t, state, turned = table(first), np.zeros(1, np.uint64), []
+    while t.g[PHASE] == PLAY and t.g[SEAT] == 0:
+        p = policies.choose_turn(policies.HEURISTIC, t, np.uint64(bits(*known)), state)
+        assert p >= 0, "a sure 13 is never a stop"
+        turned.append(DECK.text(int(t.at[p])))
+        rules.turn(t, p)
+    return turned, t.g[PHASE]
+
+
+def test_the_heuristic_takes_a_remembered_sure_13_with_the_most_cards():
+    # the highest remembered card first (9) would leave 4 to make from a 7 and a 6
+    assert _sure_turns(["R9", "Y7", "G6"], (0, 1, 2)) == (["Y7", "G6"], BACK)
+    # 9 + 4 and 7 + 3 + 3 both make 13: the three cards, as many cards as may be won
+    assert _sure_turns(["R9", "Y4", "G7", "B3", "K3"], range(5)) == (["G7", "B3", "K3"], BACK)
+    # a remembered 0 is one card more (and only one 0 a turn)
+    assert _sure_turns(["R0", "Y0", "R9", "Y4"], range(4)) == (["R0", "R9", "Y4"], BACK)
+
+
+def _most(numbers, need, zero_ok):
+    """The most of `numbers` (a multiset of 0..9) summing to exactly `need`, with at most one 0 when
+    zero_ok and none else; None if none do: by enumeration, number by number."""
+    counts = [numbers.count(v) for v in range(10)]
+    counts[0] = min(counts[0], 1 if zero_ok else 0)
+
+    def best(v, left):
+        if v == 10:
+            return 0 if left == 0 else None
+        found = [best(v + 1, left - k * v) for k in range(counts[v] + 1) if k * v <= left]
+        return max((f + k for k, f in enumerate(found) if f is not None), default=None)
+
+    return best(0, need)
+
+
+def _positions(mask):
+    return {p for p in range(CARDS) if int(mask) >> p & 1}
+
+
+def test_the_heuristic_starts_a_sure_13_of_the_most_cards_on_random_states():
+    rng, state, checked = random.Random(43), np.zeros(1, np.uint64), 0
+    for _ in range(1500):
+        t, _ = _random_state(rng)
+        t.g[OWNER], t.m[DOWN], t.m[MARKS] = -1, t.m[DOWN] | t.m[MARKS], 0  # no marks: only the card is tested
+        for p in rng.sample(sorted(_positions(t.m[DOWN])), rng.randrange(0, 3)):
+            rules.turn(t, p)  # a turn under way (when it has not ended)
+        if t.g[PHASE] != PLAY or t.g[SEAT] != 0:
+            continue
+        known = {p for p in _positions(t.m[DOWN]) if rng.random() < 0.4}
+        need, zero_ok = 13 - int(t.g[rules.TOTAL]), t.g[rules.ZEROS] == 0
+        goal = _most([ref.number(t.at[p]) for p in known], need, zero_ok)
+        p = policies.choose_turn(policies.HEURISTIC, t, np.uint64(bits(*known)), state)
+        if goal is None:
+            continue
+        checked += 1
+        v = ref.number(t.at[p])
+        assert p in known
+        assert _most([ref.number(t.at[q]) for q in known - {p}], need - v, zero_ok and v > 0) == goal - 1
+    assert checked > 250
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_the_heuristic_never_ends_the_game_behind(players):
+    """A single mark survives a round only while nobody else's cards change, so the stop that put it
+    out decides: a heuristic seat that ends the game ends it with no fewer cards than any other."""
+    ws, ended = make_workspace(), 0
+    mixed = ["heuristic", "random"] * 2  # heuristic on the even seats
+    for memory in (1.0, 0.5, 0.0):
+        for seats in ("heuristic", mixed[:players]):
+            for index in range(150):
+                row = simulate_deals(players, 17, seats, index, 1, ws, memory)
+                ender = int(ws.table.g[SEAT])  # the table as the game ended
+                if rules.ENDS[row["end"][0]] != "single" or (seats != "heuristic" and ender % 2):
+                    continue
+                ended += 1
+                scores = row["scores"][0].tolist()
+                assert scores[ender] == max(scores), (memory, seats, index, scores, ender)
+    assert ended > 300
 
 
 # ---------------------------------------------------------------- the heuristic against random

@@ -284,6 +284,43 @@ def test_the_heuristic_secures_where_it_is_highest_or_at_13_and_more():
     assert policies.choose_secure(policies.HEURISTIC, t, state) == -1
 
 
+def _choices(choose, t, times=4000):
+    """How often the heuristic's `choose`(t) picks each colour over `times` draws of one stream."""
+    state, counts = np.zeros(1, np.uint64), [0] * 4
+    for _ in range(times):
+        counts[choose(policies.HEURISTIC, t, state)] += 1
+    return counts
+
+
+def _even(counts, ways):
+    """Each of `ways` colours within 5 standard deviations of an even share, the others never."""
+    n = sum(counts)
+    sd = (n * (1 / ways) * (1 - 1 / ways)) ** 0.5
+    return all(abs(k - n / ways) < 5 * sd for k in counts[:ways]) and not any(counts[ways:])
+
+
+def test_the_heuristic_breaks_ties_between_colours_evenly():
+    t = table()
+    t.placed[0] = 2
+    for c in range(4):  # seat 0 highest in every colour, alike in all
+        t.total[0, c], t.total[1, c], t.total[2, c] = 9, 4, 6
+    assert _even(_choices(policies.choose_secure, t), 4)
+    t = table("RY2")
+    t.total[0, R] = t.total[0, Y] = 5
+    rules.take(t, False)
+    assert t.g[PHASE] == ROW and _even(_choices(policies.choose_row, t), 2)
+
+
+def test_heuristic_games_secure_each_colour_alike():
+    """The rules favour no colour and the deck holds each alike: rows secured per colour agree."""
+    out = simulate_deals(4, 2026, "heuristic", 0, 2000)
+    secured = out["parts"][:, :, rules.SECURED_ROWS : rules.SECURED_ROWS + 4].sum(axis=1)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            diff = secured[:, a] - secured[:, b]  # paired: the same games
+            assert abs(diff.mean()) < 4 * diff.std() / len(diff) ** 0.5, (a, b, secured.mean(axis=0))
+
+
 # ---------------------------------------------------------------- the kernels against the reference
 
 

@@ -47,24 +47,25 @@ NIBBLE = np.uint64(15)
 @flat_kernel(inline="always")
 def _most_cards(t, positions, need):
     """The most cards of `positions` (their 0s aside) whose numbers sum to exactly `need` (at most
-    13), -1 if none do: a 0/1 knapsack whose best count for each sum 0..13 is packed 4 bits a sum
-    in one word (kernels do not allocate)."""
+    13), -1 if none do.  Which sums can be made is one shift-or a card; only then a 0/1 knapsack
+    counts the cards, its best count for each sum 0..13 packed 4 bits a sum in one word (kernels
+    do not allocate).  A number is counted at most need // number times: more never fit."""
+    sums = np.uint64(1)
+    for v in range(1, min(need, 9) + 1):
+        for _ in range(min(popcount(positions & t.numbers[v]), need // v)):
+            sums |= sums << np.uint64(v)
+    if not sums >> np.uint64(need) & np.uint64(1):
+        return -1
     best = ~NIBBLE  # sum 0: no card; every other sum: UNREACHED
-    rest = positions
-    while rest:
-        p = lowest(rest)
-        rest &= rest - np.uint64(1)
-        v = NUMBER[t.at[p]]
-        if v == 0 or v > need:
-            continue
-        for total in range(need, v - 1, -1):
-            below = best >> np.uint64(4 * (total - v)) & NIBBLE
-            here = best >> np.uint64(4 * total) & NIBBLE
-            if below != UNREACHED and (here == UNREACHED or below + np.uint64(1) > here):
-                shift = np.uint64(4 * total)
-                best = best & ~(NIBBLE << shift) | (below + np.uint64(1)) << shift
-    most = best >> np.uint64(4 * need) & NIBBLE
-    return -1 if most == UNREACHED else np.int64(most)
+    for v in range(1, min(need, 9) + 1):
+        for _ in range(min(popcount(positions & t.numbers[v]), need // v)):
+            for total in range(need, v - 1, -1):
+                below = best >> np.uint64(4 * (total - v)) & NIBBLE
+                here = best >> np.uint64(4 * total) & NIBBLE
+                if below != UNREACHED and (here == UNREACHED or below + np.uint64(1) > here):
+                    shift = np.uint64(4 * total)
+                    best = best & ~(NIBBLE << shift) | (below + np.uint64(1)) << shift
+    return np.int64(best >> np.uint64(4 * need) & NIBBLE)
 
 
 @flat_kernel(inline="always")

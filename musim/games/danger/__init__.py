@@ -5,7 +5,8 @@ from musim.core.deck import DANGER
 from musim.games.contract import Game, Option, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
-RESULT_VERSION = 1
+# 2: the heuristic breaks ties between rows uniformly (it took the first colour: R, Y, G, B)
+RESULT_VERSION = 2
 PLAY_HELP = "random/heuristic: every decision by that policy (docs/players.md)."
 
 GAME = Game(
