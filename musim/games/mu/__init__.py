@@ -10,12 +10,21 @@ from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 # 2: double-dummy play keeps the value with the lowest-index card (1: the solver's order)
 # 3: deal rows carry score_<i> per seat, as every game's do; options move under params["options"]
 RESULT_VERSION = 3
+RULEBOOK = "rulebook"  # the option `targets` at its default: the rulebook's table (targets.py)
 
 
 def check_dd_tricks(play, dd_tricks):
     """Playing the last tricks double-dummy means nothing but under exact play."""
     if dd_tricks and play != EXACT_PLAY:
         raise SpecError("--dd-tricks applies only with --play dd")
+
+
+def check(spec):
+    """GAME.check: --dd-tricks with exact play alone; --targets read into the run's table (targets.py)."""
+    from musim.games.mu import targets
+
+    check_dd_tricks(spec.play, spec.options["dd_tricks"])
+    targets.check(spec)
 
 
 GAME = Game(
@@ -31,10 +40,19 @@ GAME = Game(
     options=(
         Option("goal", int, GOAL, "Match goal, with --matches.", range=(1, 100_000), per_deal=False),
         Option("dd_tricks", int, 0, "With --play dd: play only the last N tricks double-dummy (0 = all).", (0, 15)),
+        Option(
+            "targets",
+            str,
+            RULEBOOK,
+            "A rule variant: the team targets of a CSV FILE with the columns players,bid,target, every bid of the "
+            "run's player count (docs/rules.md §2.11); or the table's text a run's resume command gives.",
+            omit_default=True,
+            named_by_digest=True,
+        ),
     ),
     job=lazy("musim.games.mu.run", "job"),
     make_summary=lazy("musim.games.mu.summary", "for_run"),
-    check=lambda spec: check_dd_tricks(spec.play, spec.options["dd_tricks"]),
+    check=check,
     warning=lazy("musim.games.mu.cli", "run_warning"),
     estimate=lazy("musim.games.mu.costs", "run_seconds"),
     record=lazy("musim.games.mu.run", "record"),

@@ -77,14 +77,15 @@ def best_type(hand, allowed, n, est):
 
 
 @flat_kernel
-def plan_auction(policy, n, held, plan_type, plan_bid, est):
-    """Before the auction: each heuristic player's best type and the bid it can afford."""
+def plan_auction(policy, n, held, plan_type, plan_bid, est, targets):
+    """Before the auction: each heuristic player's best type and the bid it can afford under the
+    run's target table `targets` ([n, bid])."""
     if policy != HEURISTIC:
         return
     for s in range(n):
         t, e = best_type(held[s], nameable_types(held[s], -1), n, est)
         plan_type[s] = t
-        plan_bid[s] = achieved_rank(n, int(e))
+        plan_bid[s] = achieved_rank(n, int(e), targets)
 
 
 @flat_kernel

@@ -25,6 +25,7 @@ from musim.engine.engines import ordered
 from musim.engine.local import chunk_starts
 from musim.engine.progress import slices
 from musim.games.mu import rules
+from musim.games.mu import targets as variant
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.run import PLAY_POLICIES
@@ -69,13 +70,29 @@ def _seat(value, name, players):
 
 
 def _bid_chunk(
-    players, mask, seat, dealer, rest, seed, trumps, play, model, hindsight, reach, bids, variants, tt_mb, start, count
+    players,
+    mask,
+    seat,
+    dealer,
+    rest,
+    seed,
+    trumps,
+    play,
+    model,
+    hindsight,
+    reach,
+    bids,
+    variants,
+    tt_mb,
+    targets,
+    start,
+    count,
 ):
     """(team points, chief's points) of samples start.. (a task: module-level, so that Dask can
     ship it; contracts.bid_samples)."""
     team = np.zeros((count, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
-    ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
+    ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None, targets=targets)
     for first, stop in slices(count):  # the progress bar moves within the chunk
         contracts.bid_samples(
             players,
@@ -116,6 +133,7 @@ def bid_strength(
     question="value",
     engine="local",
     scheduler=None,
+    targets=None,
 ):
     """One dict per (bid, chief trump): p_made with its 95% interval, expected chief score with
     its interval, mean team points, how many samples allowed that trump (with a vice that
@@ -123,7 +141,8 @@ def bid_strength(
     under double-dummy play, "reach" (whether the team reaches each bid's target; score and
     team points NaN).  started(plays) is called once the request is valid, before any sample
     runs, with the plays a sample costs (its trumps and contract variants); tick(k) reports k
-    more samples done."""
+    more samples done.  `targets`: the target table (targets.py) the bids are made and scored
+    against (None: the rulebook's)."""
     if question not in QUESTIONS:
         raise InputError(f"--question {question!r}: one of {', '.join(QUESTIONS)}")
     if question == "reach" and play != "dd":
@@ -145,12 +164,13 @@ def bid_strength(
     variants = column.max() + 1
     bids = np.array([[b[0] + 1, b[-1] + 1] for b in (np.flatnonzero(column == v) for v in range(variants))])
     reach = question == "reach"
+    targets = variant.table() if targets is None else targets
     team = np.zeros((samples, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
     started(len(trumps) * int(variants))
 
     deal = (players, mask, seat, dealer, rest, seed)
-    compute = partial(_bid_chunk, *deal, trumps, play, model, hindsight, reach, bids, variants, tt_mb)
+    compute = partial(_bid_chunk, *deal, trumps, play, model, hindsight, reach, bids, variants, tt_mb, targets)
     chunks = list(chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK))
     for (start, count), (t, c) in zip(chunks, ordered(compute, chunks, workers, tick, engine, scheduler)):
         team[start : start + count], chief_points[start : start + count] = t, c
@@ -159,7 +179,7 @@ def bid_strength(
     if reach:  # team holds the highest bid each play reaches
         made[:] = team[:, :, column] >= np.arange(1, levels + 1)
     else:
-        contracts.score_bids(players, trumps, column, team, chief_points, made, score)
+        contracts.score_bids(players, trumps, column, team, chief_points, made, score, targets)
     valid = team[:, :, column] >= 0  # (samples, trumps, levels)
     used = valid.sum(axis=0)
     lo, hi = wilson(made.sum(axis=0), used)
@@ -173,7 +193,7 @@ def bid_strength(
                 {
                     "bid": b,
                     "chief_trump": type_text(t),
-                    "target": int(rules.target(players, b)),
+                    "target": int(targets[players, b]),
                     "p_made": float(made[ok, j, b - 1].mean()) if ok.any() else float("nan"),
                     "p_made_low": float(lo[j, b - 1]),
                     "p_made_high": float(hi[j, b - 1]),

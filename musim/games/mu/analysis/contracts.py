@@ -148,7 +148,9 @@ def _rank_above(n, hands, chief, partner, t, vt, best, top, play_policy, state, 
         if _whole_deal_dd(n, play_policy, dd):
             _hold(n, hands, ws)
             return contract_rank_above(n, chief, partner, t, vt, best, top, ws)
-    reached = achieved_rank(n, _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws))
+    reached = achieved_rank(
+        n, _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws), ws.targets
+    )
     return max(best, min(top, reached))
 
 
@@ -232,7 +234,7 @@ def bid_samples(
         deal_others(n, seat, hand, rest, state, hands)
         for s in range(n):
             ws.held[s] = hands[s]
-        policies.plan_auction(policies.HEURISTIC, n, hands, ws.plan_type, base_bid, est)
+        policies.plan_auction(policies.HEURISTIC, n, hands, ws.plan_type, base_bid, est, ws.targets)
         strongest, strongest_value = -1, 0.0
         for s in range(n):
             if s != seat:
@@ -289,9 +291,10 @@ def bid_samples(
 
 
 @njit(cache=True)
-def score_bids(n, trumps, column, team, chief_points, made, score):
+def score_bids(n, trumps, column, team, chief_points, made, score, targets):
     """made[i, j, b-1] and score[i, j, b-1]: whether sample i makes bid b with trump trumps[j],
-    and the chief's deal score (rules.score_played), from the play team[i, j, column[b-1]];
+    and the chief's deal score (rules.score_played against the table `targets`), from the play
+    team[i, j, column[b-1]];
     a blocked play (team < 0) scores as not made, 0 (the caller leaves it out)."""
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     scores = np.zeros(MAX_PLAYERS, np.int64)
@@ -306,7 +309,7 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
                     continue
                 card_points[0] = chief_points[i, j, v]
                 card_points[1] = team[i, j, v] - chief_points[i, j, v]
-                _, ok, _, _ = score_played(n, b, 0, partner, trumps[j], card_points, scores)
+                _, ok, _, _ = score_played(n, b, 0, partner, trumps[j], card_points, scores, targets)
                 made[i, j, b - 1] = ok
                 score[i, j, b - 1] = scores[0]
 

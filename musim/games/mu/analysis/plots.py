@@ -6,8 +6,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 
-def success_by_bid(table, path, min_deals):
-    """Chief's success rate with 95% intervals by bid level, one line per player count."""
+def success_by_bid(table, path, min_deals, name="rulebook"):
+    """Chief's success rate with 95% intervals by bid level, one line per player count; `name`:
+    whose targets the run played (the rulebook's, or a variant's)."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for n, t in table.groupby("players"):
         t = t[t.deals >= min_deals]
@@ -21,7 +22,7 @@ def success_by_bid(table, path, min_deals):
         )
     ax.set(
         xlabel="bid (cards laid)",
-        ylabel="P(team reaches the rulebook target)",
+        ylabel=f"P(team reaches the {name} target)",
         ylim=(0, 1.02),
         title=f"Chief's success rate by bid (levels with >= {min_deals} deals)",
     )
@@ -32,15 +33,15 @@ def success_by_bid(table, path, min_deals):
     plt.close(fig)
 
 
-def targets(table, path):
-    """Rulebook and proposed targets by bid level, per player count."""
+def targets(table, path, name="rulebook"):
+    """The targets run (`name`: rulebook or variant) and those proposed by bid level, per player count."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for i, (n, t) in enumerate(table.groupby("players")):
         colour = f"C{i}"
-        ax.plot(t.bid, t.target, "-", color=colour, label=f"{n} players: rulebook")
+        ax.plot(t.bid, t.target, "-", color=colour, label=f"{n} players: {name}")
         if t.proposed_target.notna().any():
             ax.plot(t.bid, t.proposed_target, "--o", color=colour, markersize=3, label=f"{n} players: proposed")
-    ax.set(xlabel="bid (cards laid)", ylabel="team target (points)", title="Rulebook vs proposed targets")
+    ax.set(xlabel="bid (cards laid)", ylabel="team target (points)", title=f"{name.capitalize()} vs proposed targets")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
