@@ -82,7 +82,7 @@ def test_a_table_equal_to_the_rulebooks_is_the_rulebook(tmp_path, monkeypatch):
 
 def recomputed(row, targets):
     """(target, success, shortfall, bonus, scores) of a played row by the rules (§2.8) against `targets`."""
-    b, team, cp = row.bid, row.team_points, list(row.card_points)
+    b, team, cp = int(row.bid), int(row.team_points), [int(p) for p in row.card_points]
     trump = row.chief_trump
     extra = 0 if trump in "RYGBK" else 1 if trump in ("1", "7") else 3 if trump == "none" else 2
     made = team >= targets[b - 1]
@@ -95,10 +95,10 @@ def recomputed(row, targets):
 
 def test_one_level_changed_changes_target_success_and_scores_as_the_rules_say(tmp_path):
     """Random play bids and plays without looking at the targets: the rows of a variant that
-    raises bids 2 and 3 to 38 points are the rulebook's but for target, success, shortfall, bonus and
+    raises bid 2's target by 2 points are the rulebook's but for target, success, shortfall, bonus and
     scores, and those are the rules applied to each row's points against the variant."""
     table = book(4)
-    table[1] = table[2] = 38  # bid 2 from 32 and bid 3 from 34 (a target may not fall as the bid rises)
+    table[1] = 34  # bid 2: the rulebook's 32 raised to bid 3's 34 (a target may not fall as the bid rises)
     path = write_table(tmp_path / "v.csv", {4: table})
     base = data(run(tmp_path, "base", play="random", deals=2000))
     var = data(run(tmp_path, "var", "--targets", path, play="random", deals=2000))
@@ -110,7 +110,7 @@ def test_one_level_changed_changes_target_success_and_scores_as_the_rules_say(tm
         assert (row.target, row.success, row.shortfall, row.bonus) == (target, made, short, bonus), row
         assert list(row.scores) == scores == [getattr(row, f"score_{i}") for i in range(4)], row
     changed = (base.target != var.target) & (base.outcome == "played")
-    assert set(var.bid[changed]) == {2, 3} and (base.success != var.success).any()
+    assert set(var.bid[changed]) == {2} and (base.success != var.success).any()
     assert (var.target[played.index] == [table[b - 1] for b in played.bid]).all()
 
 
@@ -125,7 +125,7 @@ def test_the_heuristic_auction_bids_to_the_variants_targets(tmp_path):
 
 
 def test_a_variant_deal_records_its_table_and_replays_to_its_row(tmp_path):
-    table = [rulebook(5, b) + (4 if b >= 2 else 0) for b in range(1, 13)]
+    table = [min(rulebook(5, b) + (4 if b >= 2 else 0), 60) for b in range(1, 13)]
     path = write_table(tmp_path / "v.csv", {5: table})
     rows = data(run(tmp_path, "var", "--targets", path, players=5, deals=40, seed=2))
     plain = invoke("record", "--players", 5, "--seed", 2, "--deal", 0)
@@ -253,7 +253,7 @@ def test_balance_proposes_a_targets_file_that_balance_checks(tmp_path):
     played = var[var.outcome == "played"]
     t4 = table[(table.players == 4) & (table.deals > 0)].set_index("bid")
     assert played.bid.value_counts().sort_index().to_dict() == t4.deals.to_dict()
-    assert played.groupby("bid").success.mean().to_dict() == pytest.approx(t4.p_made.to_dict())
+    assert played.groupby("bid").success.mean().to_dict() == pytest.approx(t4.p_made.to_dict(), abs=1e-4)
 
     line = error_line(invoke("run", "--deals", 5, "--targets", first / "balance.csv"))
     assert "balance.csv of `musim balance`" in line and "proposed_targets.csv" in line
