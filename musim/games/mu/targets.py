@@ -32,7 +32,7 @@ def points_in_play(n):
 
 def rulebook_rows(n):
     """The rulebook's targets for bids 1..hand size with n players."""
-    return [int(rules.target(n, b)) for b in range(1, rules.hand_size(n) + 1)]
+    return rules.rulebook_targets()[n, 1 : rules.hand_size(n) + 1].tolist()
 
 
 def _check_rows(rows, where):

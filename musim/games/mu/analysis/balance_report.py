@@ -205,6 +205,7 @@ def summary_markdown(results, params, seconds):
         "",
         "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
         + (" --dd-tricks T" if params.get("dd_tricks") else "")
+        + ("" if params["targets"] == RULEBOOK else " --targets FILE")
         + "`: "
         "a heuristic auction, trumps and partner, then card play by the chosen policy.",
         "",
