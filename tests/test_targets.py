@@ -315,3 +315,16 @@ def test_exact_plays_reach_question_asks_the_variants_targets(tmp_path):
     value, reach = (json.loads(invoke(*args, "--question", q).output) for q in ("value", "reach"))
     assert [r["p_made"] for r in value] == [r["p_made"] for r in reach]
     assert np.nanmax([r["p_made"] for r in reach]) > 0
+
+
+def test_a_balance_checkpoint_keeps_the_deals_of_each_table_apart(tmp_path):
+    """The deals a checkpoint kept under the rulebook are not those of a variant: under targets
+    out of reach above bid 1 no level above 1 is bid, checkpoint or not."""
+    hard = write_table(tmp_path / "hard.csv", {4: [20] + [60] * 14})
+    common = ["balance", "--players", 4, "--deals", 300, "--seed", 3, "--strength-deals", 0]
+    common += ["--checkpoint", tmp_path / "keep"]
+    assert invoke(*common, "--out", tmp_path / "a").exit_code == 0
+    res = invoke(*common, "--targets", hard, "--out", tmp_path / "b")
+    assert res.exit_code == 0, res.output
+    rule, variant = (pd.read_csv(tmp_path / out / "balance.csv") for out in ("a", "b"))
+    assert rule.deals[rule.bid > 1].sum() > 0 and variant.deals[variant.bid > 1].sum() == 0

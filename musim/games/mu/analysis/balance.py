@@ -239,11 +239,22 @@ def analyse(
             checkpoint, checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question, targets)
         )
     )
-    table_text, targets = targets, variant.table_of(targets)
+    target_table = variant.table_of(targets)
     times = []
     run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
     res, scores, card_points, hands = _collect(
-        players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, targets, keep("balance-deals"), times, run
+        players,
+        deals,
+        seed,
+        play,
+        tt_mb,
+        dd_tricks,
+        node_limit,
+        question,
+        target_table,
+        keep("balance-deals"),
+        times,
+        run,
     )
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r_all = res[played]
@@ -253,7 +264,7 @@ def analyse(
     bids, team = r[:, sim.BID], r[:, sim.TEAM_POINTS]
     p_star = float(made[decided].mean()) if decided.any() else float("nan")
     intercept, slope, proposal = proposed_targets(players, bids, team, p_star)
-    rescored = _rescored(players, r, cp, targets)
+    rescored = _rescored(players, r, cp, target_table)
     seats = np.arange(players)
     chief_mask = seats == r[:, sim.CHIEF, None]
     partner_mask = seats == r[:, sim.PARTNER, None]
@@ -279,7 +290,7 @@ def analyse(
                 "p_made": hits / known if known else float("nan"),
                 "p_made_low": float(lo),
                 "p_made_high": float(hi),
-                "target": int(targets[players, b]),
+                "target": int(target_table[players, b]),
                 "proposed_target": proposal.get(b, float("nan")),
                 "unresolved": int((level & ~answered).sum()),
                 "undecided": open_,
@@ -297,7 +308,7 @@ def analyse(
     table = pd.DataFrame(rows)
     kept = keep("balance-strength")
     best = _strength(
-        players, hands[played][:strength_deals], play, tt_mb, dd_tricks, node_limit, targets, kept, times, run
+        players, hands[played][:strength_deals], play, tt_mb, dd_tricks, node_limit, target_table, kept, times, run
     )
     tick(min(deals, deals if strength_deals is None else strength_deals) - len(best))  # eklats: nothing to replay
     known_best = best[best != contracts.UNRESOLVED_RANK]
@@ -317,7 +328,7 @@ def analyse(
         "undecided": int((~decided).sum()),
         "node_limit": node_limit,
         "question": question,
-        "targets": table_text,
+        "targets": targets,
         "p_star": p_star,
         "intercept": intercept,
         "slope": slope,
