@@ -328,3 +328,17 @@ def test_a_balance_checkpoint_keeps_the_deals_of_each_table_apart(tmp_path):
     assert res.exit_code == 0, res.output
     rule, variant = (pd.read_csv(tmp_path / out / "balance.csv") for out in ("a", "b"))
     assert rule.deals[rule.bid > 1].sum() > 0 and variant.deals[variant.bid > 1].sum() == 0
+
+
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("4:30,32", "4 players: 2 targets, expected bids 1..15"),
+        ("4:" + ",".join(["30"] * 14 + ["29"]), "4 players bid 15: target 29 is below bid 14's 30"),
+        ("5:" + ",".join(["30"] * 12), "the table: no targets for 4 players"),
+        ("4:" + ",".join(["30"] * 15) + ";4:" + ",".join(["30"] * 15), "4 players: given twice"),
+    ],
+)
+def test_the_tables_text_a_resume_command_gives_is_checked_as_a_file_is(text, said):
+    line = error_line(invoke("run", "--deals", 5, "--seed", 1, "--targets", text))
+    assert line.startswith("Error: --targets ") and said in line, line

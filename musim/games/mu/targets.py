@@ -125,8 +125,10 @@ def from_text(text):
     for part in text.split(";"):
         n, _, targets = part.partition(":")
         n, targets = int(n), [int(t) for t in targets.split(",")]
-        if not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS or n in rows:
-            raise TargetsError(f"{n} players: not in {rules.MIN_PLAYERS}..{rules.MAX_PLAYERS}, or given twice")
+        if not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
+            raise TargetsError(f"{n} players: not in {rules.MIN_PLAYERS}..{rules.MAX_PLAYERS}")
+        if n in rows:
+            raise TargetsError(f"{n} players: given twice")
         if len(targets) != rules.hand_size(n):
             raise TargetsError(f"{n} players: {len(targets)} targets, expected bids 1..{rules.hand_size(n)}")
         rows[n] = targets
