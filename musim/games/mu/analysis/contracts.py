@@ -158,7 +158,9 @@ def _rank_above(n, hands, chief, partner, t, vt, best, top, play_policy, state, 
         if _whole_deal_dd(n, play_policy, dd):
             _hold(n, hands, ws)
             return contract_rank_above(n, chief, partner, t, vt, best, top, ws)
-    reached = achieved_rank(n, _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws))
+    reached = achieved_rank(
+        n, _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws), ws.targets
+    )
     return max(best, min(top, reached))
 
 
@@ -244,7 +246,7 @@ def bid_samples(
         deal_others(n, seat, hand, rest, state, hands)
         for s in range(n):
             ws.held[s] = hands[s]
-        policies.plan_auction(auction, n, hands, ws.plan_type, base_bid, est)
+        policies.plan_auction(auction, n, hands, ws.plan_type, base_bid, est, ws.targets)
         strongest, strongest_value = -1, 0.0
         for s in range(n):
             if s != seat:
@@ -299,19 +301,21 @@ def bid_samples(
 
 
 @flat_kernel
-def chief_score(n, bid, t, team, chief, card_points, scores):
-    """(made, the chief's deal score) of bid `bid` with chief trump t, from the team's points and
-    the chief's own (rules.score_played: only these two decide the chief's score)."""
+def chief_score(n, bid, t, team, chief, card_points, scores, targets):
+    """(made, the chief's deal score) of bid `bid` with chief trump t against the target table
+    `targets`, from the team's points and the chief's own (rules.score_played: only these two
+    decide the chief's score)."""
     card_points[0] = chief
     card_points[1] = team - chief
-    _, made, _, _ = score_played(n, bid, 0, -1 if n == 3 else 1, t, card_points, scores)
+    _, made, _, _ = score_played(n, bid, 0, -1 if n == 3 else 1, t, card_points, scores, targets)
     return made, scores[0]
 
 
 @njit(cache=True)
-def score_bids(n, trumps, column, team, chief_points, made, score):
+def score_bids(n, trumps, column, team, chief_points, made, score, targets):
     """made[i, j, b-1] and score[i, j, b-1]: whether sample i makes bid b with trump trumps[j],
-    and the chief's deal score (rules.score_played), from the play team[i, j, column[b-1]];
+    and the chief's deal score (rules.score_played against the table `targets`), from the play
+    team[i, j, column[b-1]];
     a blocked play (team < 0) scores as not made, 0 (the caller leaves it out)."""
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     scores = np.zeros(MAX_PLAYERS, np.int64)
@@ -324,7 +328,7 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
                     score[i, j, b - 1] = 0
                     continue
                 made[i, j, b - 1], score[i, j, b - 1] = chief_score(
-                    n, b, trumps[j], team[i, j, v], chief_points[i, j, v], card_points, scores
+                    n, b, trumps[j], team[i, j, v], chief_points[i, j, v], card_points, scores, targets
                 )
 
 
