@@ -151,6 +151,28 @@ def test_a_variant_deal_records_its_table_and_replays_to_its_row(tmp_path):
     assert answer["error"].startswith("targets: expected a list of 12 whole numbers")
 
 
+def test_record_of_a_run_takes_its_variant_and_auction_from_the_run(tmp_path):
+    """`musim record RUN --deal K` of a run under a variant and the bold auction: the record of
+    the row, the variant's table in it, the same as the record of the options typed again."""
+    table = [min(rulebook(5, b) + (4 if b >= 2 else 0), 60) for b in range(1, 13)]
+    path = write_table(tmp_path / "v.csv", {5: table})
+    out = run(tmp_path, "var", "--targets", path, "--auction", "bold", players=5, deals=40, seed=2)
+    rows = data(out)
+    k = int(rows.index[rows.outcome == "played"][0])
+    res = invoke("record", out, "--deal", k)
+    assert res.exit_code == 0, res.output
+    record = json.loads(res.output)
+    assert record["targets"] == table
+    typed = invoke("record", "--players", 5, "--seed", 2, "--deal", k, "--targets", path, "--auction", "bold")
+    assert json.loads(typed.output) == record
+    replayed = json.loads(invoke("replay", "-", input=json.dumps(record)).output)
+    assert (replayed["bid"], replayed["target"], replayed["scores"]) == (
+        rows.bid[k],
+        table[rows.bid[k] - 1],
+        list(rows.scores[k]),
+    )
+
+
 ROWS_4P = [f"4,{b},{rulebook(4, b)}" for b in range(1, 16)]
 
 
@@ -204,6 +226,22 @@ def test_bid_scores_against_the_variant(tmp_path):
     for (b, t), r in var.items():
         if b < 12:
             assert r["p_made"] == base[b + 1, t]["p_made"], (b, t)
+
+
+def test_bid_commits_against_the_variant_and_names_it(tmp_path):
+    """Targets out of reach above bid 1 (as in the auction test above): the others, planning by
+    the variant, never lay a second card, so a holder committed to any bid of 2 or more always
+    ends chief -- under the rulebook it is outbid at some; the first line names the targets."""
+    hand = "R9 R8 R7 R7 R6 G9 G7 G0 B1 B8 K0 K3 Y2 Y5 Y7"
+    path = write_table(tmp_path / "hard.csv", {4: [20] + [60] * 14})
+    args = ["bid", "--hand", hand, "--samples", 40, "--seed", 3]
+    base, var = (json.loads(invoke(*args, *extra, "--json").output) for extra in ([], ["--targets", path]))
+    assert min(r["p_chief"] for r in base if r["bid"] >= 2) < 1
+    assert all(r["p_chief"] == 1 for r in var if r["bid"] >= 2)
+    assert {r["target"] for r in var} == {20, 60}
+    for extra, said in (([], "targets: rulebook"), (["--targets", path], "targets: hard.csv")):
+        first = invoke(*args, *extra).output.splitlines()[0]
+        assert "auction model cautious" in first and first.endswith(said) and len(first) <= 100
 
 
 def _proposed(path):
@@ -303,6 +341,15 @@ def test_a_variants_default_run_name_carries_a_digest_of_its_table(tmp_path, mon
     assert name == f"mu-4p-heuristic-targets{hashlib.sha256(text.encode()).hexdigest()[:8]}-seed3"
     meta = json.loads((tmp_path / "runs" / name / MANIFEST).read_text())["metadata"]
     assert meta["params"]["options"]["targets"] == text
+    # musim compare of the rulebook's run and the variant's (the same deals) names each table,
+    # the variant by the digest of its default run name
+    base = tmp_path / "base"
+    assert invoke("run", "--deals", 5, "--seed", 3, "--out", base).exit_code == 0
+    res = invoke("compare", base, tmp_path / "runs" / name)
+    assert res.exit_code == 0, res.output
+    head = " ".join(res.output.split("\ndiff:")[0].split())  # the header, unwrapped
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    assert "targets=rulebook" in head.split(" B: ")[0] and f"targets=<{digest}>" in head.split(" B: ")[1]
 
 
 @pytest.mark.slow  # exact play: reach searches against the variant

@@ -267,7 +267,7 @@ def bid(
 
         click.echo(pd.DataFrame(rows).to_csv(index=False, float_format="%.4f"), nl=False)
     else:
-        click.echo(format_table(rows, players, count))
+        click.echo(format_table(rows, players, count, "rulebook" if targets is None else os.path.basename(targets)))
 
 
 def auction_list(text):
@@ -450,7 +450,7 @@ def balance(
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"
         + ("" if engine == "local" else f" on Dask ({scheduler or 'a LocalCluster'})"),
     }
-    balance_report.write(out, by_model, params, seconds)
+    files = balance_report.write(out, by_model, params, seconds)
     for model, results in by_model.items():
         click.echo(f"auction model {model}:")
         for r in results:
@@ -459,5 +459,4 @@ def balance(
     if len(models) > 1:
         table = agreement(by_model)
         click.echo(f"the models' proposed targets agree on {int(table.agree.sum())} of {len(table)} levels")
-    files = len(balance_report.FILES) * len(models) + (len(balance_report.AGREEMENT_FILES) if len(models) > 1 else 0)
     click.echo(f"wrote {files} files to {out} in {seconds:.0f} s")

@@ -359,9 +359,10 @@ def analyse(
 
 
 def agreement(by_model):
-    """Per player count and bid level, the rulebook's target and the target each auction model's
-    deals propose (`proposed_<model>`), side by side, and whether they agree: every model
-    proposes the same target (not where one proposes none).  by_model: {model: [Balance, ...]}."""
+    """Per player count and bid level, the target the deals were played under (the rulebook's or
+    a variant's, the same for every model) and the target each auction model's deals propose
+    (`proposed_<model>`), side by side, and whether they agree: every model proposes the same
+    target (not where one proposes none).  by_model: {model: [Balance, ...]}."""
     keys = ["players", "bid", "target"]
     columns = [f"proposed_{name}" for name in by_model]
     table = pd.concat(

@@ -100,6 +100,11 @@ def _targets_text(params):
     return f"the rule variant `{params['targets_file']}` (docs/rules.md §2.11; the `target` column below)"
 
 
+def _targets_name(params):
+    """The targets' name in a table's header and the plots: rulebook or variant."""
+    return "rulebook" if params["targets"] == RULEBOOK else "variant"
+
+
 def _tricks_text(params):
     """How much of the play is double-dummy, where not all of it."""
     t = params.get("dd_tricks")
@@ -307,7 +312,7 @@ def _write_model(folder, results, params, seconds):
     )
     with open(os.path.join(folder, "summary.md"), "w", encoding="utf-8") as fh:
         fh.write(summary_markdown(results, params, seconds))
-    name = "rulebook" if params["targets"] == RULEBOOK else "variant"
+    name = _targets_name(params)
     plots.success_by_bid(table, os.path.join(folder, "success_by_bid.png"), MIN_DEALS_FOR_FIT, note, name)
     plots.targets(table, os.path.join(folder, "targets.png"), f"{note}; {CONDITIONAL_SHORT}", name)
     plots.team_points(
@@ -339,6 +344,8 @@ def agreement_markdown(by_model, table, params, seconds):
         "own folder (`<model>/summary.md`); every figure there rests on the bids that model made, and "
         f"{CONDITIONAL}.",
         "",
+        f"Targets: {_targets_text(params)}; every model's deals are bid, played and scored under them.",
+        "",
         "Proposed targets by model (criterion in each model's summary): *agree* where every model "
         "proposes the same target.",
         "",
@@ -356,7 +363,7 @@ def agreement_markdown(by_model, table, params, seconds):
             )
             + f". The models agree on {agree} of {len(t)} levels.",
             "",
-            "| bid | rulebook | " + " | ".join(f"`{m}`" for m in names) + " | agree |",
+            f"| bid | {_targets_name(params)} | " + " | ".join(f"`{m}`" for m in names) + " | agree |",
             "| --- | --- | " + " | ".join("---" for _ in names) + " | --- |",
         ]
         for x in t.itertuples(index=False):
@@ -368,7 +375,7 @@ def agreement_markdown(by_model, table, params, seconds):
         "## Files",
         "",
         "- `agreement.csv`: the tables above (`proposed_<model>`, `agree`).",
-        "- `targets.png`: the rulebook's and each model's proposed targets.",
+        f"- `targets.png`: the {_targets_name(params)} targets and each model's proposed targets.",
         "- " + ", ".join(f"`{m}/`" for m in names) + ": each model's tables, summary and plots.",
         "",
     ]
@@ -377,8 +384,8 @@ def agreement_markdown(by_model, table, params, seconds):
 
 def write(out, by_model, params, seconds):
     """Write every file into a scratch directory, then move them into `out` together, and take
-    away what an earlier result left of the other layout (one model or several).  by_model:
-    {auction model: [Balance per player count]}."""
+    away what an earlier result left of the other layout (one model or several); returns how
+    many files it wrote.  by_model: {auction model: [Balance per player count]}."""
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".balance-", dir=out)
     try:
@@ -392,8 +399,10 @@ def write(out, by_model, params, seconds):
             table.to_csv(os.path.join(tmp, "agreement.csv"), index=False)
             with open(os.path.join(tmp, "summary.md"), "w", encoding="utf-8") as fh:
                 fh.write(agreement_markdown(by_model, table, params, seconds))
-            plots.agreement(table, list(by_model), os.path.join(tmp, "targets.png"), CONDITIONAL_SHORT)
+            name = _targets_name(params)
+            plots.agreement(table, list(by_model), os.path.join(tmp, "targets.png"), CONDITIONAL_SHORT, name)
         written = os.listdir(tmp)  # proposed_targets.csv only where every player count has a proposal
+        files = sum(len(names) for _, _, names in os.walk(tmp))
         for f in _entries():
             path = os.path.join(out, f)
             if os.path.isdir(path):
@@ -402,5 +411,6 @@ def write(out, by_model, params, seconds):
                 os.remove(path)
         for f in written:
             os.replace(os.path.join(tmp, f), os.path.join(out, f))
+        return files
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

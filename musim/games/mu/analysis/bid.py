@@ -307,11 +307,12 @@ def _score_cell(r):
     return f"{r['expected_score']:+6.1f}" + (f"±{half:.1f}" if half == half else "")
 
 
-def format_table(rows, players, samples):
-    """The text of `musim bid`, within WIDTH columns: a row per bid level some trump makes at
-    least 1% of the time, a column per trump of the best three; each cell the chance to make
-    the target as chief (%, 95% interval) and the holder's expected score committed to that bid
-    (± its 95% interval); then the best bid and the auction model it rests on."""
+def format_table(rows, players, samples, targets="rulebook"):
+    """The text of `musim bid`, within WIDTH columns: first the auction model and the targets
+    (`targets`: rulebook, or the name of the variant's file) the figures rest on; a row per bid
+    level some trump makes at least 1% of the time, a column per trump of the best three; each
+    cell the chance to make the target as chief (%, 95% interval) and the holder's expected
+    score committed to that bid (± its 95% interval); then the best bid."""
     reach = rows[0]["question"] == "reach"
     trumps = shown_trumps(rows)
     levels = shown_levels(rows)
@@ -320,7 +321,8 @@ def format_table(rows, players, samples):
     r0 = rows[0]
     width = MADE_WIDTH if reach else MADE_WIDTH + SCORE_WIDTH
     lines = [
-        f"{players} players, {samples:,} samples, auction model {r0['auction']}: the others bid as it bids",
+        f"{players} players, {samples:,} samples, auction model {r0['auction']} (the others bid by it), "
+        f"targets: {targets}",
         "made: chance the team reaches the target as chief, % [95% interval]",
     ]
     if not reach:

@@ -390,7 +390,8 @@ def auction_samples(
     `play`: the plays are skipped where their points are not asked for).  As chief it names
     trumps[j], or where the vice named that type its best other nameable type (none if it laid
     no other), and its partner as bid_samples does; outbid, the chief, the trumps and the
-    partner are the model's, as `musim run` plays the deal."""
+    partner are the model's, as `musim run` plays the deal.  The model plans its bids, and every
+    deal is scored, against the run's target table ws.targets."""
     hands = np.zeros(MAX_PLAYERS, np.uint64)
     laid = np.zeros(MAX_PLAYERS, np.uint64)
     card_points = np.zeros(MAX_PLAYERS, np.int64)
@@ -401,7 +402,7 @@ def auction_samples(
     for i in range(count):
         state[0] = stream_state(seed, start + i)
         deal_others(n, seat, hand, rest, state, hands)
-        policies.plan_auction(auction, n, hands, ws.plan_type, ws.plan_bid, est)
+        policies.plan_auction(auction, n, hands, ws.plan_type, ws.plan_bid, est, ws.targets)
         best = policies.best_type(hand, nameable_types(hand, -1), n, est)[0]
         for j in range(trumps.shape[0]):
             t = trumps[j]
@@ -428,12 +429,12 @@ def auction_samples(
                     team, own = _play_chief(
                         n, hands, seat, vice, vt, ct, laid, hindsight, False, 0, 0, play_policy, state, card_points, ws
                     )
-                    score[i, j, b - 1] = chief_score(n, b, ct, team, own, card_points, scores)[1]
+                    score[i, j, b - 1] = chief_score(n, b, ct, team, own, card_points, scores, ws.targets)[1]
                     continue
                 ct = policies.choose_trump(auction, n, hands[chief], laid[chief], vt, True, est, state)
                 partner = policies.choose_partner(auction, n, chief, vice, laid, ct, state) if n >= 4 else -1
                 _replay(n, hands, chief, partner, ct, vt, play_policy, state, card_points, ws)
-                score_played(n, ws.counts[chief], chief, partner, ct, card_points, scores)
+                score_played(n, ws.counts[chief], chief, partner, ct, card_points, scores, ws.targets)
                 score[i, j, b - 1] = scores[seat]
 
 

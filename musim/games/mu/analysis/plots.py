@@ -98,8 +98,9 @@ def strength(strength_table, path, note):
     _save(fig, path, note)
 
 
-def agreement(table, models, path, note):
-    """The rulebook's targets and each auction model's proposed targets (table: balance.agreement)."""
+def agreement(table, models, path, note, name="rulebook"):
+    """The targets run (`name`: rulebook or variant) and each auction model's proposed targets
+    (table: balance.agreement)."""
     proposals = [(m, f"proposed_{m}") for m in models]
     title = "Proposed targets by auction model"
-    _target_lines(table, proposals, path, title, f"auction models: {', '.join(models)}; {note}")
+    _target_lines(table, proposals, path, title, f"auction models: {', '.join(models)}; targets: {name}; {note}", name)
