@@ -24,21 +24,24 @@ import numpy as np
 import pandas as pd
 
 from musim.analysis.stats import mean_interval, wilson
-from musim.games.mu import rules
+from musim.games.mu import RULEBOOK, rules
 from musim.games.mu import simulate as sim
+from musim.games.mu import targets as variant
 from musim.games.mu.analysis.balance import analyse
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.run import CHUNK_DEALS, simulate_deals
 
 PLAY = "heuristic"
+TARGETS = RULEBOOK  # what RULES says: every model bids, and every level is reached, against this table
 RULES = "rulebook targets (docs/rules.md §2.8)"
 STRENGTH = "pure strength"
 
 
 def model_bids(players, deals, seed, model):
     """Each deal's bid level (M for an eklat) and whether it ended in an eklat."""
+    table = variant.table_of(TARGETS)
     parts = [
-        simulate_deals(players, seed, PLAY, start, min(CHUNK_DEALS, deals - start), auction=model).res
+        simulate_deals(players, seed, PLAY, start, min(CHUNK_DEALS, deals - start), auction=model, targets=table).res
         for start in range(0, deals, CHUNK_DEALS)
     ]
     res = np.concatenate(parts)
@@ -68,7 +71,7 @@ def tables(players, deals, seed, workers):
                 | {"model": model, "unit": "deals", "level": int(b), "count": int(counts[b]), "eklats": int(ek[b])}
                 | {"share": counts[b] / deals}
             )
-    bal = analyse(players, deals, seed, play=PLAY, workers=workers)
+    bal = analyse(players, deals, seed, play=PLAY, workers=workers, targets=TARGETS)
     seats = int(bal.strength.chiefs.sum())
     heads.append(
         common

@@ -321,7 +321,7 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
     level and points the team reaches when the cards are played out."""
     from musim.games.mu.ddplay import make_ddplay
     from musim.games.mu.policies import DD
-    from musim.games.mu.rules import achieved_rank
+    from musim.games.mu.rules import achieved_rank, rulebook_targets
 
     rng = random.Random(11)
     levels = set()
@@ -346,7 +346,7 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
         played = sim.play_contract(
             n, chief, partner, trump, -1, DD, np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64), ws
         )
-        assert rank == max(best, achieved_rank(n, played)), (n, hands, chief, partner, trump, best)
+        assert rank == max(best, achieved_rank(n, played, rulebook_targets())), (n, hands, chief, partner, trump, best)
         assert value == played, (n, hands, chief, partner, trump)
         levels.add(rank)
     assert len(levels) >= 4  # the searches climbed several levels, not only stopped at `best`
@@ -388,7 +388,7 @@ def test_balance_with_dd_tricks_plays_as_run_does_and_strength_plays_the_contrac
     searching it from the first trick: its level is the best achieved rank of those plays."""
     from musim.games.mu.ddplay import make_ddplay
     from musim.games.mu.policies import DD
-    from musim.games.mu.rules import achieved_rank
+    from musim.games.mu.rules import achieved_rank, rulebook_targets
 
     n, deals, seed, tricks = 4, 40, 3, 4
     result = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=2, dd_tricks=tricks)
@@ -408,7 +408,7 @@ def test_balance_with_dd_tricks_plays_as_run_does_and_strength_plays_the_contrac
                     pts = sim.play_contract(
                         n, chief, p, t, -1, DD, np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64), ws
                     )
-                    levels[i, chief] = max(levels[i, chief], achieved_rank(n, pts))
+                    levels[i, chief] = max(levels[i, chief], achieved_rank(n, pts, rulebook_targets()))
     expect = np.bincount(levels.ravel(), minlength=len(result.strength))
     assert (result.strength.chiefs.to_numpy() == expect).all()
 
@@ -641,7 +641,7 @@ def test_a_best_partner_in_hindsight_reaches_what_the_best_value_reaches():
     points over the partners, played out."""
     from musim.games.mu.ddplay import make_ddplay
     from musim.games.mu.policies import DD
-    from musim.games.mu.rules import achieved_rank
+    from musim.games.mu.rules import achieved_rank, rulebook_targets
 
     rng = random.Random(5)
     seen = set()
@@ -660,7 +660,8 @@ def test_a_best_partner_in_hindsight_reaches_what_the_best_value_reaches():
         state, points = np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64)
         team, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, False, 0, 0, DD, state, points, ws)
         rank, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, True, low, top, DD, state, points, ws)
-        assert rank == max(low - 1, min(top, achieved_rank(n, team))), (n, hands, vice, trump, vt, low, top)
+        want = max(low - 1, min(top, achieved_rank(n, team, rulebook_targets())))
+        assert rank == want, (n, hands, vice, trump, vt, low, top)
         seen.add(rank - low)
     assert min(seen) < 0 < max(seen)
 

@@ -103,21 +103,29 @@ def test_the_bold_lay_kernel_is_its_plain_python_statement():
     assert tested == {"climb", "outbid", "tie", "pass"}
 
 
-def test_the_bold_plan_is_the_level_its_estimate_reaches_with_its_optimism():
+@pytest.mark.parametrize("shift", [0, 3])  # the rulebook's table, and a variant 3 points harder at every level
+def test_a_plan_is_the_level_its_estimate_reaches_in_the_runs_table(shift):
+    """The bold plan (with its optimism) and the cautious one (without): the highest level whose
+    target in the run's target table the hand's best estimate reaches."""
     rng = random.Random(7)
+    table = np.zeros((sim.MAX_PLAYERS + 1, 16), np.int64)
+    for n, size in ref.HAND_SIZE.items():
+        table[n, 1 : size + 1] = [ref.target(n, b) + shift for b in range(1, size + 1)]
     for _ in range(300):
         n, _, held, _, _, _ = random_position(rng)
         masks = np.array([ref.mask_of(h) for h in held] + [0] * (sim.MAX_PLAYERS - n), np.uint64)
-        plans = [np.zeros(sim.MAX_PLAYERS, np.int64) for _ in range(2)]
-        est = np.zeros(15, np.float64)
-        pol.plan_auction(pol.BOLD, n, masks, *plans, est)
-        for s in range(n):
-            value = {
-                t: pol.expected_points(masks[s], t, n) for t in range(15) if any(ref.matches(t, c) for c in held[s])
-            }
-            best = max(value.values())
-            assert value[plans[0][s]] == best
-            assert plans[1][s] == ref.achieved_rank(n, int(best + pol.BOLD_OPTIMISM))
+        for code, optimism in ((pol.BOLD, pol.BOLD_OPTIMISM), (pol.HEURISTIC, 0)):
+            plans = [np.zeros(sim.MAX_PLAYERS, np.int64) for _ in range(2)]
+            est = np.zeros(15, np.float64)
+            pol.plan_auction(code, n, masks, *plans, est, table)
+            for s in range(n):
+                value = {
+                    t: pol.expected_points(masks[s], t, n) for t in range(15) if any(ref.matches(t, c) for c in held[s])
+                }
+                best = max(value.values())
+                assert value[plans[0][s]] == best
+                reached = [b for b in range(1, ref.HAND_SIZE[n] + 1) if table[n, b] <= int(best + optimism)]
+                assert plans[1][s] == max(reached, default=0), (code, n, s)
 
 
 # ---------------------------------------------------------------- legality and the models' bids

@@ -1,17 +1,23 @@
 """`musim balance --auction`: the model the tables rest on is stated, several models are proposed
-side by side with their agreement, and checkpoints never mix models."""
+side by side with their agreement, also under a rule variant (--targets), and checkpoints never
+mix models or tables."""
 
+import itertools
 import json
+import os
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+import musim
 from musim.cli import cli
-from musim.games.mu.analysis.balance import analyse, checkpoint_key
+from musim.games.mu.analysis.balance import analyse, checkpoint_folders, checkpoint_key
 from musim.games.mu.analysis.balance_report import AGREEMENT_FILES, FILES
+from musim.games.mu.analysis.bid import DEFAULT_AUCTION
 from musim.games.mu.policies import AUCTIONS
+from musim.solver.table_size import DEFAULT_MB
 
 BASE = ["balance", "--players", "3,4", "--deals", "600", "--strength-deals", "0", "--seed", "5", "--no-progress"]
 
@@ -100,3 +106,52 @@ def test_a_checkpoint_never_hands_one_models_deals_to_another(tmp_path):
     fresh = analyse(4, 300, 3, auction=b, strength_deals=0)
     pd.testing.assert_frame_equal(resumed.table, fresh.table)
     assert not first.table.deals.equals(fresh.table.deals)
+
+
+@pytest.mark.skipif(len(AUCTIONS) < 2, reason="one auction model")
+def test_two_models_under_a_variant_bid_and_score_under_it_and_say_so(tmp_path):
+    """`--auction a,b --targets FILE`: each model's deals are those of `musim run --auction M
+    --targets FILE`, every table holds the variant's targets, the summaries name the model and
+    the variant, and the checkpoint keeps each (model, table) apart."""
+    a, b = list(AUCTIONS)[:2]
+    rows = {3: [11 + 2 * k for k in range(1, 13)], 4: [29 + 2 * k for k in range(1, 16)]}  # the rulebook's + 1
+    path = tmp_path / "v.csv"
+    path.write_text(
+        "players,bid,target\n" + "".join(f"{n},{k},{t}\n" for n, ts in rows.items() for k, t in enumerate(ts, 1))
+    )
+    out, ck = tmp_path / "two", tmp_path / "ck"
+    text = balance("--out", out, "--auction", f"{a},{b}", "--targets", path, "--checkpoint", ck)
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert f"wrote {len(files)} files" in text
+    want = {(n, k): t for n, ts in rows.items() for k, t in enumerate(ts, 1)}
+    agree = pd.read_csv(out / "agreement.csv")
+    assert {(r.players, r.bid): r.target for r in agree.itertuples()} == want
+    summary = (out / "summary.md").read_text()
+    assert f"Targets: the rule variant `{path}`" in summary and "| bid | variant |" in summary
+    assert "variant" in Image.open(out / "targets.png").info["Description"]
+    for m in (a, b):
+        table = pd.read_csv(out / m / "balance.csv")
+        assert {(r.players, r.bid): r.target for r in table.itertuples()} == want
+        own = (out / m / "summary.md").read_text()
+        assert f"**Auction model: `{m}`**" in own and f"the rule variant `{path}`" in own
+        assert (out / m / "proposed_targets.csv").exists()
+        res = CliRunner().invoke(
+            cli,
+            ["run", "--players", "4", "--deals", "600", "--seed", "5", "--auction", m, "--targets", str(path)]
+            + ["--out", str(tmp_path / f"run-{m}"), "--no-progress"],
+        )
+        assert res.exit_code == 0, res.output
+        played = musim.read_run(tmp_path / f"run-{m}").query("outcome == 'played'")
+        four = table[(table.players == 4) & (table.deals > 0)].set_index("bid")
+        assert played.bid.value_counts().sort_index().to_dict() == four.deals.to_dict()
+    from musim.games.mu import targets as variant
+
+    keys = set()
+    for n, m in itertools.product(rows, (a, b)):
+        text_n = variant.to_text({n: rows[n]})
+        folders = checkpoint_folders(str(ck), n, 5, "heuristic", 0, 0, DEFAULT_MB, "value", m, text_n)
+        assert all(os.path.isdir(f) for f in folders)
+        key = checkpoint_key("balance-deals", n, 5, "heuristic", 0, 0, DEFAULT_MB, "value", m, text_n)["params"]
+        assert key["targets"] == text_n and key.get("auction", DEFAULT_AUCTION) == m
+        keys.update(folders)
+    assert len(keys) == 2 * len(rows) * 2 == len(os.listdir(ck))

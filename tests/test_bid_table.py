@@ -112,7 +112,7 @@ def reference_scores(n, hand_text, seat, dealer, seed, samples, bid_level, trump
     for i in range(samples):
         state[0] = stream_state(seed, i)
         contracts.deal_others(n, seat, mask, rest.copy(), state, hands)
-        policies.plan_auction(code, n, hands, plan_type, plan_bid, est)
+        policies.plan_auction(code, n, hands, plan_type, plan_bid, est, ws.targets)
         held_types = sum(1 << t for t in ref.trump_types_of(ref.cards_of(int(mask))))
         shown = trump if trump >= 0 else policies.best_type(mask, held_types, n, est)[0]  # `none`: its best type
         auction = ref.Auction([ref.cards_of(int(h)) for h in hands[:n]], dealer)

@@ -160,7 +160,12 @@ def test_a_command_checks_its_game_in_one_line(args, message):
 
 def test_the_engine_checks_a_spec_against_its_game_and_completes_its_options():
     spec = RunSpec("mu", "deals", 10, 4, "heuristic")
-    assert checked(spec).name == "mu" and spec.options == {"goal": 200, "dd_tricks": 0, "auction": "play"}
+    assert checked(spec).name == "mu" and spec.options == {
+        "goal": 200,
+        "dd_tricks": 0,
+        "auction": "play",
+        "targets": "rulebook",
+    }
     bad = [
         (dict(players=7), "--players: 7 is not in mu's range 3..6"),
         (dict(play="psychic"), "--play"),

@@ -45,7 +45,7 @@ def test_scores_of_a_played_deal_follow_the_made_or_failed_pattern(n, data):
     cp = np.array(data.draw(st.lists(st.integers(0, total), min_size=n, max_size=n)), np.int64)
     trump = data.draw(trump_types)
     scores = np.zeros(n, np.int64)
-    team, made, short, bonus = rules.score_played(n, bid, chief, partner, trump, cp, scores)
+    team, made, short, bonus = rules.score_played(n, bid, chief, partner, trump, cp, scores, rules.rulebook_targets())
     assert made == (team >= rules.target(n, bid))
     extra = scores - cp
     if made:

@@ -13,6 +13,8 @@ import reference as ref
 from musim.core.deck import MU
 from musim.games.mu import rules
 
+RULEBOOK = rules.rulebook_targets()
+
 TYPES = list(range(-1, 15))  # -1 none, 0..4 colours, 5..14 numbers
 PAIRS = [(c, v) for c in TYPES for v in TYPES]  # includes chief == vice (not allowed, must stay consistent)
 PLAYERS = (3, 4, 5, 6)
@@ -103,7 +105,7 @@ def check_score(n, bid, chief, partner, chief_trump, card_points):
     want = ref.score_deal(n, bid, chief, partner, chief_trump, card_points)
     out = np.full(n, -999, np.int64)
     got = rules.score_played(
-        n, bid, chief, -1 if partner is None else partner, chief_trump, np.array(card_points, np.int64), out
+        n, bid, chief, -1 if partner is None else partner, chief_trump, np.array(card_points, np.int64), out, RULEBOOK
     )
     assert tuple(int(x) for x in got) == (want.team, want.made, want.shortfall, want.bonus)
     assert out.tolist() == want.scores
@@ -362,8 +364,8 @@ def test_hand_size_and_target_table():
 def test_achieved_rank_every_team_score():
     for n in PLAYERS:
         for team in range(ref.POINTS_IN_PLAY[n] + 1):
-            assert rules.achieved_rank(n, team) == ref.achieved_rank(n, team), (n, team)
-    assert rules.achieved_rank(3, 36) == 12 and rules.achieved_rank(4, 60) == 15
+            assert rules.achieved_rank(n, team, RULEBOOK) == ref.achieved_rank(n, team), (n, team)
+    assert rules.achieved_rank(3, 36, RULEBOOK) == 12 and rules.achieved_rank(4, 60, RULEBOOK) == 15
 
 
 def test_bonus_every_bid_and_trump():
@@ -500,7 +502,7 @@ def test_example_five_player_failed_deal():
     card_points = [9, 10, 11, 20, 10]
     res = check_score(5, 4, dagmar, anna, 3, card_points)
     assert (res.team, res.made, res.shortfall) == (29, False, 2)
-    assert rules.achieved_rank(5, 29) == 2
+    assert rules.achieved_rank(5, 29, RULEBOOK) == 2
     assert res.scores == [9, 20, 21, 0, 20]
     # "If Dagmar and Anna had only scored 18 trick points together": difference 4
     res = check_score(5, 4, dagmar, anna, 3, [8, 14, 14, 10, 14])

@@ -6,6 +6,7 @@ wrapper `simulate(start, count)` and a `to_batch(chunk)` converter with its sche
 """
 
 import dataclasses
+import hashlib
 import os
 import platform
 import re
@@ -78,10 +79,13 @@ def default_out(spec, game):
 
 def _changed(option, value):
     """An option's part of a default run name: `-teams` for a flag set, `-no-teams` for one cleared,
-    `-memory0.5`; a text value keeps letters, digits and `,=+-` (others become `_`)."""
+    `-memory0.5`; a text value keeps letters, digits and `,=+-` (others become `_`); one
+    `named_by_digest` (a table) shows the first 8 hex digits of its SHA-256, `-targets3f9a1c2b`."""
     name = option.flag[2:]
     if option.type is bool:
         return f"-{name}" if value else f"-no-{name}"
+    if option.named_by_digest:
+        return f"-{name}{hashlib.sha256(str(value).encode()).hexdigest()[:8]}"
     return f"-{name}{re.sub(r'[^A-Za-z0-9,=+-]', '_', value) if option.type is str else value}"
 
 

@@ -41,6 +41,7 @@ class Option:
     choices: tuple | None = None  # str only
     per_deal: bool = True  # False: concerns whole matches alone, so `musim record` leaves it out
     omit_default: bool = False  # at its default, left out of keys and metadata (engine/spec.py keyed_options)
+    named_by_digest: bool = False  # a default run name shows a short digest of the value (a table), not the value
 
     @property
     def flag(self):

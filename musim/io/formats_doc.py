@@ -117,9 +117,14 @@ def _metadata_section(games):
     names = ", ".join(f"`{f.name}`" for f in dataclasses.fields(RunSpec))
     rows.append(f"\n`params` holds {names}; `options` holds the game's own options:\n")
     for game in games:
-        options = ", ".join(f"`{o.name}` (`{o.flag}`)" for o in game.options) or "none"
+        options = ", ".join(f"`{o.name}` (`{o.flag}`{_omitted(o)})" for o in game.options) or "none"
         rows.append(f"- {game.title}: {options}")
     return "\n".join(rows) + "\n"
+
+
+def _omitted(option):
+    """What an option left out of keys and metadata at its default (Option.omit_default) says so."""
+    return f"; present only when not `{option.default}`" if option.omit_default else ""
 
 
 def _deck_section(deck, games):

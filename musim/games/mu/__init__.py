@@ -14,6 +14,7 @@ RESULT_VERSION = 3
 # auction otherwise), then the names of policies.AUCTIONS (kept equal by tests/test_auction.py)
 BY_PLAY = "play"
 AUCTION_NAMES = (BY_PLAY, "cautious", "bold")
+RULEBOOK = "rulebook"  # the option `targets` at its default: the rulebook's table (targets.py)
 
 
 def auction_model(play, auction):
@@ -32,10 +33,14 @@ def check_dd_tricks(play, dd_tricks):
 
 def check(spec):
     """Options that do not go together: --dd-tricks (check_dd_tricks), and --auction under
-    random play, where every decision is random, the auction too."""
+    random play, where every decision is random, the auction too; --targets read into the
+    run's table (targets.py)."""
+    from musim.games.mu import targets
+
     check_dd_tricks(spec.play, spec.options["dd_tricks"])
     if spec.options["auction"] != BY_PLAY and spec.play == "random":
         raise SpecError("--auction applies only with --play heuristic or dd (random play bids at random)")
+    targets.check(spec)
 
 
 GAME = Game(
@@ -59,6 +64,15 @@ GAME = Game(
             "(cautious under heuristic and dd play, random under random play, which takes no other).",
             choices=AUCTION_NAMES,
             omit_default=True,
+        ),
+        Option(
+            "targets",
+            str,
+            RULEBOOK,
+            "A rule variant: the team targets of a CSV FILE with the columns players,bid,target, every bid of the "
+            "run's player count (docs/rules.md §2.11); or the table's text a run's resume command gives.",
+            omit_default=True,
+            named_by_digest=True,
         ),
     ),
     job=lazy("musim.games.mu.run", "job"),

@@ -95,6 +95,28 @@ def run_warning(spec):
     return slow_text(spec.play, [spec.players], spec.options["dd_tricks"], True, spec.count, spec.workers or 1)
 
 
+TARGETS = click.option(
+    "--targets",
+    metavar="FILE",
+    help="A rule variant: the team targets of a CSV file with the columns players,bid,target, every bid of "
+    "each player count (docs/rules.md §2.11; `musim balance` writes one as proposed_targets.csv); "
+    "default: the rulebook's.",
+)
+
+
+def read_targets(path, players):
+    """{players: targets of bids 1..} of --targets FILE for the player counts `players` ({} without
+    one: the rulebook's); a one-line usage error naming the row at fault."""
+    from musim.games.mu import targets
+
+    if path is None:
+        return {}
+    try:
+        return targets.for_players(targets.read_csv(path), players, path)
+    except targets.TargetsError as exc:
+        raise click.UsageError(f"--targets {exc}") from None
+
+
 def player_list(text):
     try:
         values = [int(x) for x in text.split(",") if x.strip()]
@@ -151,6 +173,7 @@ def player_list(text):
     help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).",
 )
 @question_option("scores, team points and the best bid")
+@TARGETS
 @click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @tt_mb_option()
@@ -169,6 +192,7 @@ def bid(
     dealer,
     partner,
     question,
+    targets,
     seed,
     workers,
     tt_mb,
@@ -179,7 +203,8 @@ def bid(
     progress,
 ):
     """How strong is this hand?  Chance to make each bid with each chief trump, the expected score
-    of each bid against an auction model, and the best bid."""
+    of each bid against an auction model, and the best bid (against the rulebook's targets, or
+    those of --targets FILE)."""
     import json
     import os
 
@@ -187,8 +212,11 @@ def bid(
         raise click.UsageError("give at most one of --json and --csv")
     check_engine(engine, scheduler)
     check_question(play, question)
+    from musim.games.mu import targets as variant
     from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
     from musim.games.mu.costs import bid_seconds
+
+    table = variant.table(read_targets(targets, [players]))
     from musim.io.batch import InputError
 
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
@@ -228,6 +256,7 @@ def bid(
                 engine,
                 scheduler,
                 auction,
+                table,
             )
     except InputError as exc:
         raise click.UsageError(str(exc)) from None
@@ -238,7 +267,7 @@ def bid(
 
         click.echo(pd.DataFrame(rows).to_csv(index=False, float_format="%.4f"), nl=False)
     else:
-        click.echo(format_table(rows, players, count))
+        click.echo(format_table(rows, players, count, "rulebook" if targets is None else os.path.basename(targets)))
 
 
 def auction_list(text):
@@ -270,6 +299,7 @@ def auction_list(text):
     "(0 = all), as `musim run --dd-tricks` does."
 )
 @question_option("team points, scores and proposed targets")
+@TARGETS
 @click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
 @tt_mb_option()
@@ -303,6 +333,7 @@ def balance(
     auctions,
     dd_tricks,
     question,
+    targets,
     seed,
     workers,
     tt_mb,
@@ -315,7 +346,8 @@ def balance(
     scheduler,
     progress,
 ):
-    """Is the team-target table fair?  Success by bid level, proposed targets, tables and plots."""
+    """Is the team-target table fair?  Success by bid level, proposed targets (proposed_targets.csv,
+    which --targets reads back), tables and plots; under --targets FILE, of that variant."""
     import contextlib
     import itertools
     import os
@@ -327,6 +359,10 @@ def balance(
     check_engine(engine, scheduler)
     check_dd_tricks(play, dd_tricks)
     check_question(play, question)
+    from musim.games.mu import targets as variant
+
+    rows = read_targets(targets, counts)
+    text = {n: variant.to_text({n: rows[n]} if rows else {}) for n in counts}  # each count's table, as analyse takes it
 
     from musim import __version__
     from musim.engine.errors import EngineError
@@ -357,7 +393,7 @@ def balance(
         if checkpoint is not None:
             with contextlib.ExitStack() as taking:  # those taken are released if one is refused
                 for n, model in itertools.product(counts, models):  # one writer per key folder (engine/lock.py)
-                    key = (n, seed, play, dd_tricks, limit, tt_mb, question, model)
+                    key = (n, seed, play, dd_tricks, limit, tt_mb, question, model, text[n])
                     for folder in checkpoint_folders(checkpoint, *key):
                         ensure_writable_dir(folder, checkpoint, "--checkpoint")
                         taking.enter_context(DirectoryLock(folder, "--checkpoint"))
@@ -394,6 +430,7 @@ def balance(
                     engine,
                     scheduler,
                     model,
+                    text[n],
                 )
             )
     seconds = time.perf_counter() - started
@@ -404,6 +441,8 @@ def balance(
         "play": play,
         "dd_tricks": dd_tricks,
         "question": question,
+        "targets": variant.to_text(rows),
+        "targets_file": targets,
         "strength_deals": n_strength,
         "checkpoint": checkpoint,
         "node_limit": limit,
@@ -411,7 +450,7 @@ def balance(
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"
         + ("" if engine == "local" else f" on Dask ({scheduler or 'a LocalCluster'})"),
     }
-    balance_report.write(out, by_model, params, seconds)
+    files = balance_report.write(out, by_model, params, seconds)
     for model, results in by_model.items():
         click.echo(f"auction model {model}:")
         for r in results:
@@ -420,5 +459,4 @@ def balance(
     if len(models) > 1:
         table = agreement(by_model)
         click.echo(f"the models' proposed targets agree on {int(table.agree.sum())} of {len(table)} levels")
-    files = len(balance_report.FILES) * len(models) + (len(balance_report.AGREEMENT_FILES) if len(models) > 1 else 0)
     click.echo(f"wrote {files} files to {out} in {seconds:.0f} s")

@@ -100,16 +100,17 @@ def best_type(hand, allowed, n, est):
 
 
 @flat_kernel
-def plan_auction(policy, n, held, plan_type, plan_bid, est):
-    """Before the auction: each player's best type and the bid it can afford (the cautious
-    and bold auctions; the bold one with BOLD_OPTIMISM points more)."""
+def plan_auction(policy, n, held, plan_type, plan_bid, est, targets):
+    """Before the auction: each player's best type and the bid it can afford under the run's
+    target table `targets` ([n, bid]) (the cautious and bold auctions; the bold one with
+    BOLD_OPTIMISM points more)."""
     if policy != HEURISTIC and policy != BOLD:
         return
     optimism = BOLD_OPTIMISM if policy == BOLD else 0.0
     for s in range(n):
         t, e = best_type(held[s], nameable_types(held[s], -1), n, est)
         plan_type[s] = t
-        plan_bid[s] = achieved_rank(n, int(e + optimism))
+        plan_bid[s] = achieved_rank(n, int(e + optimism), targets)
 
 
 @flat_kernel

@@ -22,6 +22,7 @@ from musim.core.bits import popcount
 from musim.core.cards import COLOURS, NO_TYPE, parse_type, type_text
 from musim.core.deck import MU
 from musim.games.mu import rules
+from musim.games.mu import targets as variant
 from musim.io import records
 from musim.io.batch import InputError
 
@@ -29,6 +30,7 @@ from musim.io.batch import InputError
 def replay(obj):
     """Validate a Mü game record and return its replay result (played or eklat form)."""
     n, dealer = records.header(obj, "mu", rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+    targets = _targets(obj.get("targets"), n)
     hands = _deal(obj.get("hands"), n)
     laid, counts, last_lay = _auction(obj.get("auction"), hands, n, dealer)
     tied = np.empty(n, np.int64)
@@ -51,14 +53,16 @@ def replay(obj):
     partner = _partner(obj.get("partner"), n, chief, vice)
     tricks, card_points = _play(obj.get("play"), hands, n, chief, chief_trump, vice_trump)
     bid = int(counts[chief])
-    team, success, shortfall, bonus = rules.score_played(n, bid, chief, partner, chief_trump, card_points, scores)
+    team, success, shortfall, bonus = rules.score_played(
+        n, bid, chief, partner, chief_trump, card_points, scores, targets
+    )
     return {
         "outcome": "played",
         "chief": int(chief),
         "vice": _seat_or_none(vice),
         "partner": _seat_or_none(partner),
         "bid": bid,
-        "target": int(rules.target(n, bid)),
+        "target": int(targets[n, bid]),
         "chief_trump": type_text(chief_trump),
         "vice_trump": type_text(vice_trump) if vice_trump != NO_TYPE else None,
         "laid": laid_text,
@@ -86,6 +90,15 @@ def _bit(i):
 
 
 # ---------------------------------------------------------------- the steps
+
+
+def _targets(value, n):
+    """The target table the record was played under: its "targets" (a rule variant, docs/rules.md
+    §2.11), or the rulebook's without one."""
+    try:
+        return variant.from_record(value, n)
+    except variant.TargetsError as exc:
+        raise InputError(f"targets: {exc}") from None
 
 
 def _deal(hands, n):

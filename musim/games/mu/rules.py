@@ -32,6 +32,7 @@ TRUMP = 5
 N_CLASSES = 6
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
+MAX_BID = 15  # the largest hand: 4 players
 GOAL = 200
 
 # ---------------------------------------------------------------- trumps and tricks
@@ -252,7 +253,8 @@ def hand_size(n):
 
 @flat_kernel
 def target(n, bid):
-    """Team points the chief's team needs with n players and bid b."""
+    """Team points the chief's team needs with n players and bid b, by the rulebook (§2.8);
+    the kernels read a run's table instead (rulebook_targets, or a variant: targets.py)."""
     if n == 3:
         return 10 + 2 * bid
     if n == 4:
@@ -262,12 +264,22 @@ def target(n, bid):
     return 16 + 4 * bid
 
 
+def rulebook_targets():
+    """The rulebook's target table, int64 indexed [n, bid] (bids 1..hand size; 0 elsewhere): what
+    every kernel needing a target reads, in place of a variant's (targets.py)."""
+    table = np.zeros((MAX_PLAYERS + 1, MAX_BID + 1), np.int64)
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        for b in range(1, hand_size(n) + 1):
+            table[n, b] = target(n, b)
+    return table
+
+
 @flat_kernel
-def achieved_rank(n, team_points):
-    """Largest bid whose target the team points reach (0 if none)."""
+def achieved_rank(n, team_points, targets):
+    """Largest bid whose target (in the table `targets`, indexed [n, bid]) the team points reach (0 if none)."""
     r = 0
     for b in range(1, hand_size(n) + 1):
-        if target(n, b) <= team_points:
+        if targets[n, b] <= team_points:
             r = b
     return r
 
@@ -290,12 +302,13 @@ def bonus(bid, chief_trump):
 
 
 @flat_kernel
-def score_played(n, bid, chief, partner, chief_trump, card_points, out_scores):
-    """Fill the deal scores of a played deal; returns (team_points, success, shortfall, bonus)."""
+def score_played(n, bid, chief, partner, chief_trump, card_points, out_scores, targets):
+    """Fill the deal scores of a played deal against the target table `targets` ([n, bid]);
+    returns (team_points, success, shortfall, bonus)."""
     team = card_points[chief] + (card_points[partner] if partner >= 0 else 0)
-    made = team >= target(n, bid)
+    made = team >= targets[n, bid]
     b = bonus(bid, chief_trump) if made else 0
-    s = 0 if made else bid - achieved_rank(n, team)
+    s = 0 if made else bid - achieved_rank(n, team, targets)
     for p in range(n):
         out_scores[p] = card_points[p]
         if p == chief or p == partner:

@@ -16,8 +16,9 @@ from musim.core.cards import CARD_TEXT, type_text
 from musim.core.deck import MU
 from musim.engine.progress import report, slices
 from musim.engine.run import Job
-from musim.games.mu import BY_PLAY
+from musim.games.mu import BY_PLAY, RULEBOOK
 from musim.games.mu import simulate as sim
+from musim.games.mu import targets as variant
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.policies import AUCTIONS, DD, HEURISTIC, RANDOM
@@ -80,9 +81,20 @@ class DealChunk:
 
 
 def simulate_deals(
-    players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, node_limit=0, question="value", auction=BY_PLAY
+    players,
+    seed,
+    play,
+    start,
+    count,
+    tt_mb=DEFAULT_MB,
+    dd_tricks=0,
+    node_limit=0,
+    question="value",
+    auction=BY_PLAY,
+    targets=None,
 ):
-    """Play deals start..start+count-1 of a run and return their DealChunk.
+    """Play deals start..start+count-1 of a run and return their DealChunk; `targets`: the target
+    table (targets.py; None: the rulebook's).
 
     Double-dummy deals run one kernel call each, so that each row gets its own
     wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance` only): a
@@ -92,11 +104,11 @@ def simulate_deals(
     bid_policy, play_policy = policy_codes(play, auction)
     ch = DealChunk(players, start, count, dd=play_policy == DD)
     if play_policy != DD:
-        ws = sim.make_workspace(players)
+        ws = sim.make_workspace(players, targets=targets)
         for first, stop in slices(count):  # the progress bar moves within the chunk
             ch.play(seed, bid_policy, play_policy, ws, first, stop)
         return ch
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit, question))
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit, question), targets=targets)
     ch.play(seed, bid_policy, play_policy, ws, stop=0)  # compiles (or loads) first: solve_ms times solving alone
     for i in range(count):
         t = time.perf_counter()
@@ -172,11 +184,14 @@ class MatchChunk:
         )
 
 
-def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, auction=BY_PLAY):
-    """Play matches start..start+count-1 of a run and return their MatchChunk."""
+def simulate_match_chunk(
+    players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, auction=BY_PLAY, targets=None
+):
+    """Play matches start..start+count-1 of a run and return their MatchChunk (`auction` and
+    `targets` as in simulate_deals)."""
     bid_policy, play_policy = policy_codes(play, auction)
     dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
-    ws = sim.make_workspace(players, dd, goal)
+    ws = sim.make_workspace(players, dd, goal, targets)
     policy = sim.run_policy(bid_policy, play_policy)
     parts = [  # the progress bar moves within the chunk
         drivers.simulate_matches(players, policy, seed, start + first, stop - first, ws, sim.MATCH)
@@ -210,20 +225,24 @@ def match_batch(ch):
     return pa.RecordBatch.from_arrays([col[f.name] for f in MATCH_SCHEMA], schema=MATCH_SCHEMA)
 
 
-def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLAY):
-    """The complete game record (docs/examples/README.md) of deal `deal` of a run, re-played from its seed.
+def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLAY, targets=RULEBOOK):
+    """The complete game record (docs/examples/README.md) of deal `deal` of a run, re-played from its seed;
+    `auction`: the run's --auction model; `targets`: the run's option (targets.py), whose table a
+    variant's record carries.
 
     Any Parquet row can so be expanded into the full auction and play, and
     `musim replay` must reproduce the row from it.
     """
     bid_policy, play_policy = policy_codes(play, auction)
     ch = DealChunk(players, deal, 1)
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None)
+    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
+    ws = sim.make_workspace(players, dd, targets=variant.table_of(targets))
     ch.play(seed, bid_policy, play_policy, ws)
     r = ch.res[0]
     record = {
         "game": "mu",
         "players": players,
+        **variant.record_field(targets, players),
         "dealer": int(ch.dealers[0]),
         "hands": [MU.format(h) for h in ch.hands[0, :players]],
         "auction": [MU.format(m) for m in ws.auction_log[: r[sim.AUCTION_TURNS]]],
@@ -239,6 +258,7 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLA
 def job(spec):
     """The engine's Job for a `musim run --game mu` spec (deals or matches)."""
     dd_tricks, auction = spec.options["dd_tricks"], spec.options["auction"]
+    targets = variant.table_of(spec.options["targets"])
     if spec.mode == "matches":
         simulate = partial(
             simulate_match_chunk,
@@ -249,12 +269,20 @@ def job(spec):
             tt_mb=spec.tt_mb,
             dd_tricks=dd_tricks,
             auction=auction,
+            targets=targets,
         )
         return Job(CHUNK_MATCHES, simulate, match_batch, MATCH_SCHEMA)
     return Job(
         CHUNK_DD_DEALS if spec.play == "dd" else CHUNK_DEALS,
         partial(
-            simulate_deals, spec.players, spec.seed, spec.play, tt_mb=spec.tt_mb, dd_tricks=dd_tricks, auction=auction
+            simulate_deals,
+            spec.players,
+            spec.seed,
+            spec.play,
+            tt_mb=spec.tt_mb,
+            dd_tricks=dd_tricks,
+            auction=auction,
+            targets=targets,
         ),
         deal_batch,
         deal_schema(spec.players, spec.play == "dd"),
@@ -265,4 +293,13 @@ def job(spec):
 def record(spec, index):
     """The game record of deal `index` of the run `spec` (`musim record`)."""
     options = spec.options
-    return deal_record(spec.players, spec.seed, index, spec.play, spec.tt_mb, options["dd_tricks"], options["auction"])
+    return deal_record(
+        spec.players,
+        spec.seed,
+        index,
+        spec.play,
+        spec.tt_mb,
+        options["dd_tricks"],
+        options["auction"],
+        options["targets"],
+    )

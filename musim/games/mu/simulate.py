@@ -25,8 +25,8 @@ from musim.games.mu.rules import (
     fill_contract,
     fill_tier_masks,
     legal_moves,
+    rulebook_targets,
     score_played,
-    target,
     top_other,
 )
 from musim.play import drivers
@@ -65,7 +65,7 @@ BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_po
 Workspace = namedtuple(
     "Workspace",
     "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
-    "est auction_log play_log rng goal deal dd",
+    "est auction_log play_log rng goal deal dd targets",
 )
 Deal = namedtuple("Deal", "res scores card_points hands laid")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
@@ -92,10 +92,11 @@ def deck_cards(players):
     return np.arange(36 if players == 3 else N_CARDS, dtype=np.int64)
 
 
-def make_workspace(players, dd=None, goal=0):
+def make_workspace(players, dd=None, goal=0, targets=None):
     """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
     (ddplay.make_ddplay), or None: the kernels are then compiled without the solver; `goal`: the
-    total that ends a match; deal: one deal's results in a match."""
+    total that ends a match; deal: one deal's results in a match; `targets`: the target table
+    every kernel reads, [n, bid] (default the rulebook's; a variant: targets.py)."""
     z = np.zeros
     return Workspace(
         cards=deck_cards(players),
@@ -118,6 +119,7 @@ def make_workspace(players, dd=None, goal=0):
         goal=np.full(1, goal, np.int64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=dd,
+        targets=rulebook_targets() if targets is None else targets,
     )
 
 
@@ -263,7 +265,7 @@ def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, top, w
     set_team(n, chief, partner, ws)
     dd = ws.dd
     ddplay.dd_setup(n, chief_trump, vice_trump, ws.held, ws.on_team, dd, ws.klass, ws.power, ws.class_mask)
-    while best < top and ddplay.dd_reaches(n, dd, chief, target(n, best + 1)):
+    while best < top and ddplay.dd_reaches(n, dd, chief, ws.targets[n, best + 1]):
         best += 1
     return best
 
@@ -278,7 +280,7 @@ def play_deal(n, dealer, policy, state, out, ws):
     for s in range(n):
         ws.held[s] = hands[s]
     res[:] = -1
-    policies.plan_auction(bid_policy, n, ws.held, ws.plan_type, ws.plan_bid, ws.est)
+    policies.plan_auction(bid_policy, n, ws.held, ws.plan_type, ws.plan_bid, ws.est, ws.targets)
     res[AUCTION_TURNS] = run_auction(n, dealer, bid_policy, state, laid, ws)
     chief, vice, provoker, _ = auction_result(laid, ws.counts, ws.last_lay, n, ws.tied)
     if chief < 0:
@@ -296,12 +298,12 @@ def play_deal(n, dealer, policy, state, out, ws):
     partner = -1
     if n >= 4:
         partner = policies.choose_partner(bid_policy, n, chief, vice, laid, chief_trump, state)
-    ddplay.dd_ask_first(ws.dd, target(n, bid))
+    ddplay.dd_ask_first(ws.dd, ws.targets[n, bid])
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
     ddplay.dd_ask_first(ws.dd, 0)
     res[DD_VALUE] = ddplay.dd_start_value(ws.dd)
     res[DD_LOW], res[DD_HIGH] = ddplay.dd_start_bounds(ws.dd)
-    team, made, short, bon = score_played(n, bid, chief, partner, chief_trump, card_points, scores)
+    team, made, short, bon = score_played(n, bid, chief, partner, chief_trump, card_points, scores, ws.targets)
     res[OUTCOME] = PLAYED
     res[CHIEF] = chief
     res[VICE] = vice
@@ -309,7 +311,7 @@ def play_deal(n, dealer, policy, state, out, ws):
     res[BID] = bid
     res[CHIEF_TRUMP] = chief_trump
     res[VICE_TRUMP] = vice_trump
-    res[TARGET] = target(n, bid)
+    res[TARGET] = ws.targets[n, bid]
     res[TEAM_POINTS] = team
     res[SUCCESS] = made
     res[SHORTFALL] = short

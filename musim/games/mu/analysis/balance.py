@@ -44,8 +44,9 @@ from musim.engine.engines import ordered
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts
 from musim.engine.progress import slices
-from musim.games.mu import rules
+from musim.games.mu import RULEBOOK, rules
 from musim.games.mu import simulate as sim
+from musim.games.mu import targets as variant
 from musim.games.mu.analysis import contracts
 from musim.games.mu.analysis.bid import DEFAULT_AUCTION
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
@@ -57,7 +58,9 @@ STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
 
 
-def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question="value", auction=DEFAULT_AUCTION):
+def checkpoint_key(
+    job, players, seed, play, dd_tricks, node_limit, tt_mb, question="value", auction=DEFAULT_AUCTION, targets=RULEBOOK
+):
     """The result key (engine/key.py) of a balance job's chunks ("balance-deals" or
     "balance-strength"): the deal count is not in it (a chunk is named by its range), nor is
     the table size but under a node limit, where it decides which deals are unresolved.  The
@@ -65,7 +68,8 @@ def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, quest
     choice, so that saved deals stay valid), not in the pure-strength view's: its rows are the
     same under both questions.  An auction model other than the default is in both (it decides
     the deals, and so which are played and replayed); the default's keys are those it had
-    before there was a choice."""
+    before there was a choice.  A variant's targets (compact text, targets.py) are in both, the
+    rulebook's in neither (saved deals stay valid)."""
     params = dict(job=job, players=players, seed=seed, play=play, dd_tricks=dd_tricks, node_limit=node_limit)
     if node_limit:
         params["tt_mb"] = tt_mb
@@ -73,14 +77,16 @@ def checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, quest
         params["question"] = question
     if auction != DEFAULT_AUCTION:
         params["auction"] = auction
+    if targets != RULEBOOK:
+        params["targets"] = targets
     return result_key("mu", params)
 
 
 def checkpoint_folders(
-    root, players, seed, play, dd_tricks, node_limit, tt_mb, question="value", auction=DEFAULT_AUCTION
+    root, players, seed, play, dd_tricks, node_limit, tt_mb, question="value", auction=DEFAULT_AUCTION, targets=RULEBOOK
 ):
     """The folders under the checkpoint `root` that analyse(players, ...) writes, one per job."""
-    args = (players, seed, play, dd_tricks, node_limit, tt_mb, question, auction)
+    args = (players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets)
     return [key_folder(root, checkpoint_key(job, *args)) for job in ("balance-deals", "balance-strength")]
 
 
@@ -108,39 +114,43 @@ def _chunks(compute, chunks, checkpoint, times, run):
         yield got
 
 
-def _deal_arrays(players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, start, count):
+def _deal_arrays(players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, start, count):
     """The arrays of deals start.. of the run (a task: module-level, so that Dask can ship it)."""
-    ch = simulate_deals(players, seed, play, start, count, tt_mb, dd_tricks, node_limit, question, auction)
+    ch = simulate_deals(players, seed, play, start, count, tt_mb, dd_tricks, node_limit, question, auction, targets)
     return {f: getattr(ch, f) for f in ("res", "scores", "card_points", "hands")}
 
 
-def _collect(players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, auction, checkpoint, times, run):
+def _collect(
+    players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, checkpoint, times, run
+):
     size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
-    compute = partial(_deal_arrays, players, seed, play, tt_mb, dd_tricks, node_limit, question, auction)
+    compute = partial(_deal_arrays, players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets)
     parts = list(_chunks(compute, chunk_starts(deals, size), checkpoint, times, run))
     cat = lambda name: np.concatenate([p[name] for p in parts])
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
 
 
-def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, start, count, hands):
+def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, targets, start, count, hands):
     """The pure-strength view of `hands` (a chunk of the played deals' hands), as {"best": ...}."""
     best = np.zeros((count, players), np.int64)
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None)
+    dd = worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None
+    ws = sim.make_workspace(players, dd, targets=targets)
     for first, stop in slices(count):  # the progress bar moves within the chunk
         contracts.strength(players, hands[first:stop], PLAY_POLICIES[play][1], best[first:stop], ws)
     return {"best": best}
 
 
-def _strength(players, hands, play, tt_mb, dd_tricks, node_limit, checkpoint, times, run):
+def _strength(players, hands, play, tt_mb, dd_tricks, node_limit, targets, checkpoint, times, run):
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
     chunks = ((s, c, hands[s : s + c]) for s, c in chunk_starts(len(hands), size))
-    compute = partial(_strength_arrays, players, play, tt_mb, dd_tricks, node_limit)
+    compute = partial(_strength_arrays, players, play, tt_mb, dd_tricks, node_limit, targets)
     parts = [got["best"] for got in _chunks(compute, chunks, checkpoint, times, run)]
     return np.concatenate(parts) if parts else np.zeros((0, players), np.int64)
 
 
-def _rescored(players, res, card_points):
-    """score[i, b-1]: the chief's score of played deal i had the bid been b (same play)."""
+def _rescored(players, res, card_points, targets):
+    """score[i, b-1]: the chief's score of played deal i had the bid been b (same play), against
+    the target table `targets`."""
     levels = rules.hand_size(players)
     score = np.zeros((len(res), levels), np.int64)
     rows = np.arange(len(res))
@@ -159,6 +169,7 @@ def _rescored(players, res, card_points):
             chief_pts[sel, None, None].copy(),
             made,
             sc,
+            targets,
         )
         score[sel] = sc[:, 0]
     return score
@@ -217,6 +228,7 @@ def analyse(
     engine="local",
     scheduler=None,
     auction=DEFAULT_AUCTION,
+    targets=RULEBOOK,
 ):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
@@ -229,20 +241,35 @@ def analyse(
     question (play "dd"): "value" or "reach", what each deal's double-dummy play answers
     (module doc).  engine, scheduler: where the chunks run (engine/engines.py); the figures
     do not depend on it.  auction: the auction model the deals are bid by (a name of
-    policies.AUCTIONS), as `musim run --auction`."""
+    policies.AUCTIONS), as `musim run --auction`.  targets: the target table the deals are bid,
+    played and scored under, in compact text (targets.py; `rulebook` by default)."""
     if question not in QUESTIONS or (question == "reach" and play != "dd"):
         raise ValueError(f"question {question!r}: one of {QUESTIONS}, and reach only under dd play")
     keep = lambda job: (
         None
         if checkpoint is None
         else Checkpoint(
-            checkpoint, checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question, auction)
+            checkpoint,
+            checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets),
         )
     )
+    target_table = variant.table_of(targets)
     times = []
     run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
     res, scores, card_points, hands = _collect(
-        players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, auction, keep("balance-deals"), times, run
+        players,
+        deals,
+        seed,
+        play,
+        tt_mb,
+        dd_tricks,
+        node_limit,
+        question,
+        auction,
+        target_table,
+        keep("balance-deals"),
+        times,
+        run,
     )
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r_all = res[played]
@@ -252,7 +279,7 @@ def analyse(
     bids, team = r[:, sim.BID], r[:, sim.TEAM_POINTS]
     p_star = float(made[decided].mean()) if decided.any() else float("nan")
     intercept, slope, proposal = proposed_targets(players, bids, team, p_star)
-    rescored = _rescored(players, r, cp)
+    rescored = _rescored(players, r, cp, target_table)
     seats = np.arange(players)
     chief_mask = seats == r[:, sim.CHIEF, None]
     partner_mask = seats == r[:, sim.PARTNER, None]
@@ -278,7 +305,7 @@ def analyse(
                 "p_made": hits / known if known else float("nan"),
                 "p_made_low": float(lo),
                 "p_made_high": float(hi),
-                "target": int(rules.target(players, b)),
+                "target": int(target_table[players, b]),
                 "proposed_target": proposal.get(b, float("nan")),
                 "unresolved": int((level & ~answered).sum()),
                 "undecided": open_,
@@ -295,7 +322,9 @@ def analyse(
         )
     table = pd.DataFrame(rows)
     kept = keep("balance-strength")
-    best = _strength(players, hands[played][:strength_deals], play, tt_mb, dd_tricks, node_limit, kept, times, run)
+    best = _strength(
+        players, hands[played][:strength_deals], play, tt_mb, dd_tricks, node_limit, target_table, kept, times, run
+    )
     tick(min(deals, deals if strength_deals is None else strength_deals) - len(best))  # eklats: nothing to replay
     known_best = best[best != contracts.UNRESOLVED_RANK]
     levels = np.arange(0, rules.hand_size(players) + 1)
@@ -315,6 +344,7 @@ def analyse(
         "undecided": int((~decided).sum()),
         "node_limit": node_limit,
         "question": question,
+        "targets": targets,
         "p_star": p_star,
         "intercept": intercept,
         "slope": slope,
@@ -329,9 +359,10 @@ def analyse(
 
 
 def agreement(by_model):
-    """Per player count and bid level, the rulebook's target and the target each auction model's
-    deals propose (`proposed_<model>`), side by side, and whether they agree: every model
-    proposes the same target (not where one proposes none).  by_model: {model: [Balance, ...]}."""
+    """Per player count and bid level, the target the deals were played under (the rulebook's or
+    a variant's, the same for every model) and the target each auction model's deals propose
+    (`proposed_<model>`), side by side, and whether they agree: every model proposes the same
+    target (not where one proposes none).  by_model: {model: [Balance, ...]}."""
     keys = ["players", "bid", "target"]
     columns = [f"proposed_{name}" for name in by_model]
     table = pd.concat(

@@ -12,14 +12,18 @@ import pandas as pd
 
 from musim.engine.errors import OutputError
 from musim.engine.parquet import ensure_writable_dir
+from musim.games.mu import RULEBOOK
+from musim.games.mu import targets as variant
 from musim.games.mu.analysis import plots
 from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT, agreement
 from musim.games.mu.analysis.bid import DEFAULT_AUCTION
 from musim.games.mu.analysis.bid import level_ranges as _ranges
 from musim.games.mu.policies import AUCTIONS
 
+PROPOSED = "proposed_targets.csv"  # in the format of `--targets FILE`; written when every player count has a proposal
 FILES = (
     "balance.csv",
+    PROPOSED,
     "strength.csv",
     "summary.md",
     "success_by_bid.png",
@@ -58,6 +62,47 @@ def proposal_text(facts):
     if pd.isna(facts["intercept"]):
         return f"no proposed targets (no bid level has the {MIN_DEALS_FOR_FIT} deals the fit needs)."
     return f"proposed targets {facts['intercept']:.1f} + {facts['slope']:.2f} x bid."
+
+
+def proposal_rows(results):
+    """{players: proposed targets of bids 1..hand size} for proposed_targets.csv, or None where a
+    player count has no proposal."""
+    rows = {}
+    for r in results:
+        proposed = r.table.proposed_target
+        if r.facts["question"] == "reach" or proposed.isna().any():
+            return None
+        rows[r.facts["players"]] = [int(t) for t in proposed]
+    return rows
+
+
+def verdict(facts, table):
+    """Is every level equally hard by the criterion: p* within the 95% interval of each level's
+    success rate (levels with the deals a fit needs)?  One line."""
+    p = facts["p_star"]
+    fit = table[table.deals >= MIN_DEALS_FOR_FIT]
+    if pd.isna(p) or fit.empty:
+        return f"Equally hard: not judged (no level has the {MIN_DEALS_FOR_FIT} deals it needs)."
+    harder = [int(b) for b in fit.bid[fit.p_made_high < p]]
+    easier = [int(b) for b in fit.bid[fit.p_made_low > p]]
+    levels = f"levels {_ranges([int(b) for b in fit.bid])}"
+    if not harder and not easier:
+        return f"Equally hard: yes, p* = {p:.1%} lies within the 95% interval of the success rate at {levels}."
+    parts = [f"below p* (harder) at {_ranges(harder)}"] if harder else []
+    parts += [f"above p* (easier) at {_ranges(easier)}"] if easier else []
+    return f"Equally hard: no, p* = {p:.1%}; the success rate's 95% interval lies {' and '.join(parts)} (of {levels})."
+
+
+def _targets_text(params):
+    """Which targets the deals were bid, played and scored under."""
+    if params["targets"] == RULEBOOK:
+        return "the rulebook's (docs/rules.md §2.8)"
+    return f"the rule variant `{params['targets_file']}` (docs/rules.md §2.11; the `target` column below)"
+
+
+def _targets_name(params):
+    """The targets' name in a table's header and the plots: rulebook or variant."""
+    return "rulebook" if params["targets"] == RULEBOOK else "variant"
 
 
 def _tricks_text(params):
@@ -179,9 +224,12 @@ def summary_markdown(results, params, seconds):
         f"took {seconds:.0f} s on this machine "
         f"({params['machine']}); {_worker_time_text(results)}.",
         "",
+        f"Targets: {_targets_text(params)}.",
+        "",
         "Deals are exactly those of `musim run --deals N --seed S --players n --play P"
         + (" --dd-tricks T" if params.get("dd_tricks") else "")
         + ("" if auction == DEFAULT_AUCTION else f" --auction {auction}")
+        + ("" if params["targets"] == RULEBOOK else " --targets FILE")
         + f"`: an auction of the `{auction}` model, the heuristic's trumps and partner, then card play "
         "by the chosen policy.",
         "",
@@ -191,7 +239,9 @@ def summary_markdown(results, params, seconds):
         "success rate over all played deals of the player count; at each level with at least "
         f"{MIN_DEALS_FOR_FIT} deals the target would be the highest t that the chief's team reaches "
         "in a share p* of that level's deals; a line a + c*b is fitted through those (weighted by "
-        "deals, its slope kept >= 0) and rounded per level.  Levels rarely bid are extrapolated by the line.",
+        "deals, its slope kept >= 0) and rounded per level.  Levels rarely bid are extrapolated by the line.  "
+        f"`musim balance --targets OUT/{PROPOSED}` checks a proposal under the bids it brings.  A level counts "
+        "as equally hard when p* lies within the 95% interval of its success rate.",
         "",
     ]
     lines += _question_text(params)
@@ -217,6 +267,7 @@ def summary_markdown(results, params, seconds):
             "",
         ]
         lines += _reach_table(t, limited) if reach else _value_table(t, limited)
+        lines += ["", verdict(f, t)]
         never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
         if never and not pd.isna(f["intercept"]):
             lines.append(
@@ -241,6 +292,8 @@ def summary_markdown(results, params, seconds):
         "## Files",
         "",
         "- `balance.csv`: the tables above, one row per player count and bid level.",
+        f"- `{PROPOSED}`: the proposed targets as `--targets` reads them (players,bid,target)"
+        + ("." if proposal_rows(results) else ": not written, some player count has no proposal."),
         "- `strength.csv`: the pure-strength distribution.",
         "- `success_by_bid.png`, `targets.png`, `team_points.png`, `strength.png`.",
         "",
@@ -259,8 +312,9 @@ def _write_model(folder, results, params, seconds):
     )
     with open(os.path.join(folder, "summary.md"), "w", encoding="utf-8") as fh:
         fh.write(summary_markdown(results, params, seconds))
-    plots.success_by_bid(table, os.path.join(folder, "success_by_bid.png"), MIN_DEALS_FOR_FIT, note)
-    plots.targets(table, os.path.join(folder, "targets.png"), f"{note}; {CONDITIONAL_SHORT}")
+    name = _targets_name(params)
+    plots.success_by_bid(table, os.path.join(folder, "success_by_bid.png"), MIN_DEALS_FOR_FIT, note, name)
+    plots.targets(table, os.path.join(folder, "targets.png"), f"{note}; {CONDITIONAL_SHORT}", name)
     plots.team_points(
         {r.facts["players"]: (r.bids, r.team) for r in results},
         os.path.join(folder, "team_points.png"),
@@ -269,6 +323,9 @@ def _write_model(folder, results, params, seconds):
         note,
     )
     plots.strength(pd.concat([r.strength for r in results]), os.path.join(folder, "strength.png"), note)
+    proposed = proposal_rows(results)
+    if proposed:
+        variant.write_csv(os.path.join(folder, PROPOSED), proposed)
 
 
 def agreement_markdown(by_model, table, params, seconds):
@@ -287,6 +344,8 @@ def agreement_markdown(by_model, table, params, seconds):
         "own folder (`<model>/summary.md`); every figure there rests on the bids that model made, and "
         f"{CONDITIONAL}.",
         "",
+        f"Targets: {_targets_text(params)}; every model's deals are bid, played and scored under them.",
+        "",
         "Proposed targets by model (criterion in each model's summary): *agree* where every model "
         "proposes the same target.",
         "",
@@ -304,7 +363,7 @@ def agreement_markdown(by_model, table, params, seconds):
             )
             + f". The models agree on {agree} of {len(t)} levels.",
             "",
-            "| bid | rulebook | " + " | ".join(f"`{m}`" for m in names) + " | agree |",
+            f"| bid | {_targets_name(params)} | " + " | ".join(f"`{m}`" for m in names) + " | agree |",
             "| --- | --- | " + " | ".join("---" for _ in names) + " | --- |",
         ]
         for x in t.itertuples(index=False):
@@ -316,7 +375,7 @@ def agreement_markdown(by_model, table, params, seconds):
         "## Files",
         "",
         "- `agreement.csv`: the tables above (`proposed_<model>`, `agree`).",
-        "- `targets.png`: the rulebook's and each model's proposed targets.",
+        f"- `targets.png`: the {_targets_name(params)} targets and each model's proposed targets.",
         "- " + ", ".join(f"`{m}/`" for m in names) + ": each model's tables, summary and plots.",
         "",
     ]
@@ -325,30 +384,33 @@ def agreement_markdown(by_model, table, params, seconds):
 
 def write(out, by_model, params, seconds):
     """Write every file into a scratch directory, then move them into `out` together, and take
-    away what an earlier result left of the other layout (one model or several).  by_model:
-    {auction model: [Balance per player count]}."""
+    away what an earlier result left of the other layout (one model or several); returns how
+    many files it wrote.  by_model: {auction model: [Balance per player count]}."""
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".balance-", dir=out)
     try:
         if len(by_model) == 1:
-            (auction, results), names = next(iter(by_model.items())), FILES
+            auction, results = next(iter(by_model.items()))
             _write_model(tmp, results, params | {"auction": auction}, seconds)
         else:
-            names = AGREEMENT_FILES + tuple(by_model)
             for auction, results in by_model.items():
                 _write_model(os.path.join(tmp, auction), results, params | {"auction": auction}, seconds)
             table = agreement(by_model)
             table.to_csv(os.path.join(tmp, "agreement.csv"), index=False)
             with open(os.path.join(tmp, "summary.md"), "w", encoding="utf-8") as fh:
                 fh.write(agreement_markdown(by_model, table, params, seconds))
-            plots.agreement(table, list(by_model), os.path.join(tmp, "targets.png"), CONDITIONAL_SHORT)
+            name = _targets_name(params)
+            plots.agreement(table, list(by_model), os.path.join(tmp, "targets.png"), CONDITIONAL_SHORT, name)
+        written = os.listdir(tmp)  # proposed_targets.csv only where every player count has a proposal
+        files = sum(len(names) for _, _, names in os.walk(tmp))
         for f in _entries():
             path = os.path.join(out, f)
             if os.path.isdir(path):
                 shutil.rmtree(path)
-            elif f not in names and os.path.exists(path):
+            elif f not in written and os.path.exists(path):
                 os.remove(path)
-        for f in names:
+        for f in written:
             os.replace(os.path.join(tmp, f), os.path.join(out, f))
+        return files
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -26,6 +26,7 @@ from musim.engine.engines import ordered
 from musim.engine.local import chunk_starts
 from musim.engine.progress import slices
 from musim.games.mu import rules
+from musim.games.mu import targets as variant
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.policies import AUCTIONS
@@ -91,6 +92,7 @@ def _bid_chunk(
     variants,
     levels,
     tt_mb,
+    targets,
     start,
     count,
 ):
@@ -101,7 +103,7 @@ def _bid_chunk(
     chief_points = np.zeros_like(team)
     end = np.zeros((count, len(trumps), levels), np.int64)
     score = np.zeros_like(end)
-    ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
+    ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None, targets=targets)
     play_policy = PLAY_POLICIES[play][1]
     for first, stop in slices(count):  # the progress bar moves within the chunk
         sample = (players, np.uint64(mask), seat, dealer)
@@ -158,6 +160,7 @@ def bid_strength(
     engine="local",
     scheduler=None,
     auction=DEFAULT_AUCTION,
+    targets=None,
 ):
     """One dict per (bid, chief trump) (module doc): p_made with its 95% interval and the
     chief's score with its interval (the fixed contracts of the `vice` model), mean team
@@ -167,7 +170,9 @@ def bid_strength(
     score then, with its interval; and the question asked of each play: "value" (its points)
     or, under double-dummy play, "reach" (whether the team reaches each bid's target; scores
     and team points NaN).  started(plays) is called once the request is valid, before any
-    sample runs, with the plays a sample costs; tick(k) reports k more samples done."""
+    sample runs, with the plays a sample costs; tick(k) reports k more samples done.
+    `targets`: the target table (targets.py) the bids are made and scored against (None: the
+    rulebook's)."""
     if question not in QUESTIONS:
         raise InputError(f"--question {question!r}: one of {', '.join(QUESTIONS)}")
     if question == "reach" and play != "dd":
@@ -191,6 +196,7 @@ def bid_strength(
     variants = column.max() + 1
     bids = np.array([[b[0] + 1, b[-1] + 1] for b in (np.flatnonzero(column == v) for v in range(variants))])
     reach = question == "reach"
+    targets = variant.table() if targets is None else targets
     team = np.zeros((samples, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
     end = np.zeros((samples, len(trumps), levels), np.int64)
@@ -198,7 +204,7 @@ def bid_strength(
     started(len(trumps) * (int(variants) + (0 if reach else levels)))
 
     deal = (players, mask, seat, dealer, rest, seed)
-    what = (trumps, play, model, AUCTIONS[auction], hindsight, reach, bids, variants, levels, tt_mb)
+    what = (trumps, play, model, AUCTIONS[auction], hindsight, reach, bids, variants, levels, tt_mb, targets)
     compute = partial(_bid_chunk, *deal, *what)
     chunks = list(chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK))
     for (start, count), got in zip(chunks, ordered(compute, chunks, workers, tick, engine, scheduler)):
@@ -209,7 +215,7 @@ def bid_strength(
     if reach:  # team holds the highest bid each play reaches
         made[:] = team[:, :, column] >= np.arange(1, levels + 1)
     else:
-        contracts.score_bids(players, trumps, column, team, chief_points, made, score)
+        contracts.score_bids(players, trumps, column, team, chief_points, made, score, targets)
     valid = team[:, :, column] >= 0  # (samples, trumps, levels)
     used = valid.sum(axis=0)
     lo, hi = wilson(made.sum(axis=0), used)
@@ -226,7 +232,7 @@ def bid_strength(
                 {
                     "bid": b,
                     "chief_trump": type_text(t),
-                    "target": int(rules.target(players, b)),
+                    "target": int(targets[players, b]),
                     "p_made": float(made[ok, j, b - 1].mean()) if ok.any() else float("nan"),
                     "p_made_low": float(lo[j, b - 1]),
                     "p_made_high": float(hi[j, b - 1]),
@@ -301,11 +307,12 @@ def _score_cell(r):
     return f"{r['expected_score']:+6.1f}" + (f"±{half:.1f}" if half == half else "")
 
 
-def format_table(rows, players, samples):
-    """The text of `musim bid`, within WIDTH columns: a row per bid level some trump makes at
-    least 1% of the time, a column per trump of the best three; each cell the chance to make
-    the target as chief (%, 95% interval) and the holder's expected score committed to that bid
-    (± its 95% interval); then the best bid and the auction model it rests on."""
+def format_table(rows, players, samples, targets="rulebook"):
+    """The text of `musim bid`, within WIDTH columns: first the auction model and the targets
+    (`targets`: rulebook, or the name of the variant's file) the figures rest on; a row per bid
+    level some trump makes at least 1% of the time, a column per trump of the best three; each
+    cell the chance to make the target as chief (%, 95% interval) and the holder's expected
+    score committed to that bid (± its 95% interval); then the best bid."""
     reach = rows[0]["question"] == "reach"
     trumps = shown_trumps(rows)
     levels = shown_levels(rows)
@@ -314,7 +321,8 @@ def format_table(rows, players, samples):
     r0 = rows[0]
     width = MADE_WIDTH if reach else MADE_WIDTH + SCORE_WIDTH
     lines = [
-        f"{players} players, {samples:,} samples, auction model {r0['auction']}: the others bid as it bids",
+        f"{players} players, {samples:,} samples, auction model {r0['auction']} (the others bid by it), "
+        f"targets: {targets}",
         "made: chance the team reaches the target as chief, % [95% interval]",
     ]
     if not reach:

@@ -158,7 +158,9 @@ def _rank_above(n, hands, chief, partner, t, vt, best, top, play_policy, state, 
         if _whole_deal_dd(n, play_policy, dd):
             _hold(n, hands, ws)
             return contract_rank_above(n, chief, partner, t, vt, best, top, ws)
-    reached = achieved_rank(n, _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws))
+    reached = achieved_rank(
+        n, _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws), ws.targets
+    )
     return max(best, min(top, reached))
 
 
@@ -244,7 +246,7 @@ def bid_samples(
         deal_others(n, seat, hand, rest, state, hands)
         for s in range(n):
             ws.held[s] = hands[s]
-        policies.plan_auction(auction, n, hands, ws.plan_type, base_bid, est)
+        policies.plan_auction(auction, n, hands, ws.plan_type, base_bid, est, ws.targets)
         strongest, strongest_value = -1, 0.0
         for s in range(n):
             if s != seat:
@@ -299,19 +301,21 @@ def bid_samples(
 
 
 @flat_kernel
-def chief_score(n, bid, t, team, chief, card_points, scores):
-    """(made, the chief's deal score) of bid `bid` with chief trump t, from the team's points and
-    the chief's own (rules.score_played: only these two decide the chief's score)."""
+def chief_score(n, bid, t, team, chief, card_points, scores, targets):
+    """(made, the chief's deal score) of bid `bid` with chief trump t against the target table
+    `targets`, from the team's points and the chief's own (rules.score_played: only these two
+    decide the chief's score)."""
     card_points[0] = chief
     card_points[1] = team - chief
-    _, made, _, _ = score_played(n, bid, 0, -1 if n == 3 else 1, t, card_points, scores)
+    _, made, _, _ = score_played(n, bid, 0, -1 if n == 3 else 1, t, card_points, scores, targets)
     return made, scores[0]
 
 
 @njit(cache=True)
-def score_bids(n, trumps, column, team, chief_points, made, score):
+def score_bids(n, trumps, column, team, chief_points, made, score, targets):
     """made[i, j, b-1] and score[i, j, b-1]: whether sample i makes bid b with trump trumps[j],
-    and the chief's deal score (rules.score_played), from the play team[i, j, column[b-1]];
+    and the chief's deal score (rules.score_played against the table `targets`), from the play
+    team[i, j, column[b-1]];
     a blocked play (team < 0) scores as not made, 0 (the caller leaves it out)."""
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     scores = np.zeros(MAX_PLAYERS, np.int64)
@@ -324,7 +328,7 @@ def score_bids(n, trumps, column, team, chief_points, made, score):
                     score[i, j, b - 1] = 0
                     continue
                 made[i, j, b - 1], score[i, j, b - 1] = chief_score(
-                    n, b, trumps[j], team[i, j, v], chief_points[i, j, v], card_points, scores
+                    n, b, trumps[j], team[i, j, v], chief_points[i, j, v], card_points, scores, targets
                 )
 
 
@@ -386,7 +390,8 @@ def auction_samples(
     `play`: the plays are skipped where their points are not asked for).  As chief it names
     trumps[j], or where the vice named that type its best other nameable type (none if it laid
     no other), and its partner as bid_samples does; outbid, the chief, the trumps and the
-    partner are the model's, as `musim run` plays the deal."""
+    partner are the model's, as `musim run` plays the deal.  The model plans its bids, and every
+    deal is scored, against the run's target table ws.targets."""
     hands = np.zeros(MAX_PLAYERS, np.uint64)
     laid = np.zeros(MAX_PLAYERS, np.uint64)
     card_points = np.zeros(MAX_PLAYERS, np.int64)
@@ -397,7 +402,7 @@ def auction_samples(
     for i in range(count):
         state[0] = stream_state(seed, start + i)
         deal_others(n, seat, hand, rest, state, hands)
-        policies.plan_auction(auction, n, hands, ws.plan_type, ws.plan_bid, est)
+        policies.plan_auction(auction, n, hands, ws.plan_type, ws.plan_bid, est, ws.targets)
         best = policies.best_type(hand, nameable_types(hand, -1), n, est)[0]
         for j in range(trumps.shape[0]):
             t = trumps[j]
@@ -424,12 +429,12 @@ def auction_samples(
                     team, own = _play_chief(
                         n, hands, seat, vice, vt, ct, laid, hindsight, False, 0, 0, play_policy, state, card_points, ws
                     )
-                    score[i, j, b - 1] = chief_score(n, b, ct, team, own, card_points, scores)[1]
+                    score[i, j, b - 1] = chief_score(n, b, ct, team, own, card_points, scores, ws.targets)[1]
                     continue
                 ct = policies.choose_trump(auction, n, hands[chief], laid[chief], vt, True, est, state)
                 partner = policies.choose_partner(auction, n, chief, vice, laid, ct, state) if n >= 4 else -1
                 _replay(n, hands, chief, partner, ct, vt, play_policy, state, card_points, ws)
-                score_played(n, ws.counts[chief], chief, partner, ct, card_points, scores)
+                score_played(n, ws.counts[chief], chief, partner, ct, card_points, scores, ws.targets)
                 score[i, j, b - 1] = scores[seat]
 
 

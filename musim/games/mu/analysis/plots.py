@@ -15,8 +15,9 @@ def _save(fig, path, note):
     plt.close(fig)
 
 
-def success_by_bid(table, path, min_deals, note):
-    """Chief's success rate with 95% intervals by bid level, one line per player count."""
+def success_by_bid(table, path, min_deals, note, name="rulebook"):
+    """Chief's success rate with 95% intervals by bid level, one line per player count; `name`:
+    whose targets the run played (the rulebook's, or a variant's)."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for n, t in table.groupby("players"):
         t = t[t.deals >= min_deals]
@@ -30,7 +31,7 @@ def success_by_bid(table, path, min_deals, note):
         )
     ax.set(
         xlabel="bid (cards laid)",
-        ylabel="P(team reaches the rulebook target)",
+        ylabel=f"P(team reaches the {name} target)",
         ylim=(0, 1.02),
         title=f"Chief's success rate by bid (levels with >= {min_deals} deals)",
     )
@@ -39,14 +40,14 @@ def success_by_bid(table, path, min_deals, note):
     _save(fig, path, note)
 
 
-def _target_lines(table, proposals, path, title, note):
-    """The rulebook's targets by bid level, a colour per player count, and beside them each
-    proposal (label, column of `table`) in its own line style."""
+def _target_lines(table, proposals, path, title, note, name="rulebook"):
+    """The targets run (`name`: rulebook or variant) by bid level, a colour per player count, and
+    beside them each proposal (label, column of `table`) in its own line style."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     styles = ["--o", ":s", "-.^", "--v"]
     for i, (n, t) in enumerate(table.groupby("players")):
         colour = f"C{i}"
-        ax.plot(t.bid, t.target, "-", color=colour, label=f"{n} players: rulebook")
+        ax.plot(t.bid, t.target, "-", color=colour, label=f"{n} players: {name}")
         for k, (label, column) in enumerate(proposals):
             if t[column].notna().any():
                 style = styles[k % len(styles)]
@@ -57,9 +58,10 @@ def _target_lines(table, proposals, path, title, note):
     _save(fig, path, note)
 
 
-def targets(table, path, note):
-    """Rulebook and proposed targets by bid level, per player count."""
-    _target_lines(table, [("proposed", "proposed_target")], path, "Rulebook vs proposed targets", note)
+def targets(table, path, note, name="rulebook"):
+    """The targets run (`name`: rulebook or variant) and those proposed by bid level, per player count."""
+    title = f"{name.capitalize()} vs proposed targets"
+    _target_lines(table, [("proposed", "proposed_target")], path, title, note, name)
 
 
 def team_points(samples, path, min_deals, reach, note):
@@ -96,8 +98,9 @@ def strength(strength_table, path, note):
     _save(fig, path, note)
 
 
-def agreement(table, models, path, note):
-    """The rulebook's targets and each auction model's proposed targets (table: balance.agreement)."""
+def agreement(table, models, path, note, name="rulebook"):
+    """The targets run (`name`: rulebook or variant) and each auction model's proposed targets
+    (table: balance.agreement)."""
     proposals = [(m, f"proposed_{m}") for m in models]
     title = "Proposed targets by auction model"
-    _target_lines(table, proposals, path, title, f"auction models: {', '.join(models)}; {note}")
+    _target_lines(table, proposals, path, title, f"auction models: {', '.join(models)}; targets: {name}; {note}", name)
