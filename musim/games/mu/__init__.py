@@ -2,7 +2,7 @@
 
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
-from musim.games.contract import EXACT_PLAY, Game, Option, lazy
+from musim.games.contract import EXACT_PLAY, Game, Option, lazy, plays_exactly
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (tests/golden keeps
@@ -18,6 +18,14 @@ def check_dd_tricks(play, dd_tricks):
         raise SpecError("--dd-tricks applies only with --play dd")
 
 
+def check_play(spec):
+    """Exact play is one solve of the whole table for the chief's team against the others
+    (ddplay.py), not a seat's: dd at every seat or at none (random and heuristic seats mix)."""
+    if plays_exactly(spec.play) and spec.play != EXACT_PLAY:
+        raise SpecError(f"--play: mu plays dd at every seat or at none (one solve of the whole table), got {spec.play}")
+    check_dd_tricks(spec.play, spec.options["dd_tricks"])
+
+
 GAME = Game(
     name="mu",
     title="Mü",
@@ -26,7 +34,7 @@ GAME = Game(
     deck=MU,
     result_version=RESULT_VERSION,
     policies=("heuristic", "random", EXACT_PLAY),
-    play_help="random/heuristic: every decision by that policy; "
+    play_help="random/heuristic: every decision of the seat (auction, trumps, partner, cards) by that policy; "
     "dd: heuristic auction, exact double-dummy card play (seconds to hours a deal with 4+ players).",
     options=(
         Option("goal", int, GOAL, "Match goal, with --matches.", range=(1, 100_000), per_deal=False),
@@ -34,7 +42,7 @@ GAME = Game(
     ),
     job=lazy("musim.games.mu.run", "job"),
     make_summary=lazy("musim.games.mu.summary", "for_run"),
-    check=lambda spec: check_dd_tricks(spec.play, spec.options["dd_tricks"]),
+    check=check_play,
     warning=lazy("musim.games.mu.cli", "run_warning"),
     estimate=lazy("musim.games.mu.costs", "run_seconds"),
     record=lazy("musim.games.mu.run", "record"),

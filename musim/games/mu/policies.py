@@ -3,7 +3,9 @@
 A deal asks its policies five kinds of question — how many and which cards to
 lay on an auction turn, the vice's trump, the chief's trump, the partner, and
 each card played.  Policies are small integer codes dispatched inside the deal
-kernel, so that a new one (the double-dummy player) drops in as one more branch.
+kernel, so that a new one (the double-dummy player) drops in as one more branch.  Each seat
+decides by its own codes (simulate.run_policy: one auction and one card-play code a seat), so a
+`random` seat may sit among `heuristic` ones; `dd` plays the whole table or no seat of it.
 
 random     uniform over the legal choices: on an auction turn first the number of
            cards (pass = 0 .. lay limit, uniformly), then a uniform set of that
@@ -37,6 +39,8 @@ dd         (card play only) the double-dummy solver: see ddplay.py; the deal
 """
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
@@ -56,6 +60,19 @@ from musim.games.mu.rules import (
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
+# --play name -> (auction/trump/partner code, card-play code) of a seat
+NAMES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
+
+
+def seat_code(policy, seat):
+    """The code `seat` decides by: `policy` is one code for every seat, or an array of one a seat."""
+
+
+@overload(seat_code, inline="always")
+def _seat_code(policy, seat):
+    if isinstance(policy, types.Integer):
+        return lambda policy, seat: policy
+    return lambda policy, seat: policy[seat]
 
 
 @flat_kernel
@@ -78,10 +95,11 @@ def best_type(hand, allowed, n, est):
 
 @flat_kernel
 def plan_auction(policy, n, held, plan_type, plan_bid, est):
-    """Before the auction: each heuristic player's best type and the bid it can afford."""
-    if policy != HEURISTIC:
-        return
+    """Before the auction: each heuristic player's best type and the bid it can afford
+    (`policy`: the auction code of every seat, or one a seat)."""
     for s in range(n):
+        if seat_code(policy, s) != HEURISTIC:
+            continue
         t, e = best_type(held[s], nameable_types(held[s], -1), n, est)
         plan_type[s] = t
         plan_bid[s] = achieved_rank(n, int(e))

@@ -19,13 +19,12 @@ from musim.engine.run import Job
 from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
-from musim.games.mu.policies import DD, HEURISTIC, RANDOM
+from musim.games.mu.policies import DD, NAMES
 from musim.play import drivers
 from musim.play.drivers import MATCH_DEAL_CAP
 from musim.solver.tt import DEFAULT_MB
 
-# --play name -> (auction/trump/partner policy, card-play policy)
-PLAY_POLICIES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
+PLAY_POLICIES = NAMES  # --play name -> (auction/trump/partner policy, card-play policy)
 CHUNK_DEALS = 1 << 15
 CHUNK_DD_DEALS = 1  # a deal takes 0.1 s to minutes: progress shows deal by deal
 CHUNK_MATCHES = 64
@@ -62,7 +61,8 @@ class DealChunk:
         self.solve_ms = np.full(count, np.nan, np.float32)
 
     def play(self, seed, bid_policy, play_policy, ws, first=0, stop=None):
-        """Fill rows first..stop-1 (all by default) with deals start+first.. of the run."""
+        """Fill rows first..stop-1 (all by default) with deals start+first.. of the run; the
+        policies: one code for every seat or one a seat (sim.run_policy)."""
         rows = slice(first, self.count if stop is None else stop)
         part = drivers.Run(self.dealers[rows], sim.Deal(*(a[rows] for a in self.rows.deal)))
         drivers.simulate_chunk(
@@ -76,10 +76,12 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
     Double-dummy deals run one kernel call each, so that each row gets its own
     wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance` only): a
     start solve past the limit, or one that asks only the reach question, leaves the value
-    unknown (ddplay.py), and the row is not double-dummy play but for its bounds."""
-    bid_policy, play_policy = PLAY_POLICIES[play]
-    ch = DealChunk(players, start, count, dd=play_policy == DD)
-    if play_policy != DD:
+    unknown (ddplay.py), and the row is not double-dummy play but for its bounds.  `play`: one
+    policy name or one a seat (sim.seat_codes)."""
+    bid_policy, play_policy = sim.seat_codes(players, play)
+    dd = play_policy[0] == DD  # every seat's or none's
+    ch = DealChunk(players, start, count, dd=dd)
+    if not dd:
         ws = sim.make_workspace(players)
         for first, stop in slices(count):  # the progress bar moves within the chunk
             ch.play(seed, bid_policy, play_policy, ws, first, stop)
@@ -162,8 +164,8 @@ class MatchChunk:
 
 def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0):
     """Play matches start..start+count-1 of a run and return their MatchChunk."""
-    bid_policy, play_policy = PLAY_POLICIES[play]
-    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
+    bid_policy, play_policy = sim.seat_codes(players, play)
+    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy[0] == DD else None
     ws = sim.make_workspace(players, dd, goal)
     policy = sim.run_policy(bid_policy, play_policy)
     parts = [  # the progress bar moves within the chunk
@@ -204,9 +206,9 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
     Any Parquet row can so be expanded into the full auction and play, and
     `musim replay` must reproduce the row from it.
     """
-    bid_policy, play_policy = PLAY_POLICIES[play]
+    bid_policy, play_policy = sim.seat_codes(players, play)
     ch = DealChunk(players, deal, 1)
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None)
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy[0] == DD else None)
     ch.play(seed, bid_policy, play_policy, ws)
     r = ch.res[0]
     record = {

@@ -34,6 +34,8 @@ def play_text(play, dd_tricks=0):
             else "exact double-dummy card play"
         )
         return f"dd play (heuristic auction, {cards})"
+    if "," in play:
+        return f"play {play} by seat 0, 1, ... (every decision of a seat by its policy)"
     return f"{play} play (every decision by the {play} policy)"
 
 
