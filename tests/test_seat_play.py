@@ -124,8 +124,8 @@ class HeuristicMu:
 
         self.p, self.r, self.n = policies, rules, record["players"]
         self.held = np.zeros(MAX_PLAYERS, np.uint64)
-        for s, hand in enumerate(record["hands"]):
-            self.held[s] = np.uint64(MU.parse(hand))
+        for s, hand in enumerate(record["hands"]):  # the copies of a kind (R1 R1) go to seats in turn
+            self.held[s] = np.uint64(MU.parse(hand, within=MU.full & ~int(np.bitwise_or.reduce(self.held))))
         self.state = np.ones(1, np.uint64)  # the heuristic draws nothing
         self.est = np.zeros(15, np.float64)
         self.plan_type, self.plan_bid = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
@@ -245,6 +245,7 @@ def test_mus_python_api_plays_per_seat_duplicate_deals(tmp_path):
     assert mean - half > 0  # a heuristic seat among random ones gains on the same deals
 
 
+@pytest.mark.slow  # compiles Wimmüln's exact play: about 2 minutes
 def test_a_seat_games_dd_seat_plays_among_heuristic_ones(tmp_path):
     """Exact play of a seat game is a seat's own solve: a dd seat sits among others, its rows
     carry the seats' policies and the others' decisions are theirs."""

@@ -50,3 +50,28 @@ def duplicate_advantage(simulate, players, seed, count, strong="heuristic", weak
         gain += simulate(players, seed, mix, 0, count)["scores"][:, seat] - base[:, seat]
     gain /= players
     return float(gain.mean()), float(1.96 * gain.std(ddof=1) / np.sqrt(count))
+
+
+def game_simulate(name, workers=1, columns=(), **options):
+    """simulate(players, seed, policy, start, count) for duplicate_advantage of any registered game:
+    the rows `musim run --game NAME` writes (the game's Job, its own options given here), as
+    {"scores": (count, players) array of score_<i>, and each of `columns` as an array}, chunks on
+    `workers` threads.  Mü serves as the other games do."""
+
+    def simulate(players, seed, policy, start, count):
+        from musim.engine.local import chunk_starts, run_ordered
+        from musim.engine.spec import RunSpec, checked
+
+        play = policy if isinstance(policy, str) else ",".join(policy)
+        spec = RunSpec(name, "deals", start + count, players, play, seed, workers=workers, options=dict(options))
+        job = checked(spec).job(spec)
+        chunks = chunk_starts(start + count, job.chunk_size, start)
+        batches = list(run_ordered(lambda s, c: job.to_batch(job.simulate(s, c)), chunks, workers))
+        out = {"scores": np.stack([_column(batches, f"score_{i}") for i in range(players)], axis=1)}
+        return out | {c: _column(batches, c) for c in columns}
+
+    return simulate
+
+
+def _column(batches, name):
+    return np.concatenate([b.column(name).to_numpy(zero_copy_only=False) for b in batches])
