@@ -3,7 +3,9 @@
 #   results/hand_model/  the hand-evaluation model (also rewrites musim/games/mu/hand_table.py)
 #   results/balance/     the team-target balance tables and plots
 #   results/seat_games/  every game's seat advantage and scoring events per player count
+#   results/head_to_head/  each game's heuristic against random, and exact play against the heuristic
 set -e
 python scripts/fit_hand_model.py --deals 20000 --seed 2026
 musim balance --players 3,4,5,6 --deals 2e4 --play heuristic --seed 2026 --out results/balance --overwrite --no-progress
 python scripts/seat_tables.py --rows 100000 --seed 2026
+python scripts/head_to_head.py --deals 20000 --seed 2026

@@ -88,12 +88,13 @@ def test_the_seats_policies_are_in_the_metadata_key_and_default_name(tmp_path, m
         ("mu", "random,heuristic,heuristic,heuristic,random", "--play: expected one policy or 4 (one a seat), got 5"),
         ("rummue", "random,bold,random,random", "--play: 'bold' is not one of the policies (heuristic, random)"),
         ("zwickern", "random,,random,random", "--play: '' is not one of the policies"),
-        ("mu", "dd,heuristic,dd,dd", "--play: mu plays dd at every seat or at none"),
+        ("mu", "dd,heuristic,dd,heuristic", "--dd-tricks applies only with --play dd"),
     ],
 )
 def test_a_bad_list_of_policies_is_refused_in_one_line(game, play, message):
+    extra = ("--dd-tricks", 3) if "dd" in play else ()  # the last tricks exact: only with dd at every seat
     for command in (res_args(game, play, 4, 10, 1), ("record", "--game", game, "--players", 4, "--play", play)):
-        res = invoke(*command, "--seed", 1, *(("--deal", 0) if command[0] == "record" else ()))
+        res = invoke(*command, "--seed", 1, *extra, *(("--deal", 0) if command[0] == "record" else ()))
         assert res.exit_code == 2 and message in res.output, res.output
         assert "Traceback" not in res.output and len(res.output.strip().splitlines()[-1]) > 0
 
@@ -170,37 +171,62 @@ class HeuristicMu:
             yield chief, choice, res["partner"]
         self.trumps = chief_trump, vice_trump
 
-    def cards(self):
-        """(seat, the card the heuristic plays, the card played) of every card of the play."""
-        n, p, rules = self.n, self.p, self.r
+    def positions(self):
+        """(seat, position, the card played) of every card of the play: position (hands, trick
+        cards, leader, and the contract's arrays) as the seat to move sees it."""
+        n, rules = self.n, self.r
         klass, power, class_mask = rules.contract(*self.trumps)
         tier_mask = np.zeros(4, np.uint64)
         rules.fill_tier_masks(*self.trumps, tier_mask)
-        res = self.result
-        team = {res["chief"], res["partner"]}
-        held = self.held.copy()
-        remaining = np.uint64(np.bitwise_or.reduce(held[:n]))
-        trick = np.zeros(len(held), np.int64)
-        play, leader = self.record["play"], res["chief"]
+        held, trick = self.held.copy(), np.zeros(len(self.held), np.int64)
+        play, leader = self.record["play"], self.result["chief"]
         for t in range(len(play) // n):
             winner_pos = 0
             for k in range(n):
-                seat = (leader + k) % n
-                legal = rules.legal_moves(held[seat], trick[0] if k else -1, klass, class_mask)
-                winner = (leader + winner_pos) % n
-                choice = p.choose_card(
-                    p.HEURISTIC, legal, held[seat], remaining & ~held[seat], trick, k, k == n - 1, winner_pos,
-                    (winner in team) == (seat in team), seat in team, klass, power, class_mask, tier_mask, self.state,
-                )  # fmt: skip
-                text = play[t * n + k]
-                yield seat, CARD_TEXT[choice], text
+                seat, text = (leader + k) % n, play[t * n + k]
+                contract = klass, power, class_mask, tier_mask
+                yield (
+                    seat,
+                    dict(held=held, trick=trick, k=k, leader=leader, winner_pos=winner_pos, contract=contract),
+                    text,
+                )
                 card = MU.index(text, held[seat])
                 held[seat] ^= np.uint64(1) << np.uint64(card)
-                remaining ^= np.uint64(1) << np.uint64(card)
                 trick[k] = card
                 if k and rules.beats(card, trick[winner_pos], klass, power):
                     winner_pos = k
             leader = (leader + winner_pos) % n
+
+    def cards(self):
+        """(seat, the card the heuristic plays, the card played) of every card of the play."""
+        n, p, team = self.n, self.p, {self.result["chief"], self.result["partner"]}
+        for seat, at, text in self.positions():
+            held, trick, k, leader, winner_pos = at["held"], at["trick"], at["k"], at["leader"], at["winner_pos"]
+            klass, power, class_mask, tier_mask = at["contract"]
+            legal = self.r.legal_moves(held[seat], trick[0] if k else -1, klass, class_mask)
+            unseen = np.uint64(np.bitwise_or.reduce(held[:n])) & ~held[seat]
+            winner = (leader + winner_pos) % n
+            choice = p.choose_card(
+                p.HEURISTIC, legal, held[seat], unseen, trick, k, k == n - 1, winner_pos,
+                (winner in team) == (seat in team), seat in team, klass, power, class_mask, tier_mask, self.state,
+            )  # fmt: skip
+            yield seat, CARD_TEXT[choice], text
+
+    def solved(self, seat, at):
+        """`musim solve`'s position of the seat to move (docs/examples/README.md)."""
+        res = self.result
+        return {
+            "game": "mu",
+            "players": self.n,
+            "hands": [MU.format(h) for h in at["held"][: self.n]],
+            "leader": at["leader"],
+            "chief": res["chief"],
+            "vice": res["vice"],
+            "partner": res["partner"],
+            "chief_trump": res["chief_trump"],
+            "vice_trump": res["vice_trump"],
+            "trick": [CARD_TEXT[c] for c in at["trick"][: at["k"]]],
+        }
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -239,8 +265,8 @@ def test_mus_python_api_plays_per_seat_duplicate_deals(tmp_path):
     out = simulate_deals(4, 6, play.split(","), 0, 500)
     assert np.array_equal(out["scores"], scores(table, 4))
     assert np.array_equal(out["hands"], np.array(table.column("hands").to_pylist(), np.uint64))
-    with pytest.raises(ValueError, match="dd at every seat or at none"):
-        simulate_deals(4, 6, ["dd", "heuristic", "dd", "dd"], 0, 1)
+    with pytest.raises(ValueError, match="expected one policy or 4"):
+        simulate_deals(4, 6, ["random", "heuristic"], 0, 1)
     mean, half = duplicate_advantage(simulate_deals, 4, 6, 2000)
     assert mean - half > 0  # a heuristic seat among random ones gains on the same deals
 
@@ -255,3 +281,33 @@ def test_a_seat_games_dd_seat_plays_among_heuristic_ones(tmp_path):
     assert mixed.column("hands").equals(heuristic.column("hands"))
     assert read_metadata(tmp_path / "d.parquet")["params"]["play"] == play
     assert get_game("wimmueln").exact_play
+
+
+@pytest.mark.slow  # compiles Mü's exact play and solves every card of the dd seat
+def test_a_mu_dd_seat_among_heuristic_ones_plays_cards_that_musim_solve_finds_best(tmp_path):
+    """A Mü dd seat among heuristic ones: each of its cards has the best value `musim solve
+    --all-moves` gives its side in the position (the most for the chief's team, the least for
+    the others); the heuristic seats' cards are the heuristic's."""
+    dd_seat, checked = 1, 0
+    for deal in range(3):
+        res = invoke("record", "--players", 3, "--seed", 4, "--play", "heuristic,dd,heuristic", "--deal", deal)
+        assert res.exit_code == 0, res.output
+        (tmp_path / "record.json").write_text(res.output)
+        result = json.loads(invoke("replay", tmp_path / "record.json").output)
+        if result["outcome"] == "eklat":
+            continue
+        mu = HeuristicMu(json.loads(res.output), result)
+        assert all(h == m for _, h, m in mu.auction()) and all(h == m for _, h, m in mu.contract())
+        heuristic = list(mu.cards())
+        for (seat, at, made), (_, choice, _) in zip(mu.positions(), heuristic):
+            if seat != dd_seat:
+                assert choice == made
+                continue
+            (tmp_path / "position.json").write_text(json.dumps(mu.solved(seat, at)))
+            solved = invoke("solve", tmp_path / "position.json", "--all-moves")
+            assert solved.exit_code == 0, solved.output
+            values = json.loads(solved.output)["moves"]
+            best = max(values.values()) if seat == result["chief"] else min(values.values())
+            assert values[made] == best, (deal, at["k"], made, values)
+            checked += 1
+    assert checked > 0

@@ -2,7 +2,7 @@
 
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
-from musim.games.contract import EXACT_PLAY, Game, Option, lazy, plays_exactly
+from musim.games.contract import EXACT_PLAY, Game, Option, lazy
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (tests/golden keeps
@@ -16,14 +16,6 @@ def check_dd_tricks(play, dd_tricks):
     """Playing the last tricks double-dummy means nothing but under exact play."""
     if dd_tricks and play != EXACT_PLAY:
         raise SpecError("--dd-tricks applies only with --play dd")
-
-
-def check_play(spec):
-    """Exact play is one solve of the whole table for the chief's team against the others
-    (ddplay.py), not a seat's: dd at every seat or at none (random and heuristic seats mix)."""
-    if plays_exactly(spec.play) and spec.play != EXACT_PLAY:
-        raise SpecError(f"--play: mu plays dd at every seat or at none (one solve of the whole table), got {spec.play}")
-    check_dd_tricks(spec.play, spec.options["dd_tricks"])
 
 
 GAME = Game(
@@ -42,7 +34,7 @@ GAME = Game(
     ),
     job=lazy("musim.games.mu.run", "job"),
     make_summary=lazy("musim.games.mu.summary", "for_run"),
-    check=check_play,
+    check=lambda spec: check_dd_tricks(spec.play, spec.options["dd_tricks"]),
     warning=lazy("musim.games.mu.cli", "run_warning"),
     estimate=lazy("musim.games.mu.costs", "run_seconds"),
     record=lazy("musim.games.mu.run", "record"),

@@ -5,7 +5,7 @@ lay on an auction turn, the vice's trump, the chief's trump, the partner, and
 each card played.  Policies are small integer codes dispatched inside the deal
 kernel, so that a new one (the double-dummy player) drops in as one more branch.  Each seat
 decides by its own codes (simulate.run_policy: one auction and one card-play code a seat), so a
-`random` seat may sit among `heuristic` ones; `dd` plays the whole table or no seat of it.
+`random` seat may sit among `heuristic` ones, or a `dd` seat among others (simulate.play_tricks).
 
 random     uniform over the legal choices: on an auction turn first the number of
            cards (pass = 0 .. lay limit, uniformly), then a uniform set of that

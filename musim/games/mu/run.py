@@ -16,6 +16,7 @@ from musim.core.cards import CARD_TEXT, type_text
 from musim.core.deck import MU
 from musim.engine.progress import report, slices
 from musim.engine.run import Job
+from musim.games.contract import plays_exactly
 from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
@@ -79,7 +80,7 @@ def simulate_deals(players, seed, play, start, count, tt_mb=DEFAULT_MB, dd_trick
     unknown (ddplay.py), and the row is not double-dummy play but for its bounds.  `play`: one
     policy name or one a seat (sim.seat_codes)."""
     bid_policy, play_policy = sim.seat_codes(players, play)
-    dd = play_policy[0] == DD  # every seat's or none's
+    dd = DD in play_policy
     ch = DealChunk(players, start, count, dd=dd)
     if not dd:
         ws = sim.make_workspace(players)
@@ -165,7 +166,7 @@ class MatchChunk:
 def simulate_match_chunk(players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0):
     """Play matches start..start+count-1 of a run and return their MatchChunk."""
     bid_policy, play_policy = sim.seat_codes(players, play)
-    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy[0] == DD else None
+    dd = worker_ddplay(tt_mb, dd_tricks) if DD in play_policy else None
     ws = sim.make_workspace(players, dd, goal)
     policy = sim.run_policy(bid_policy, play_policy)
     parts = [  # the progress bar moves within the chunk
@@ -208,7 +209,7 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0):
     """
     bid_policy, play_policy = sim.seat_codes(players, play)
     ch = DealChunk(players, deal, 1)
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if play_policy[0] == DD else None)
+    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks) if DD in play_policy else None)
     ch.play(seed, bid_policy, play_policy, ws)
     r = ch.res[0]
     record = {
@@ -241,10 +242,10 @@ def job(spec):
         )
         return Job(CHUNK_MATCHES, simulate, match_batch, MATCH_SCHEMA)
     return Job(
-        CHUNK_DD_DEALS if spec.play == "dd" else CHUNK_DEALS,
+        CHUNK_DD_DEALS if plays_exactly(spec.play) else CHUNK_DEALS,
         partial(simulate_deals, spec.players, spec.seed, spec.play, tt_mb=spec.tt_mb, dd_tricks=dd_tricks),
         deal_batch,
-        deal_schema(spec.players, spec.play == "dd"),
+        deal_schema(spec.players, plays_exactly(spec.play)),
         DICTIONARY_COLUMNS,
     )
 

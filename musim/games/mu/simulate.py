@@ -93,12 +93,8 @@ def run_policy(bid_policy, play_policy):
 
 def seat_codes(players, play):
     """(auction codes, card-play codes), one a seat, of a --play text (one policy name for every
-    seat or one a seat: musim.play.duplicate.seat_names).  ValueError if `dd` sits beside other
-    policies: exact play is one solve of the whole table (ddplay.py), not a seat's."""
+    seat or one a seat: musim.play.duplicate.seat_names)."""
     codes = seat_policies(players, play, policies.NAMES)
-    exact = codes[:, PLAY_POLICY] == policies.DD
-    if exact.any() and not exact.all():
-        raise ValueError(f"mu plays dd at every seat or at none (a solve of the whole table), got {play!r}")
     return codes[:, BID_POLICY], codes[:, PLAY_POLICY]
 
 
@@ -109,7 +105,7 @@ def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_M
     a seat (seat_codes)."""
     bid, play = seat_codes(players, policy)
     if ws is None:
-        ws = make_workspace(players, ddplay.worker_ddplay(tt_mb) if play[0] == policies.DD else None)
+        ws = make_workspace(players, ddplay.worker_ddplay(tt_mb) if policies.DD in play else None)
     return drivers.simulate_layout_deals(DEAL, players, run_policy(bid, play), seed, start, count, ws)
 
 
@@ -182,9 +178,10 @@ def run_auction(n, dealer, bid_policy, state, laid, ws):
 def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, dd):
     """Play every trick: the chief leads first, each trick's winner leads the next.
 
-    With the DD policy the last dd.meta[TRICKS] tricks (0: all) are played by the
+    With the DD policy at every seat the last dd.meta[TRICKS] tricks (0: all) are played by the
     double-dummy solver (ddplay.py), the rest by the heuristic; where the solver leaves the
-    value unknown (the node limit, or the reach question) by the heuristic too.  `dd` is
+    value unknown (the node limit, or the reach question) by the heuristic too.  With DD at
+    some seats only, each card of theirs is a solve of its own (ddplay.dd_seat_card).  `dd` is
     ws.dd, passed on its own so that numba prunes the solver away when it is None."""
     held, trick, on_team, log = ws.held, ws.trick, ws.on_team, ws.play_log
     klass, power, class_mask, tier_mask = ws.klass, ws.power, ws.class_mask, ws.tier_mask
@@ -194,18 +191,16 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
         remaining |= held[s]
     leader = chief
     pos = 0
-    active = False  # double-dummy play under way
+    active = False  # double-dummy play of the whole table under way
+    whole = True  # every seat plays dd: one solve of the whole table (else a solve per dd seat's card)
+    for s in range(n):
+        whole &= policies.seat_code(play_policy, s) == policies.DD
     if dd is not None:
         ddplay.dd_reset(dd)
     tricks = popcount(held[0])
     for t in range(tricks):
         if dd is not None:
-            if (
-                policies.seat_code(play_policy, leader) == policies.DD  # dd: every seat's or none's
-                and not active
-                and not ddplay.dd_unsolved(dd)
-                and ddplay.dd_starts_at(dd, tricks - t)
-            ):
+            if whole and not active and not ddplay.dd_unsolved(dd) and ddplay.dd_starts_at(dd, tricks - t):
                 taken = 0
                 for s in range(n):
                     taken += card_points[s] if on_team[s] else 0
@@ -217,6 +212,10 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
             if dd is not None:
                 if active:
                     card = ddplay.dd_card(n, dd, seat, leader, k)
+                elif not whole and policies.seat_code(play_policy, seat) == policies.DD:
+                    card = ddplay.dd_seat_card(
+                        n, chief_trump, vice_trump, held, on_team, trick, k, leader, dd, klass, power, class_mask
+                    )
             if card < 0:
                 legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
                 card = policies.choose_card(
