@@ -5,6 +5,7 @@ policies, bad lists are refused in one line, records of such runs replay; Mü's 
 decide as its heuristic kernels given the record's state; Mü's Python API plays duplicate deals."""
 
 import json
+import shutil
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -26,12 +27,12 @@ def invoke(*args):
 
 
 def run(path, game, play, *args, players=3, deals=300, seed=5):
-    res = invoke(*res_args(game, play, players, deals, seed), "--out", path, "--no-progress", *args)
+    res = invoke(*run_args(game, play, players, deals, seed), "--out", path, "--no-progress", *args)
     assert res.exit_code == 0, res.output
     return pq.read_table(path)
 
 
-def res_args(game, play, players, deals, seed):
+def run_args(game, play, players, deals, seed):
     return ("run", "--game", game, "--players", players, "--deals", deals, "--seed", seed, "--play", play)
 
 
@@ -53,24 +54,23 @@ def test_a_random_seat_plays_its_own_decisions_on_the_same_deals(tmp_path, game)
 
 @pytest.mark.parametrize("game", ["panther", "mu"])
 def test_one_policy_a_seat_all_alike_is_that_policy(tmp_path, monkeypatch, game):
+    """The same rows, key and default run name as the one policy."""
     monkeypatch.chdir(tmp_path)
-    named = {}
+    seen = []
     for play in ("heuristic", "heuristic,heuristic,heuristic,heuristic", " heuristic , heuristic,heuristic,heuristic"):
-        res = invoke(*res_args(game, play, 4, 200, 7), "--no-progress", "--overwrite")
+        res = invoke(*run_args(game, play, 4, 200, 7), "--no-progress")
         assert res.exit_code == 0, res.output
-        named[play] = tmp_path / "runs" / f"{game}-4p-heuristic-seed7"
-        assert named[play].is_dir(), res.output
-        table = pq.read_table(named[play])
-        key = read_manifest(named[play])["key"]
-        if play == "heuristic":
-            first, first_key = table, key
-        assert table.equals(first) and key == first_key
+        (out,) = (tmp_path / "runs").iterdir()
+        assert out.name == f"{game}-4p-heuristic-seed7"
+        seen.append((pq.read_table(out), read_manifest(out)["key"]))
+        shutil.rmtree(out)
+    assert all(table.equals(seen[0][0]) and key == seen[0][1] for table, key in seen)
 
 
 def test_the_seats_policies_are_in_the_metadata_key_and_default_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     play = "random,heuristic,heuristic,heuristic"
-    res = invoke(*res_args("mu", play, 4, 100, 3), "--no-progress")
+    res = invoke(*run_args("mu", play, 4, 100, 3), "--no-progress")
     assert res.exit_code == 0, res.output
     out = tmp_path / "runs" / f"mu-4p-{play}-seed3"
     assert out.is_dir() and f"play {play} by seat" in res.output
@@ -93,7 +93,7 @@ def test_the_seats_policies_are_in_the_metadata_key_and_default_name(tmp_path, m
 )
 def test_a_bad_list_of_policies_is_refused_in_one_line(game, play, message):
     extra = ("--dd-tricks", 3) if "dd" in play else ()  # the last tricks exact: only with dd at every seat
-    for command in (res_args(game, play, 4, 10, 1), ("record", "--game", game, "--players", 4, "--play", play)):
+    for command in (run_args(game, play, 4, 10, 1), ("record", "--game", game, "--players", 4, "--play", play)):
         res = invoke(*command, "--seed", 1, *extra, *(("--deal", 0) if command[0] == "record" else ()))
         assert res.exit_code == 2 and message in res.output, res.output
         assert "Traceback" not in res.output and len(res.output.strip().splitlines()[-1]) > 0
