@@ -112,11 +112,11 @@ def game_params(game, per_deal_only=False):
         click.Option(["--players"], type=click.IntRange(low, high), default=game.default_players, show_default=True),
         click.Option(
             ["--play"],
-            metavar="POLICY[,POLICY...]",
+            metavar=f"[{'|'.join(game.policies)}][,...]",
             default=game.policies[0],
             show_default=True,
-            help=f"One of {', '.join(game.policies)} for every seat, or one a seat in the order of the rows' "
-            f"seats (random,heuristic,...: docs/players.md). {game.play_help}",
+            help=f"One policy for every seat, or one a seat in the order of the rows' seats "
+            f"(random,heuristic,...: docs/players.md). {game.play_help}",
         ),
     ]
     if game.exact_play:
