@@ -256,15 +256,17 @@ def test_mus_heuristic_seats_decide_as_the_heuristic_and_the_random_seat_does_no
 
 def test_mus_python_api_plays_per_seat_duplicate_deals(tmp_path):
     """musim.games.mu.simulate.simulate_deals gives the rows `musim run` writes, a seat's policy
-    by name, and serves musim.play.duplicate.duplicate_advantage as the other games' do."""
+    by name, as does musim.play.duplicate.game_simulate, and serves duplicate_advantage as the
+    other games' do."""
     from musim.games.mu.simulate import simulate_deals
-    from musim.play.duplicate import duplicate_advantage
+    from musim.play.duplicate import duplicate_advantage, game_simulate
 
     play = "heuristic,heuristic,random,heuristic"
     table = run(tmp_path / "m.parquet", "mu", play, players=4, deals=500, seed=6)
     out = simulate_deals(4, 6, play.split(","), 0, 500)
     assert np.array_equal(out["scores"], scores(table, 4))
     assert np.array_equal(out["hands"], np.array(table.column("hands").to_pylist(), np.uint64))
+    assert np.array_equal(game_simulate("mu", 2)(4, 6, play, 0, 500)["scores"], out["scores"])  # any game's rows
     with pytest.raises(ValueError, match="expected one policy or 4"):
         simulate_deals(4, 6, ["random", "heuristic"], 0, 1)
     mean, half = duplicate_advantage(simulate_deals, 4, 6, 2000)
@@ -311,3 +313,19 @@ def test_a_mu_dd_seat_among_heuristic_ones_plays_cards_that_musim_solve_finds_be
             assert values[made] == best, (deal, at["k"], made, values)
             checked += 1
     assert checked > 0
+
+
+def test_a_stopped_per_seat_runs_resume_command_names_the_seats_policies():
+    """The command that continues a stopped run gives --play as the run was keyed, and --tt-mb
+    when a seat plays exactly."""
+    import shlex
+
+    from musim.engine.run import default_out, resume_command
+    from musim.engine.spec import RunSpec, checked
+
+    spec = RunSpec("wimmueln", "deals", 10, 3, "dd, heuristic,heuristic", seed=1, workers=1)
+    game = checked(spec)
+    spec.out = default_out(spec, game)
+    args = shlex.split(resume_command(spec, game))
+    assert args[args.index("--play") + 1] == "dd,heuristic,heuristic" and "--tt-mb" in args
+    assert args[args.index("--out") + 1] == "runs/wimmueln-3p-dd,heuristic,heuristic-seed1"
