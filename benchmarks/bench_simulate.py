@@ -33,7 +33,8 @@ def first_call_seconds(players, env):
 
 def kernel_rate(players, play):
     from musim.games.mu import simulate as sim
-    from musim.games.mu.run import PLAY_POLICIES, DealChunk
+    from musim.games.mu.policies import NAMES
+    from musim.games.mu.run import DealChunk
 
     count = 1 << 15
     ch = DealChunk(players, 0, count)
@@ -42,7 +43,7 @@ def kernel_rate(players, play):
     for rep in range(6):
         t = time.perf_counter()
         ch.start = rep * count
-        ch.play(7, *PLAY_POLICIES[play], ws)
+        ch.play(7, *NAMES[play], ws)
         if rep:
             best = min(best, time.perf_counter() - t)
     return count / best

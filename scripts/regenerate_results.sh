@@ -6,6 +6,7 @@
 #   results/auction/     each auction model's bids and eklats beside the pure strength
 #   results/balance_auction/  targets proposed under each auction model, side by side
 #   results/balance_round2/   each model's proposal measured again (one round of --targets)
+#   results/head_to_head/  each game's heuristic against random, and exact play against the heuristic
 set -e
 python scripts/fit_hand_model.py --deals 20000 --seed 2026
 musim balance --players 3,4,5,6 --deals 2e4 --play heuristic --seed 2026 --out results/balance --overwrite --no-progress
@@ -16,3 +17,4 @@ for model in cautious bold; do
   musim balance --players 3,4,5,6 --deals 2e4 --auction $model --targets results/balance_auction/$model/proposed_targets.csv \
     --seed 2026 --out results/balance_round2/$model --overwrite --no-progress
 done
+python scripts/head_to_head.py --deals 20000 --seed 2026

@@ -14,7 +14,7 @@ from click.core import ParameterSource
 from musim import __version__
 from musim.cli.options import SEEDS, GameCommand, advice, check_engine, engine_options, parse_count, warn
 from musim.games import DEFAULT_GAME
-from musim.games.contract import EXACT_PLAY
+from musim.games.contract import plays_exactly
 from musim.solver.table_size import DEFAULT_MB
 
 GAME_HELP = "Game (see `musim games`); `--game NAME --help` lists its options."
@@ -365,7 +365,7 @@ def run(
         progress=sys.stderr.isatty() if progress is None else progress,
         started=lambda: warn(g.warning(spec) if g.warning else None),
         notify=lambda text: click.echo(text, err=True),
-        advice=advice(play == EXACT_PLAY, "--matches" if matches else "--deals", [f"--play {g.policies[0]}"]),
+        advice=advice(plays_exactly(play), "--matches" if matches else "--deals", [f"--play {g.policies[0]}"]),
         resume=resume,
     )
     try:

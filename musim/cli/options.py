@@ -104,17 +104,19 @@ def option_decorator(option, help):
 
 
 def game_params(game, per_deal_only=False):
-    """The options a command gets from its --game: players in the game's range, its policies,
+    """The options a command gets from its --game: players in the game's range, its policies (one,
+    or one a seat: checked with the players by engine/spec.py checked),
     the table size if it plays exactly, and its own options (`musim record`: those of one deal)."""
     low, high = game.players
     params = [
         click.Option(["--players"], type=click.IntRange(low, high), default=game.default_players, show_default=True),
         click.Option(
             ["--play"],
-            type=click.Choice(game.policies),
+            metavar=f"[{'|'.join(game.policies)}][,...]",
             default=game.policies[0],
             show_default=True,
-            help=game.play_help,
+            help=f"One policy for every seat, or one a seat in the order of the rows' seats "
+            f"(random,heuristic,...: docs/players.md). {game.play_help}",
         ),
     ]
     if game.exact_play:

@@ -28,7 +28,8 @@ METADATA_FIELDS = {
     "command": 'The command that wrote the file (`"run"`).',
     "params": "Every parameter of the run, by name (below).",
     "seed": "The root seed (drawn and recorded when `--seed` was not given).",
-    "policy": "The play mode (`--play`): `random`, `heuristic` or `dd`.",
+    "policy": "The play mode (`--play`): one policy of the game (`random`, `heuristic`, `dd`) for every seat, or the "
+    "seats' policies in seat order joined by commas (`random,heuristic,heuristic`).",
     "models": "The model deciding each kind of choice where a game has several, by name "
     '(Mü: `{"auction": "cautious"}`, docs/players.md); `{}` for the other games.',
     "rng": "The random-stream scheme: item k of a run draws from a stream keyed by (seed, k).",

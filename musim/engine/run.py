@@ -31,7 +31,7 @@ from musim.engine.parquet import atomic_parquet, check_output, read_manifest
 from musim.engine.parts import RunDirectory, read_held
 from musim.engine.spec import RunSpec, checked, keyed_options
 from musim.engine.stop import Stopped, listening
-from musim.games.contract import EXACT_PLAY
+from musim.games.contract import plays_exactly
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
 
@@ -71,7 +71,8 @@ def metadata(spec, game, chunk_size):
 
 def default_out(spec, game):
     """The directory a run without --out writes: runs/<game>-<players>p-<play>[-matches][-<option><value>...]
-    -seed<seed>, naming each game option not at its default (`-dd-tricks4`; a flag by its name, `-teams`)."""
+    -seed<seed>, naming each game option not at its default (`-dd-tricks4`; a flag by its name, `-teams`);
+    <play> is the policy, or the seats' policies joined by commas (`mu-4p-random,heuristic,heuristic,heuristic`)."""
     kind = "-matches" if spec.mode == "matches" else ""
     changed = "".join(_changed(o, spec.options[o.name]) for o in game.options if spec.options[o.name] != o.default)
     return os.path.join(DEFAULT_DIR, f"{spec.game}-{spec.players}p-{spec.play}{kind}{changed}-seed{spec.seed}")
@@ -123,7 +124,7 @@ def resume_command(spec, game):
         elif value != option.default:
             args += [option.flag, value]
     args += ["--out", spec.out, "--workers", spec.workers, "--engine", spec.engine]
-    args += ["--tt-mb", spec.tt_mb] if spec.play == EXACT_PLAY else []
+    args += ["--tt-mb", spec.tt_mb] if plays_exactly(spec.play) else []
     args += ["--scheduler", spec.scheduler] if spec.scheduler else []
     return shlex.join([*map(str, args), "--resume"])
 
@@ -166,7 +167,7 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     remaining = spec.count - output.kept
     t0 = time.perf_counter()
     expected = game.estimate(dataclasses.replace(spec, count=remaining)) if game.estimate else None
-    exact = spec.play == EXACT_PLAY
+    exact = plays_exactly(spec.play)
     bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, expected=expected, exact=exact, leave=False)
     try:
         with listening():  # a signal once the last chunk is written lets the run finish (engine/stop.py)

@@ -27,10 +27,12 @@ class RunSpec:
 
 
 def checked(spec):
-    """The Game of `spec`, once spec fits it: seats, policy and mode checked, the game's options
+    """The Game of `spec`, once spec fits it: seats, policies (spec.play made the one name or the
+    seats' names, musim.play.duplicate.play_text) and mode checked, the game's options
     checked and completed with their defaults (in place), then the game's own check.
     SpecError naming the option at fault otherwise."""
     from musim.games import UnknownGame, get_game
+    from musim.play.duplicate import play_text
 
     try:
         game = get_game(spec.game)
@@ -43,8 +45,10 @@ def checked(spec):
     low, high = game.players
     if not low <= spec.players <= high:
         raise SpecError(f"--players: {spec.players} is not in {game.name}'s range {low}..{high}")
-    if spec.play not in game.policies:
-        raise SpecError(f"--play: {spec.play!r} is not one of {game.name}'s policies ({', '.join(game.policies)})")
+    try:  # one policy or one a seat; a list of one policy is that policy (the run's key and name)
+        spec.play = play_text(spec.players, spec.play, game.policies)
+    except ValueError as exc:
+        raise SpecError(f"--play: {exc}") from None
     unknown = set(spec.options) - {o.name for o in game.options}
     if unknown:
         raise SpecError(f"{game.name} has no option {', '.join(sorted(unknown))}")

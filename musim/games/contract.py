@@ -16,6 +16,13 @@ from musim.engine.errors import SpecError
 
 MIN_SEATS, MAX_SEATS = 2, 8  # the seats every part of musim (rows, solver, records) supports
 EXACT_PLAY = "dd"  # the policy name of exact double-dummy play; needs a solver
+
+
+def plays_exactly(play):
+    """Does some seat of a run's --play (one policy, or one a seat joined by commas) play exactly?"""
+    return EXACT_PLAY in play.split(",")
+
+
 OPTION_TYPES = (int, float, str, bool)
 # names the CLI and RunSpec use for every game: a game's option may not take one
 GENERIC_NAMES = frozenset(

@@ -15,7 +15,7 @@ from musim.analysis.compare import figure
 from musim.engine.parquet import schema_of
 from musim.engine.progress import slices
 from musim.engine.run import Job
-from musim.games.contract import EXACT_PLAY
+from musim.games.contract import plays_exactly
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,
@@ -61,7 +61,7 @@ def job(spec, simulate, columns):
         )
     else:
         kernel, size, cols, to_batch = simulate.simulate_deals, CHUNK_DEALS, columns.DEAL_COLUMNS, columns.deal_batch
-    if spec.play == EXACT_PLAY:  # seconds to minutes a deal: one a chunk, each worker's table of --tt-mb
+    if plays_exactly(spec.play):  # seconds to minutes a deal: one a chunk, each worker's table of --tt-mb
         kernel, size = partial(kernel, tt_mb=spec.tt_mb), 1
     return Job(
         size,

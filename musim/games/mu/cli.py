@@ -17,6 +17,7 @@ from musim.cli.options import (
 )
 from musim.engine.errors import SpecError
 from musim.games import mu
+from musim.games.contract import plays_exactly
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -92,7 +93,8 @@ def warn_if_slow(play, players, dd_tricks=0, tricks_option=False, items=1, worke
 
 def run_warning(spec):
     """GAME.warning: said before `musim run` or `musim record` of a slow spec."""
-    return slow_text(spec.play, [spec.players], spec.options["dd_tricks"], True, spec.count, spec.workers or 1)
+    play = "dd" if plays_exactly(spec.play) else spec.play  # a dd seat among others solves at each of its cards
+    return slow_text(play, [spec.players], spec.options["dd_tricks"], True, spec.count, spec.workers or 1)
 
 
 TARGETS = click.option(

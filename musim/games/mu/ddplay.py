@@ -1,5 +1,7 @@
 """Double-dummy card play inside the deal kernel: every card chosen by the exact solver.
 
+(A run with dd at some seats only solves afresh at each of their cards: dd_seat_card.)
+
 When the play phase reaches the last `tricks` tricks (all of them by default), the position
 is mapped into the solver's layout and solved once: its value is the most card points the
 chief's team can take in those tricks, the team maximising and the others minimising, every
@@ -214,6 +216,20 @@ def dd_card(n, dd, seat, leader, k):
     dd.st.hands[seat] ^= bit(c)
     dd.st.line[k] = c
     return dd.lay.orig_of[c]
+
+
+@flat_kernel(inline="always")
+def dd_seat_card(n, chief_trump, vice_trump, held, on_team, trick, k, leader, dd, klass, power, class_mask):
+    """The card (original index) a seat plays double-dummy among seats that do not (a run with
+    dd at some seats only): the position, the trick's first k cards on the table, solved afresh
+    for the chief's team (the others' cards are not the solver's, so the value moves between
+    cards), and of the legal cards that keep that value the lowest card index, as dd_card."""
+    dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask)
+    for j in range(k):
+        dd.st.line[j] = dd.lay.canon_of[trick[j]]
+    g = solver_game(n, dd.lay)
+    value = solve_bounds(g, dd.tt, dd.st, leader, k, 0)[0]
+    return dd.lay.orig_of[first_keeping_move(g, dd.tt, dd.st, leader, k, value, dd.lay.canon_of)]
 
 
 @flat_kernel

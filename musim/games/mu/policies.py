@@ -3,7 +3,9 @@
 A deal asks its policies five kinds of question — how many and which cards to
 lay on an auction turn, the vice's trump, the chief's trump, the partner, and
 each card played.  Policies are small integer codes dispatched inside the deal
-kernel, so that a new one (the double-dummy player) drops in as one more branch.
+kernel, so that a new one (the double-dummy player) drops in as one more branch.  Each seat
+decides by its own codes (simulate.run_policy: one auction and one card-play code a seat), so a
+`random` seat may sit among `heuristic` ones, or a `dd` seat among others (simulate.play_tricks).
 
 random     uniform over the legal choices: on an auction turn first the number of
            cards (pass = 0 .. lay limit, uniformly), then a uniform set of that
@@ -54,6 +56,8 @@ AUCTIONS maps the names of the auction models (`--auction`) to their codes.
 """
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
@@ -79,6 +83,19 @@ BOLD_OPTIMISM = 2.0  # team points the bold bidder adds to its estimate
 THREAT_RAISE = 1  # levels the bold bidder adds while a would-be vice shows its best type
 TIE_SLACK = 0  # the bold bidder matches a top count up to this many levels above its goal
 TIE_ODDS = 3  # ... one time in TIE_ODDS (a draw of the deal's stream)
+# --play name -> (auction/trump/partner code, card-play code) of a seat
+NAMES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
+
+
+def seat_code(policy, seat):
+    """The code `seat` decides by: `policy` is one code for every seat, or an array of one a seat."""
+
+
+@overload(seat_code, inline="always")
+def _seat_code(policy, seat):
+    if isinstance(policy, types.Integer):
+        return lambda policy, seat: policy
+    return lambda policy, seat: policy[seat]
 
 
 @flat_kernel
@@ -101,13 +118,14 @@ def best_type(hand, allowed, n, est):
 
 @flat_kernel
 def plan_auction(policy, n, held, plan_type, plan_bid, est, targets):
-    """Before the auction: each player's best type and the bid it can afford under the run's
-    target table `targets` ([n, bid]) (the cautious and bold auctions; the bold one with
-    BOLD_OPTIMISM points more)."""
-    if policy != HEURISTIC and policy != BOLD:
-        return
-    optimism = BOLD_OPTIMISM if policy == BOLD else 0.0
+    """Before the auction: each planning player's best type and the bid it can afford under the
+    run's target table `targets` ([n, bid]); `policy`: the auction code of every seat, or one a
+    seat (the cautious and bold auctions plan, the bold one with BOLD_OPTIMISM points more)."""
     for s in range(n):
+        code = seat_code(policy, s)
+        if code != HEURISTIC and code != BOLD:
+            continue
+        optimism = BOLD_OPTIMISM if code == BOLD else 0.0
         t, e = best_type(held[s], nameable_types(held[s], -1), n, est)
         plan_type[s] = t
         plan_bid[s] = achieved_rank(n, int(e + optimism), targets)

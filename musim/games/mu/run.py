@@ -16,18 +16,16 @@ from musim.core.cards import CARD_TEXT, type_text
 from musim.core.deck import MU
 from musim.engine.progress import report, slices
 from musim.engine.run import Job
+from musim.games.contract import plays_exactly
 from musim.games.mu import BY_PLAY, RULEBOOK
 from musim.games.mu import simulate as sim
 from musim.games.mu import targets as variant
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
-from musim.games.mu.policies import AUCTIONS, DD, HEURISTIC, RANDOM
+from musim.games.mu.policies import AUCTIONS, DD, RANDOM
 from musim.play import drivers
 from musim.play.drivers import MATCH_DEAL_CAP
 from musim.solver.tt import DEFAULT_MB
-
-# --play name -> (auction/trump/partner policy, card-play policy)
-PLAY_POLICIES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
 
 CHUNK_DEALS = 1 << 15
 CHUNK_DD_DEALS = 1  # a deal takes 0.1 s to minutes: progress shows deal by deal
@@ -54,11 +52,15 @@ DICTIONARY_COLUMNS = (
 )
 
 
-def policy_codes(play, auction=BY_PLAY):
-    """(auction/trump/partner policy, card-play policy) of a --play mode under an --auction
-    model (mu.BY_PLAY: the one --play implies; the game's check refuses others with random play)."""
-    bid_policy, play_policy = PLAY_POLICIES[play]
-    return (bid_policy if auction == BY_PLAY else AUCTIONS[auction]), play_policy
+def policy_codes(players, play, auction=BY_PLAY):
+    """(auction codes, card-play codes), one a seat, of a --play text (one policy or one a seat)
+    under an --auction model: mu.BY_PLAY keeps the auction each seat's policy implies; another
+    model bids for every seat but the random ones, which always bid at random (the game's check
+    refuses a model when every seat plays random)."""
+    bid, card = sim.seat_codes(players, play)
+    if auction != BY_PLAY:
+        bid = np.where(bid == RANDOM, RANDOM, AUCTIONS[auction])
+    return bid, card
 
 
 class DealChunk:
@@ -72,7 +74,8 @@ class DealChunk:
         self.solve_ms = np.full(count, np.nan, np.float32)
 
     def play(self, seed, bid_policy, play_policy, ws, first=0, stop=None):
-        """Fill rows first..stop-1 (all by default) with deals start+first.. of the run."""
+        """Fill rows first..stop-1 (all by default) with deals start+first.. of the run; the
+        policies: one code for every seat or one a seat (sim.run_policy)."""
         rows = slice(first, self.count if stop is None else stop)
         part = drivers.Run(self.dealers[rows], sim.Deal(*(a[rows] for a in self.rows.deal)))
         drivers.simulate_chunk(
@@ -101,9 +104,10 @@ def simulate_deals(
     start solve past the limit, or one that asks only the reach question, leaves the value
     unknown (ddplay.py), and the row is not double-dummy play but for its bounds.  auction: the
     --auction model (policy_codes)."""
-    bid_policy, play_policy = policy_codes(play, auction)
-    ch = DealChunk(players, start, count, dd=play_policy == DD)
-    if play_policy != DD:
+    bid_policy, play_policy = policy_codes(players, play, auction)
+    dd = DD in play_policy
+    ch = DealChunk(players, start, count, dd=dd)
+    if not dd:
         ws = sim.make_workspace(players, targets=targets)
         for first, stop in slices(count):  # the progress bar moves within the chunk
             ch.play(seed, bid_policy, play_policy, ws, first, stop)
@@ -189,8 +193,8 @@ def simulate_match_chunk(
 ):
     """Play matches start..start+count-1 of a run and return their MatchChunk (`auction` and
     `targets` as in simulate_deals)."""
-    bid_policy, play_policy = policy_codes(play, auction)
-    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
+    bid_policy, play_policy = policy_codes(players, play, auction)
+    dd = worker_ddplay(tt_mb, dd_tricks) if DD in play_policy else None
     ws = sim.make_workspace(players, dd, goal, targets)
     policy = sim.run_policy(bid_policy, play_policy)
     parts = [  # the progress bar moves within the chunk
@@ -233,9 +237,9 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLA
     Any Parquet row can so be expanded into the full auction and play, and
     `musim replay` must reproduce the row from it.
     """
-    bid_policy, play_policy = policy_codes(play, auction)
+    bid_policy, play_policy = policy_codes(players, play, auction)
     ch = DealChunk(players, deal, 1)
-    dd = worker_ddplay(tt_mb, dd_tricks) if play_policy == DD else None
+    dd = worker_ddplay(tt_mb, dd_tricks) if DD in play_policy else None
     ws = sim.make_workspace(players, dd, targets=variant.table_of(targets))
     ch.play(seed, bid_policy, play_policy, ws)
     r = ch.res[0]
@@ -273,7 +277,7 @@ def job(spec):
         )
         return Job(CHUNK_MATCHES, simulate, match_batch, MATCH_SCHEMA)
     return Job(
-        CHUNK_DD_DEALS if spec.play == "dd" else CHUNK_DEALS,
+        CHUNK_DD_DEALS if plays_exactly(spec.play) else CHUNK_DEALS,
         partial(
             simulate_deals,
             spec.players,
@@ -285,7 +289,7 @@ def job(spec):
             targets=targets,
         ),
         deal_batch,
-        deal_schema(spec.players, spec.play == "dd"),
+        deal_schema(spec.players, plays_exactly(spec.play)),
         DICTIONARY_COLUMNS,
     )
 

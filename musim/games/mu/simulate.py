@@ -31,6 +31,8 @@ from musim.games.mu.rules import (
 )
 from musim.play import drivers
 from musim.play.drivers import SEATS
+from musim.play.duplicate import seat_policies
+from musim.solver.table_size import DEFAULT_MB
 
 # Columns of the per-deal integer result vector.
 # DD_VALUE: the solved value (-1: none; ddplay.UNRESOLVED: not known, the solve having given up
@@ -60,7 +62,7 @@ PLAYED, EKLAT = 0, 1
 MAX_PLAYERS = 6
 MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
 
-BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_policy): auction, card play
+BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_policy): auction, card play, by seat
 
 Workspace = namedtuple(
     "Workspace",
@@ -79,8 +81,32 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the result vecto
 
 
 def run_policy(bid_policy, play_policy):
-    """A run's policy codes, the drivers' seat_policy (BID_POLICY, PLAY_POLICY)."""
-    return np.array((bid_policy, play_policy), np.int64)
+    """A run's policy codes, the drivers' seat_policy: policy[BID_POLICY, s] is seat s's auction
+    (and trump and partner) code, policy[PLAY_POLICY, s] its card-play code; each given as one
+    code for every seat or as one a seat."""
+    policy = np.zeros((2, MAX_PLAYERS), np.int64)
+    for row, codes in ((BID_POLICY, bid_policy), (PLAY_POLICY, play_policy)):
+        codes = np.atleast_1d(codes)
+        policy[row] = codes if codes.size == 1 else np.pad(codes, (0, MAX_PLAYERS - codes.size))
+    return policy
+
+
+def seat_codes(players, play):
+    """(auction codes, card-play codes), one a seat, of a --play text (one policy name for every
+    seat or one a seat: musim.play.duplicate.seat_names)."""
+    codes = seat_policies(players, play, policies.NAMES)
+    return codes[:, BID_POLICY], codes[:, PLAY_POLICY]
+
+
+def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
+    """Deals start..start+count-1 of a run as a dict of arrays, one row per deal, as the other games'
+    simulate_deals give them (musim.play.duplicate): dealer, and DEAL's columns (res: the result
+    vector OUTCOME..DD_HIGH; scores, card_points, hands, laid per seat); `policy`: one name or one
+    a seat (seat_codes)."""
+    bid, play = seat_codes(players, policy)
+    if ws is None:
+        ws = make_workspace(players, ddplay.worker_ddplay(tt_mb) if policies.DD in play else None)
+    return drivers.simulate_layout_deals(DEAL, players, run_policy(bid, play), seed, start, count, ws)
 
 
 Match = namedtuple("Match", "chief_counts eklats")
@@ -134,7 +160,9 @@ def run_auction(n, dealer, bid_policy, state, laid, ws):
         last_lay[s] = -1
     passes, turn, seat = 0, 0, dealer
     while not auction_over(passes, n):
-        lay = policies.choose_lay(bid_policy, n, seat, held, laid, counts, plan_type, plan_bid, state)
+        lay = policies.choose_lay(
+            policies.seat_code(bid_policy, seat), n, seat, held, laid, counts, plan_type, plan_bid, state
+        )
         ws.auction_log[turn] = lay
         if lay:
             laid[seat] |= lay
@@ -152,9 +180,10 @@ def run_auction(n, dealer, bid_policy, state, laid, ws):
 def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, dd):
     """Play every trick: the chief leads first, each trick's winner leads the next.
 
-    With the DD policy the last dd.meta[TRICKS] tricks (0: all) are played by the
+    With the DD policy at every seat the last dd.meta[TRICKS] tricks (0: all) are played by the
     double-dummy solver (ddplay.py), the rest by the heuristic; where the solver leaves the
-    value unknown (the node limit, or the reach question) by the heuristic too.  `dd` is
+    value unknown (the node limit, or the reach question) by the heuristic too.  With DD at
+    some seats only, each card of theirs is a solve of its own (ddplay.dd_seat_card).  `dd` is
     ws.dd, passed on its own so that numba prunes the solver away when it is None."""
     held, trick, on_team, log = ws.held, ws.trick, ws.on_team, ws.play_log
     klass, power, class_mask, tier_mask = ws.klass, ws.power, ws.class_mask, ws.tier_mask
@@ -164,18 +193,16 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
         remaining |= held[s]
     leader = chief
     pos = 0
-    active = False  # double-dummy play under way
+    active = False  # double-dummy play of the whole table under way
+    whole = True  # every seat plays dd: one solve of the whole table (else a solve per dd seat's card)
+    for s in range(n):
+        whole &= policies.seat_code(play_policy, s) == policies.DD
     if dd is not None:
         ddplay.dd_reset(dd)
     tricks = popcount(held[0])
     for t in range(tricks):
         if dd is not None:
-            if (
-                play_policy == policies.DD
-                and not active
-                and not ddplay.dd_unsolved(dd)
-                and ddplay.dd_starts_at(dd, tricks - t)
-            ):
+            if whole and not active and not ddplay.dd_unsolved(dd) and ddplay.dd_starts_at(dd, tricks - t):
                 taken = 0
                 for s in range(n):
                     taken += card_points[s] if on_team[s] else 0
@@ -187,10 +214,14 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
             if dd is not None:
                 if active:
                     card = ddplay.dd_card(n, dd, seat, leader, k)
+                elif not whole and policies.seat_code(play_policy, seat) == policies.DD:
+                    card = ddplay.dd_seat_card(
+                        n, chief_trump, vice_trump, held, on_team, trick, k, leader, dd, klass, power, class_mask
+                    )
             if card < 0:
                 legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
                 card = policies.choose_card(
-                    play_policy,
+                    policies.seat_code(play_policy, seat),
                     legal,
                     held[seat],
                     remaining & ~held[seat],
@@ -273,7 +304,7 @@ def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, top, w
 @flat_kernel
 def play_deal(n, dealer, policy, state, out, ws):
     """Deal and play one complete deal into `out` (a Deal of arrays); `policy`: codes by
-    BID_POLICY and PLAY_POLICY."""
+    BID_POLICY and PLAY_POLICY, one a seat (run_policy): each decision is its seat's."""
     bid_policy, play_policy = policy[BID_POLICY], policy[PLAY_POLICY]
     hands, laid, res, scores, card_points = out.hands, out.laid, out.res, out.scores, out.card_points
     deal_cards(n, DECK_3P if n == 3 else DECK, ws.cards, state, hands)
@@ -293,11 +324,14 @@ def play_deal(n, dealer, policy, state, out, ws):
     bid = ws.counts[chief]
     vice_trump = -1
     if vice >= 0:
-        vice_trump = policies.choose_trump(bid_policy, n, ws.held[vice], laid[vice], -1, False, ws.est, state)
-    chief_trump = policies.choose_trump(bid_policy, n, ws.held[chief], laid[chief], vice_trump, True, ws.est, state)
+        vice_trump = policies.choose_trump(
+            policies.seat_code(bid_policy, vice), n, ws.held[vice], laid[vice], -1, False, ws.est, state
+        )
+    chief_code = policies.seat_code(bid_policy, chief)
+    chief_trump = policies.choose_trump(chief_code, n, ws.held[chief], laid[chief], vice_trump, True, ws.est, state)
     partner = -1
     if n >= 4:
-        partner = policies.choose_partner(bid_policy, n, chief, vice, laid, chief_trump, state)
+        partner = policies.choose_partner(chief_code, n, chief, vice, laid, chief_trump, state)
     ddplay.dd_ask_first(ws.dd, ws.targets[n, bid])
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
     ddplay.dd_ask_first(ws.dd, 0)

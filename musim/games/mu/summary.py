@@ -40,6 +40,8 @@ def play_text(play, dd_tricks=0, auction=BY_PLAY):
         return f"dd play ({model} auction, heuristic trumps and partner, {cards})"
     if play == "random":
         return "random play (every decision by the random policy, the auction too)"
+    if "," in play:
+        return f"play {play} by seat 0, 1, ... (a random seat decides all at random; the others: {model} auction)"
     return f"{play} play ({model} auction, every other decision by the {play} policy)"
 
 

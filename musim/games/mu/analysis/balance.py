@@ -50,7 +50,8 @@ from musim.games.mu import targets as variant
 from musim.games.mu.analysis import contracts
 from musim.games.mu.analysis.bid import DEFAULT_AUCTION
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
-from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, PLAY_POLICIES, simulate_deals
+from musim.games.mu.policies import NAMES
+from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, simulate_deals
 
 MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
@@ -136,7 +137,7 @@ def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, targets, start
     dd = worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None
     ws = sim.make_workspace(players, dd, targets=targets)
     for first, stop in slices(count):  # the progress bar moves within the chunk
-        contracts.strength(players, hands[first:stop], PLAY_POLICIES[play][1], best[first:stop], ws)
+        contracts.strength(players, hands[first:stop], NAMES[play][1], best[first:stop], ws)
     return {"best": best}
 
 

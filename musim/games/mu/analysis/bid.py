@@ -30,7 +30,7 @@ from musim.games.mu import targets as variant
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.policies import AUCTIONS
-from musim.games.mu.run import PLAY_POLICIES
+from musim.games.mu.policies import NAMES
 from musim.games.mu.simulate import make_workspace
 from musim.io.batch import InputError
 
@@ -104,7 +104,7 @@ def _bid_chunk(
     end = np.zeros((count, len(trumps), levels), np.int64)
     score = np.zeros_like(end)
     ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None, targets=targets)
-    play_policy = PLAY_POLICIES[play][1]
+    play_policy = NAMES[play][1]
     for first, stop in slices(count):  # the progress bar moves within the chunk
         sample = (players, np.uint64(mask), seat, dealer)
         contracts.bid_samples(

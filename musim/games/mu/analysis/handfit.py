@@ -14,7 +14,7 @@ from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.hand_model import FEATURE_NAMES, KINDS, N_FEATURES
-from musim.games.mu.run import PLAY_POLICIES
+from musim.games.mu.policies import NAMES
 from musim.games.mu.simulate import make_workspace
 
 CHUNK = 1024
@@ -31,7 +31,7 @@ def samples(players, deals, seed, workers=1, play="heuristic", tt_mb=64):
         rows = slice(16 * start, 16 * (start + count))
         ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
         contracts.fit_samples(
-            players, seed, start, count, feats[rows], kinds[rows], team[rows], PLAY_POLICIES[play][1], ws
+            players, seed, start, count, feats[rows], kinds[rows], team[rows], NAMES[play][1], ws
         )
         return count
 
