@@ -29,8 +29,7 @@ from musim.games.mu import rules
 from musim.games.mu import targets as variant
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
-from musim.games.mu.policies import AUCTIONS
-from musim.games.mu.policies import NAMES
+from musim.games.mu.policies import AUCTIONS, NAMES
 from musim.games.mu.simulate import make_workspace
 from musim.io.batch import InputError
 

@@ -30,9 +30,7 @@ def samples(players, deals, seed, workers=1, play="heuristic", tt_mb=64):
     def work(start, count):
         rows = slice(16 * start, 16 * (start + count))
         ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
-        contracts.fit_samples(
-            players, seed, start, count, feats[rows], kinds[rows], team[rows], NAMES[play][1], ws
-        )
+        contracts.fit_samples(players, seed, start, count, feats[rows], kinds[rows], team[rows], NAMES[play][1], ws)
         return count
 
     for _ in run_ordered(work, chunk_starts(deals, CHUNK_DD if play == "dd" else CHUNK), workers):
