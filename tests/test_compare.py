@@ -25,6 +25,8 @@ SEATS = ("mean score_0", "mean score_1", "mean score_2", "mean score_3")
 # B's --play against A's heuristic play, and the figures whose B - A interval must exclude 0
 CONTRASTS = [
     (("--play", "random"), SEATS),
+    (("--play", "random,heuristic,heuristic,heuristic"), ("mean score_0",)),
+    (("--play", "heuristic", "--auction", "bold"), ("eklat rate",)),
 ]
 
 

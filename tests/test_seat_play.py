@@ -130,7 +130,9 @@ class HeuristicMu:
         self.state = np.ones(1, np.uint64)  # the heuristic draws nothing
         self.est = np.zeros(15, np.float64)
         self.plan_type, self.plan_bid = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
-        policies.plan_auction(policies.HEURISTIC, self.n, self.held, self.plan_type, self.plan_bid, self.est)
+        policies.plan_auction(
+            policies.HEURISTIC, self.n, self.held, self.plan_type, self.plan_bid, self.est, rules.rulebook_targets()
+        )
         self.record, self.result = record, result
 
     def auction(self):
@@ -329,3 +331,17 @@ def test_a_stopped_per_seat_runs_resume_command_names_the_seats_policies():
     args = shlex.split(resume_command(spec, game))
     assert args[args.index("--play") + 1] == "dd,heuristic,heuristic" and "--tt-mb" in args
     assert args[args.index("--out") + 1] == "runs/wimmueln-3p-dd,heuristic,heuristic-seed1"
+
+
+def test_an_auction_model_bids_for_every_seat_but_the_random_ones(tmp_path):
+    """`--auction bold` raises the bids of the heuristic seats; a random seat still bids at random,
+    so a table of random seats alone takes no model."""
+    mixed = "random,heuristic,heuristic"
+    cautious = run(tmp_path / "c.parquet", "mu", mixed, deals=1000)
+    bold = run(tmp_path / "b.parquet", "mu", mixed, "--auction", "bold", deals=1000)
+    assert bold.column("hands").equals(cautious.column("hands"))
+    assert np.nanmean(bold.column("bid").to_numpy(zero_copy_only=False).astype(float)) > np.nanmean(
+        cautious.column("bid").to_numpy(zero_copy_only=False).astype(float)
+    )
+    refused = invoke(*run_args("mu", "random,random,random", 3, 10, 1), "--auction", "bold")
+    assert refused.exit_code == 2 and "--auction" in refused.output
