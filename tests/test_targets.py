@@ -341,10 +341,14 @@ def test_a_variants_default_run_name_carries_a_digest_of_its_table(tmp_path, mon
     assert name == f"mu-4p-heuristic-targets{hashlib.sha256(text.encode()).hexdigest()[:8]}-seed3"
     meta = json.loads((tmp_path / "runs" / name / MANIFEST).read_text())["metadata"]
     assert meta["params"]["options"]["targets"] == text
+    # its summary names the table; the rulebook's names none
+    assert f"variant targets {text}, seed 3" in res.stdout.splitlines()[0]
+    assert f"variant targets {text}" in invoke("summary", tmp_path / "runs" / name).output.splitlines()[0]
     # musim compare of the rulebook's run and the variant's (the same deals) names each table,
     # the variant by the digest of its default run name
     base = tmp_path / "base"
-    assert invoke("run", "--deals", 5, "--seed", 3, "--out", base).exit_code == 0
+    plain = invoke("run", "--deals", 5, "--seed", 3, "--out", base)
+    assert plain.exit_code == 0 and "targets" not in plain.stdout.splitlines()[0]
     res = invoke("compare", base, tmp_path / "runs" / name)
     assert res.exit_code == 0, res.output
     head = " ".join(res.output.split("\ndiff:")[0].split())  # the header, unwrapped

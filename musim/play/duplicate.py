@@ -13,8 +13,9 @@ def seat_names(players, policy, names):
     """The policy name of each seat: `policy` is one name for every seat, a list of names one a
     seat, or their text joined by commas (`--play random,heuristic,heuristic,heuristic`, seats
     in the order of the rows).  ValueError (one line, naming the fault) if it is none of these."""
-    chosen = [p.strip() for p in policy.split(",")] if isinstance(policy, str) else list(policy)
-    chosen = chosen * players if len(chosen) == 1 else chosen
+    text = isinstance(policy, str)
+    chosen = [p.strip() for p in policy.split(",")] if text else list(policy)
+    chosen = chosen * players if text and len(chosen) == 1 else chosen  # a list is one a seat
     if len(chosen) != players:
         raise ValueError(f"expected one policy or {players} (one a seat), got {len(chosen)} in {policy!r}")
     unknown = [p for p in chosen if p not in names]

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.analysis.compare import figure
-from musim.games.mu import BY_PLAY, auction_model
+from musim.games.mu import BY_PLAY, RULEBOOK, auction_model
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,
@@ -46,13 +46,16 @@ def play_text(play, dd_tricks=0, auction=BY_PLAY):
 
 
 def header(params, items):
-    """First line: game, players, play mode, seed and size of the run."""
+    """First line: game, players, play mode, the target table when it is a variant, seed and size
+    of the run."""
     options = params.get("options", params)  # files of result version 2 kept the options beside the others
     what = f"matches to {options['goal']} points" if params["mode"] == "matches" else "deals"
+    targets = options.get("targets", RULEBOOK)
+    rules = "" if targets == RULEBOOK else f"variant targets {targets}, "
     return (
         f"{params['game']}, {params['players']} players, "
         f"{play_text(params['play'], options.get('dd_tricks', 0), options.get('auction', BY_PLAY))}, "
-        f"seed {params['seed']}: {items:,} {what}"
+        f"{rules}seed {params['seed']}: {items:,} {what}"
     )
 
 
