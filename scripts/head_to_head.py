@@ -20,7 +20,6 @@ import dataclasses
 import os
 import time
 
-import numpy as np
 import pandas as pd
 
 from musim.engine.spec import RunSpec, checked
@@ -28,15 +27,10 @@ from musim.games import all_games
 from musim.play.duplicate import duplicate_advantage, game_simulate
 
 OUT = "results/head_to_head"
+FEWEST = 30  # deals below which a normal interval is not to be read (the table says so instead)
 # the trick games with exact play, and the deals of their dd comparison at 3 players by default
 # (as many as take a few minutes: a dd seat solves at each of its cards)
 DD_DEALS = {"mu": 200, "panther": 5, "wimmueln": 100, "mueckenstich": 2}
-
-
-def interval(values):
-    """(mean, low, high) of the 95% interval of the mean of per-deal values."""
-    mean, half = float(values.mean()), float(1.96 * values.std(ddof=1) / np.sqrt(len(values)))
-    return mean, mean - half, mean + half
 
 
 def row(game, players, strong, weak, figure, deals, mean, low, high, seconds):
@@ -142,9 +136,9 @@ them would gain.
 def table(rows):
     lines = ["| game | players | figure | deals | gain | 95% interval |", "|---|---:|---|---:|---:|---|"]
     for r in rows:
+        interval = f"[{r['low']:+.3f}, {r['high']:+.3f}]" if r["deals"] >= FEWEST else f"too few deals (< {FEWEST})"
         lines.append(
-            f"| {r['game']} | {r['players']} | {r['figure']} | {r['deals']:,} | {r['gain']:+.3f} "
-            f"| [{r['low']:+.3f}, {r['high']:+.3f}] |"
+            f"| {r['game']} | {r['players']} | {r['figure']} | {r['deals']:,} | {r['gain']:+.3f} | {interval} |"
         )
     return "\n".join(lines)
 
