@@ -82,7 +82,7 @@ def test_a_model_under_another_run_is_refused_without_overwrite(tmp_path):
     assert res.exit_code == 2 and "--overwrite" in res.output
 
 
-@pytest.mark.parametrize("value", ["timid", "cautious,timid", ","])
+@pytest.mark.parametrize("value", ["timid", "cautious,timid", ",", "cautious,", "cautious,bold,cautious"])
 def test_an_unknown_model_is_one_line(tmp_path, value):
     res = CliRunner().invoke(cli, [*BASE, "--out", str(tmp_path / "x"), "--auction", value])
     assert res.exit_code == 2 and "--auction" in res.output and "Traceback" not in res.output

@@ -52,8 +52,7 @@ GAME = Game(
     result_version=RESULT_VERSION,
     policies=("heuristic", "random", EXACT_PLAY),
     play_help="random/heuristic: every decision of the seat (auction, trumps, partner, cards) by that policy; "
-    "dd: heuristic auction (--auction), exact double-dummy card play (seconds to hours a deal with 4+ players); "
-    "one policy, or one a seat joined by commas.",
+    "dd: heuristic auction (--auction), exact double-dummy card play (seconds to hours a deal with 4+ players).",
     options=(
         Option("goal", int, GOAL, "Match goal, with --matches.", range=(1, 100_000), per_deal=False),
         Option("dd_tricks", int, 0, "With --play dd: play only the last N tricks double-dummy (0 = all).", (0, 15)),

@@ -273,12 +273,13 @@ def bid(
 
 
 def auction_list(text):
-    """The auction models of `balance --auction a,b`, in the order given, each once."""
-    names = list(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    """The auction models of `balance --auction a,b`, in the order given; a name given twice or left
+    empty is refused (more likely a slip than a wish)."""
+    names = [x.strip() for x in text.split(",")]
     bad = [x for x in names if x not in AUCTIONS]
-    if not names or bad:
+    if bad or len(set(names)) != len(names):
         raise click.BadParameter(
-            f"{text!r}: comma-separated auction models, each one of {', '.join(AUCTIONS)}", param_hint="--auction"
+            f"{text!r}: comma-separated auction models, each once, each one of {', '.join(AUCTIONS)}", param_hint="--auction"
         )
     return names
 
