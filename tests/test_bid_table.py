@@ -47,7 +47,8 @@ def test_text_fits_100_columns_with_intervals_and_names_its_model():
     text = bid("--samples", 40, "--seed", 1)
     lines = text.splitlines()
     assert max(map(len, lines)) <= 100
-    assert "auction model cautious" in lines[0]
+    assert "targets: rulebook" in lines[0] and "auction model cautious" in lines[1]
+    assert "vice: strongest, partner: public" in lines[1]
     rows = [x for x in lines if re.match(r"\s+\d+\s+\d+ \|", x)]
     assert rows
     for row in rows:  # three trumps, each a rate with its interval and a score with its half-width

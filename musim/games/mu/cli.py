@@ -279,7 +279,8 @@ def auction_list(text):
     bad = [x for x in names if x not in AUCTIONS]
     if bad or len(set(names)) != len(names):
         raise click.BadParameter(
-            f"{text!r}: comma-separated auction models, each once, each one of {', '.join(AUCTIONS)}", param_hint="--auction"
+            f"{text!r}: comma-separated auction models, each once, each one of {', '.join(AUCTIONS)}",
+            param_hint="--auction",
         )
     return names
 

@@ -241,6 +241,8 @@ def bid_strength(
                     "mean_team_points": float(team[ok, j, column[b - 1]].mean()) if valued else float("nan"),
                     "samples": int(used[j, b - 1]),
                     "auction": auction,
+                    "vice": vice,
+                    "partner": "hindsight" if hindsight else "public",
                     "p_chief": float((ends == contracts.AS_CHIEF).mean()),
                     "p_outbid": float((ends == contracts.OUTBID).mean()),
                     "p_eklat": float((ends == contracts.EKLAT).mean()),
@@ -307,8 +309,8 @@ def _score_cell(r):
 
 
 def format_table(rows, players, samples, targets="rulebook"):
-    """The text of `musim bid`, within WIDTH columns: first the auction model and the targets
-    (`targets`: rulebook, or the name of the variant's file) the figures rest on; a row per bid
+    """The text of `musim bid`, within WIDTH columns: first the targets (`targets`: rulebook, or the
+    name of the variant's file), the auction model, vice and partner the figures rest on; a row per bid
     level some trump makes at least 1% of the time, a column per trump of the best three; each
     cell the chance to make the target as chief (%, 95% interval) and the holder's expected
     score committed to that bid (± its 95% interval); then the best bid."""
@@ -320,8 +322,8 @@ def format_table(rows, players, samples, targets="rulebook"):
     r0 = rows[0]
     width = MADE_WIDTH if reach else MADE_WIDTH + SCORE_WIDTH
     lines = [
-        f"{players} players, {samples:,} samples, auction model {r0['auction']} (the others bid by it), "
-        f"targets: {targets}",
+        f"{players} players, {samples:,} samples, targets: {targets}",
+        f"auction model {r0['auction']} (the others bid by it), vice: {r0['vice']}, partner: {r0['partner']}",
         "made: chance the team reaches the target as chief, % [95% interval]",
     ]
     if not reach:
