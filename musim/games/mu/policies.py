@@ -78,6 +78,7 @@ RANDOM = 0
 HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
 BOLD = 3  # the bold auction (module doc); trumps and partner as the heuristic
+COMMITTED = 4  # an auction seat committed to bid plan_bid showing plan_type: `musim bid`'s holder
 AUCTIONS = {"cautious": HEURISTIC, "bold": BOLD}  # --auction name -> auction code
 BOLD_OPTIMISM = 2.0  # team points the bold bidder adds to its estimate
 THREAT_RAISE = 1  # levels the bold bidder adds while a would-be vice shows its best type
@@ -198,7 +199,19 @@ def choose_lay(policy, n, seat, held, laid, counts, plan_type, plan_bid, state):
         return np.uint64(0)
     if policy == RANDOM:
         return random_subset(state, avail, randint(state, limit + 1))
+    if policy == COMMITTED:
+        return committed_lay(avail, counts[seat], top, plan_type[seat], plan_bid[seat], limit)
     return planned_lay(n, seat, avail, laid, counts, top, plan_type[seat], plan_bid[seat], policy == BOLD, state)
+
+
+@flat_kernel(inline="always")
+def committed_lay(avail, own, top, shown, goal, limit):
+    """The lay of a seat committed to bid `goal`: while nobody else has laid `goal` cards or more,
+    as many as the rules allow towards `goal` (its lowest cards of type `shown` first); else
+    none (it never ties, nor bids above `goal`)."""
+    if own >= goal or top >= goal:
+        return np.uint64(0)
+    return show_cards(avail, shown, min(goal - own, limit))
 
 
 @flat_kernel

@@ -18,14 +18,11 @@ from musim.games.mu import ddplay, policies
 from musim.games.mu.hand_model import expected_points, hand_features, kind_of
 from musim.games.mu.rules import (
     achieved_rank,
-    auction_over,
     auction_result,
     eklat_scores,
     hand_size,
-    lay_limit,
     nameable_types,
     score_played,
-    top_other,
 )
 from musim.games.mu.simulate import (
     MAX_PLAYERS,
@@ -336,46 +333,6 @@ def score_bids(n, trumps, column, team, chief_points, made, score, targets):
 AS_CHIEF, OUTBID, EKLAT = 0, 1, 2
 
 
-@flat_kernel
-def _commit_lay(n, seat, goal, shown, held, laid, counts):
-    """The cards `seat`, committed to bid `goal`, lays on its turn: while nobody else has laid
-    `goal` cards or more, as many as the rules allow towards `goal` (its lowest cards of type
-    `shown` first, policies.show_cards); else none (it never ties, nor bids above `goal`)."""
-    own = counts[seat]
-    top = top_other(counts, n, seat)
-    if own >= goal or top >= goal:
-        return np.uint64(0)
-    avail = held[seat] & ~laid[seat]
-    return policies.show_cards(avail, shown, min(goal - own, lay_limit(own, top, popcount(avail))))
-
-
-@flat_kernel
-def commit_auction(n, dealer, seat, goal, shown, auction, state, laid, ws):
-    """simulate.run_auction with `seat` committed to bid `goal` (_commit_lay) and every other seat
-    laying as the auction model of code `auction` lays, by its plans in ws.plan_type and
-    ws.plan_bid (run_auction gives every seat the run's one code: this seat needs its own rule)."""
-    counts, last_lay = ws.counts, ws.last_lay
-    for s in range(n):
-        laid[s] = 0
-        counts[s] = 0
-        last_lay[s] = -1
-    passes, turn, s = 0, 0, dealer
-    while not auction_over(passes, n):
-        if s == seat:
-            lay = _commit_lay(n, seat, goal, shown, ws.held, laid, counts)
-        else:
-            lay = policies.choose_lay(auction, n, s, ws.held, laid, counts, ws.plan_type, ws.plan_bid, state)
-        if lay:
-            laid[s] |= lay
-            counts[s] += popcount(lay)
-            last_lay[s] = turn
-            passes = 0
-        else:
-            passes += 1
-        turn += 1
-        s = s + 1 if s + 1 < n else 0
-
-
 @njit(cache=True, nogil=True)
 def auction_samples(
     n, hand, seat, dealer, rest, seed, start, count, trumps, play_policy, auction, hindsight, play, end, score, ws
@@ -385,7 +342,8 @@ def auction_samples(
     For sample start+i (the unseen cards dealt as bid_samples deals them), every trump
     trumps[j] and every bid b: the holder at `seat` commits to b showing trumps[j] (for `none`
     its best type as the heuristic values it) in an auction from `dealer` where every other seat
-    bids as the model bids (commit_auction).  end[i, j, b-1]: AS_CHIEF, OUTBID or EKLAT;
+    bids as the model bids (policies.COMMITTED at `seat`, simulate.run_auction).
+    end[i, j, b-1]: AS_CHIEF, OUTBID or EKLAT;
     score[i, j, b-1]: the holder's deal score, the eklat's or the played deal's (0 unless
     `play`: the plays are skipped where their points are not asked for).  As chief it names
     trumps[j], or where the vice named that type its best other nameable type (none if it laid
@@ -399,6 +357,8 @@ def auction_samples(
     tied = np.zeros(MAX_PLAYERS, np.int64)
     state = np.zeros(1, np.uint64)
     est = ws.est
+    codes = np.full(MAX_PLAYERS, auction, np.int64)  # each seat's auction code: the model's, the holder committed
+    codes[seat] = policies.COMMITTED
     for i in range(count):
         state[0] = stream_state(seed, start + i)
         deal_others(n, seat, hand, rest, state, hands)
@@ -408,7 +368,8 @@ def auction_samples(
             t = trumps[j]
             for b in range(1, end.shape[2] + 1):
                 _hold(n, hands, ws)
-                commit_auction(n, dealer, seat, b, t if t >= 0 else best, auction, state, laid, ws)
+                ws.plan_type[seat], ws.plan_bid[seat] = (t if t >= 0 else best), b
+                run_auction(n, dealer, codes, state, laid, ws)
                 chief, vice, provoker, _ = auction_result(laid, ws.counts, ws.last_lay, n, tied)
                 score[i, j, b - 1] = 0
                 if chief < 0:
