@@ -176,3 +176,11 @@ def test_what_is_not_a_record_is_refused(text, words):
     res = invoke("show", input=text)
     assert res.exit_code != 0 and res.stdout == ""
     assert words in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_mu_deal_where_everyone_passed_says_so():
+    record = json.loads(invoke("record", "--players", 3, "--seed", 1, "--deal", 0).output)
+    passed = {k: record[k] for k in ("game", "players", "dealer", "hands")} | {"auction": [[], [], []]}
+    res = invoke("show", "-", input=json.dumps(passed))
+    assert res.exit_code == 0, res.output
+    assert "eklat: every player passed (all tie at 0 cards laid)" in res.output.splitlines()

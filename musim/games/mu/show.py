@@ -15,7 +15,10 @@ def show(record, result):
     lines += text.hands(MU, result["laid"], "laid")
     if result["outcome"] == "eklat":
         tied = ", ".join(map(str, result["tied"]))
-        lines.append(f"eklat: seats {tied} tie for the highest bid; provoker {text.seat(result['provoker'])}")
+        if result["provoker"] is None:  # nobody laid a card: all tie at M = 0
+            lines.append("eklat: every player passed (all tie at 0 cards laid)")
+        else:
+            lines.append(f"eklat: seats {tied} tie for the highest bid; provoker {text.seat(result['provoker'])}")
         return [*lines, text.score_line(result["scores"])]
     chief, partner = result["chief"], result["partner"]
     vice = (
