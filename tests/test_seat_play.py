@@ -18,7 +18,12 @@ from musim.core.deck import MU
 from musim.engine.parquet import read_manifest, read_metadata
 from musim.games import all_games, get_game
 
-GAMES = tuple(g.name for g in all_games() if g.policies)
+# every game with policies; beyond Mü and one seat game, in the slow tier (each compiles its kernels)
+GAMES = [
+    g.name if g.name in ("mu", "wimmueln") else pytest.param(g.name, marks=pytest.mark.slow)
+    for g in all_games()
+    if g.policies
+]
 DEAL_COLUMNS = ("dealer", "starter", "hands", "deck")  # drawn before any policy decides
 
 
