@@ -78,6 +78,7 @@ def random_position(rng):
     return n, rng.randrange(n), held, laid, plan_type, plan_bid
 
 
+@pytest.mark.slow  # the kernels called one decision at a time: compiled apart from a run's
 def test_the_bold_lay_kernel_is_its_plain_python_statement():
     rng = random.Random(49)
     tested = set()
@@ -136,6 +137,7 @@ def card(text):
     return 12 * COLOURS.index(text[0]) + SLOT_NUMBERS.index(int(text[1:]))
 
 
+@pytest.mark.slow  # the kernels called one decision at a time: compiled apart from a run's
 def test_every_bold_lay_is_legal_and_the_cards_are_conserved():
     """The auctions of bold deals walked by the plain rules (reference.Auction raises on an
     illegal lay), ending as the rows say."""

@@ -96,6 +96,7 @@ def test_checkpoint_keys_carry_the_model_unless_it_is_the_default():
         assert len(keys) == len(AUCTIONS)
 
 
+@pytest.mark.slow  # both models' deals, bids and strength replays
 def test_a_checkpoint_never_hands_one_models_deals_to_another(tmp_path):
     a, b = list(AUCTIONS)[:2]
     kw = dict(strength_deals=0, checkpoint=str(tmp_path / "ck"))
@@ -106,6 +107,7 @@ def test_a_checkpoint_never_hands_one_models_deals_to_another(tmp_path):
     assert not first.table.deals.equals(fresh.table.deals)
 
 
+@pytest.mark.slow  # both models' deals, bids and strength replays
 def test_two_models_under_a_variant_bid_and_score_under_it_and_say_so(tmp_path):
     """`--auction a,b --targets FILE`: each model's deals are those of `musim run --auction M
     --targets FILE`, every table holds the variant's targets, the summaries name the model and

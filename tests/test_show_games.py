@@ -35,6 +35,8 @@ RANDOM_DEALS = [  # (game, players, seed, deal) of random play, recorded by `mus
 TURN = re.compile(r"^turn (\d+), seat (\d+): (.*)$")
 PER_SEAT = re.compile(r"seat (\d+) ([+-]?\d+)")
 
+pytestmark = pytest.mark.slow  # each game's replay compiled again with its per-turn trace
+
 
 def invoke(*args, input=None):
     res = CliRunner().invoke(cli, [str(a) for a in args], input=input)
