@@ -1,0 +1,28 @@
+"""The search player's name and budget option (docs/players.md "Search"), kept free of numba so
+that a game's GAME imports it cheaply."""
+
+from musim.engine.errors import SpecError
+from musim.games.contract import Option
+
+SEARCH = "search"  # the policy name of the search player (musim/play/search.py)
+DEFAULT_WORLDS = 32
+WORLDS = Option(
+    "search_worlds",
+    int,
+    DEFAULT_WORLDS,
+    "With --play search: worlds (deals of the hidden cards) sampled at each card decision of a search seat; "
+    "each legal card is played out once in each (the budget, counted in work: docs/players.md).",
+    range=(1, 4096),
+    omit_default=True,
+)
+
+
+def searches(play):
+    """Does some seat of a --play text (one policy, or one a seat joined by commas) search?"""
+    return SEARCH in play.split(",")
+
+
+def check(spec):
+    """--search-worlds means nothing without a search seat."""
+    if spec.options.get(WORLDS.name, DEFAULT_WORLDS) != DEFAULT_WORLDS and not searches(spec.play):
+        raise SpecError(f"{WORLDS.flag} applies only with --play search (at some seat)")
