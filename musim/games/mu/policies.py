@@ -36,6 +36,9 @@ heuristic  a sensible club player, using only its own hand and public
     the last card; otherwise throw the lowest-point, lowest card.
 dd         (card play only) the double-dummy solver: see ddplay.py; the deal
            kernel dispatches it, the heuristic makes the other decisions.
+search     (card play only) flat Monte Carlo search over the deals of the cards the seat
+           cannot see, each card's worlds played out by the heuristic: see search.py; the
+           deal kernel dispatches it, the heuristic makes the other decisions.
 bold       (auction only; trumps and partner as the heuristic) bids to its hand's strength
            and takes the risks people take:
   * plan: the level the hand model's estimate reaches with BOLD_OPTIMISM points added
@@ -79,13 +82,19 @@ HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
 BOLD = 3  # the bold auction (module doc); trumps and partner as the heuristic
 COMMITTED = 4  # an auction seat committed to bid plan_bid showing plan_type: `musim bid`'s holder
+SEARCH = 5  # card play by the search player (games/mu/search.py); decided in the deal kernel
 AUCTIONS = {"cautious": HEURISTIC, "bold": BOLD}  # --auction name -> auction code
 BOLD_OPTIMISM = 2.0  # team points the bold bidder adds to its estimate
 THREAT_RAISE = 1  # levels the bold bidder adds while a would-be vice shows its best type
 TIE_SLACK = 0  # the bold bidder matches a top count up to this many levels above its goal
 TIE_ODDS = 3  # ... one time in TIE_ODDS (a draw of the deal's stream)
 # --play name -> (auction/trump/partner code, card-play code) of a seat
-NAMES = {"random": (RANDOM, RANDOM), "heuristic": (HEURISTIC, HEURISTIC), "dd": (HEURISTIC, DD)}
+NAMES = {
+    "random": (RANDOM, RANDOM),
+    "heuristic": (HEURISTIC, HEURISTIC),
+    "dd": (HEURISTIC, DD),
+    "search": (HEURISTIC, SEARCH),
+}
 
 
 def seat_code(policy, seat):

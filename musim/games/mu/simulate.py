@@ -13,18 +13,18 @@ import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, popcount
-from musim.core.cards import CARD_POINTS, DECK, DECK_3P, N_CARDS
+from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
 from musim.games.mu import ddplay, policies
+from musim.games.mu import search as search_mu
+from musim.games.mu import trick as trick_step
 from musim.games.mu.rules import (
     TRUMP,
     auction_over,
     auction_result,
-    beats,
     eklat_scores,
     fill_contract,
     fill_tier_masks,
-    legal_moves,
     rulebook_targets,
     score_played,
     top_other,
@@ -32,6 +32,7 @@ from musim.games.mu.rules import (
 from musim.play import drivers
 from musim.play.drivers import SEATS
 from musim.play.duplicate import seat_policies
+from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.table_size import DEFAULT_MB
 
 # Columns of the per-deal integer result vector.
@@ -67,7 +68,7 @@ BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_po
 Workspace = namedtuple(
     "Workspace",
     "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
-    "est auction_log play_log rng goal deal dd targets",
+    "est auction_log play_log rng goal deal dd targets search",
 )
 Deal = namedtuple("Deal", "res scores card_points hands laid")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
@@ -98,14 +99,15 @@ def seat_codes(players, play):
     return codes[:, BID_POLICY], codes[:, PLAY_POLICY]
 
 
-def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
+def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal, as the other games'
     simulate_deals give them (musim.play.duplicate): dealer, and DEAL's columns (res: the result
     vector OUTCOME..DD_HIGH; scores, card_points, hands, laid per seat); `policy`: one name or one
-    a seat (seat_codes)."""
+    a seat (seat_codes); `worlds`: a search seat's budget (search.py)."""
     bid, play = seat_codes(players, policy)
     if ws is None:
-        ws = make_workspace(players, ddplay.worker_ddplay(tt_mb) if policies.DD in play else None)
+        dd = ddplay.worker_ddplay(tt_mb) if policies.DD in play else None
+        ws = make_workspace(players, dd, worlds=search_worlds(play, worlds))
     return drivers.simulate_layout_deals(DEAL, players, run_policy(bid, play), seed, start, count, ws)
 
 
@@ -118,13 +120,19 @@ def deck_cards(players):
     return np.arange(36 if players == 3 else N_CARDS, dtype=np.int64)
 
 
-def make_workspace(players, dd=None, goal=0, targets=None):
+def search_worlds(play_codes, worlds):
+    """The workspace's search budget for these card-play codes: `worlds`, or 0 when no seat searches."""
+    return worlds if policies.SEARCH in np.atleast_1d(play_codes) else 0
+
+
+def make_workspace(players, dd=None, goal=0, targets=None, worlds=0):
     """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
     (ddplay.make_ddplay), or None: the kernels are then compiled without the solver; `goal`: the
     total that ends a match; deal: one deal's results in a match; `targets`: the target table
-    every kernel reads, [n, bid] (default the rulebook's; a variant: targets.py)."""
+    every kernel reads, [n, bid] (default the rulebook's; a variant: targets.py); `worlds`: the
+    search seats' budget (search_worlds), 0 compiling the kernels without the search."""
     z = np.zeros
-    return Workspace(
+    ws = Workspace(
         cards=deck_cards(players),
         held=z(MAX_PLAYERS, np.uint64),
         counts=z(MAX_PLAYERS, np.int64),
@@ -146,7 +154,9 @@ def make_workspace(players, dd=None, goal=0, targets=None):
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=dd,
         targets=rulebook_targets() if targets is None else targets,
+        search=None,
     )
+    return ws._replace(search=search_mu.make_search(worlds, ws)) if worlds else ws
 
 
 @flat_kernel
@@ -177,16 +187,18 @@ def run_auction(n, dealer, bid_policy, state, laid, ws):
 
 
 @flat_kernel
-def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, dd):
+def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, dd, search):
     """Play every trick: the chief leads first, each trick's winner leads the next.
 
     With the DD policy at every seat the last dd.meta[TRICKS] tricks (0: all) are played by the
     double-dummy solver (ddplay.py), the rest by the heuristic; where the solver leaves the
     value unknown (the node limit, or the reach question) by the heuristic too.  With DD at
     some seats only, each card of theirs is a solve of its own (ddplay.dd_seat_card).  `dd` is
-    ws.dd, passed on its own so that numba prunes the solver away when it is None."""
+    ws.dd, passed on its own so that numba prunes the solver away when it is None; `search` is
+    ws.search likewise: a search seat's cards are searched (search.py), which notes the voids
+    every seat shows."""
     held, trick, on_team, log = ws.held, ws.trick, ws.on_team, ws.play_log
-    klass, power, class_mask, tier_mask = ws.klass, ws.power, ws.class_mask, ws.tier_mask
+    klass, power, class_mask = ws.klass, ws.power, ws.class_mask
     remaining = np.uint64(0)
     for s in range(n):
         card_points[s] = 0
@@ -199,6 +211,8 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
         whole &= policies.seat_code(play_policy, s) == policies.DD
     if dd is not None:
         ddplay.dd_reset(dd)
+    if search is not None:
+        search_mu.begin(search, n, chief, chief_trump)
     tricks = popcount(held[0])
     for t in range(tricks):
         if dd is not None:
@@ -218,36 +232,21 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
                     card = ddplay.dd_seat_card(
                         n, chief_trump, vice_trump, held, on_team, trick, k, leader, dd, klass, power, class_mask
                     )
+            if search is not None and card < 0 and policies.seat_code(play_policy, seat) == policies.SEARCH:
+                card = search_mu.seat_card(search, n, seat, leader, k, winner_pos, card_points, state)
             if card < 0:
-                legal = legal_moves(held[seat], trick[0] if k > 0 else -1, klass, class_mask)
-                card = policies.choose_card(
-                    policies.seat_code(play_policy, seat),
-                    legal,
-                    held[seat],
-                    remaining & ~held[seat],
-                    trick,
-                    k,
-                    k == n - 1,
-                    winner_pos,
-                    on_team[winner] == on_team[seat],
-                    on_team[seat],
-                    klass,
-                    power,
-                    class_mask,
-                    tier_mask,
-                    state,
-                )
-            held[seat] ^= bit(card)
+                code = policies.seat_code(play_policy, seat)
+                card = trick_step.choose(code, n, seat, k, winner, winner_pos, held, remaining, trick, on_team, ws, state)
+            if search is not None and k > 0:
+                search_mu.note(search, seat, card, trick[0])
+            winner_pos = trick_step.lay(seat, card, k, winner_pos, held, trick, klass, power)
+            if winner_pos == k:
+                winner = seat
             remaining ^= bit(card)
-            trick[k] = card
-            if k > 0 and beats(card, trick[winner_pos], klass, power):
-                winner_pos, winner = k, seat
             log[pos] = card
             pos += 1
             seat = seat + 1 if seat + 1 < n else 0
-        pts = 0
-        for k in range(n):
-            pts += CARD_POINTS[trick[k]]
+        pts = trick_step.points(n, trick)
         card_points[winner] += pts
         if dd is not None:
             if active:
@@ -264,7 +263,7 @@ def play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state
     set_team(n, chief, partner, ws)
     fill_contract(chief_trump, vice_trump, ws.klass, ws.power, ws.class_mask)
     fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
-    play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, ws.dd)
+    play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_points, ws, ws.dd, ws.search)
     return card_points[chief] + (card_points[partner] if partner >= 0 else 0)
 
 
@@ -333,7 +332,9 @@ def play_deal(n, dealer, policy, state, out, ws):
     if n >= 4:
         partner = policies.choose_partner(chief_code, n, chief, vice, laid, chief_trump, state)
     ddplay.dd_ask_first(ws.dd, ws.targets[n, bid])
+    search_mu.announce(ws.search, n, laid, bid)
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
+    search_mu.forget(ws.search)  # a replay of the analyses (play_contract alone) knows no laid cards nor bid
     ddplay.dd_ask_first(ws.dd, 0)
     res[DD_VALUE] = ddplay.dd_start_value(ws.dd)
     res[DD_LOW], res[DD_HIGH] = ddplay.dd_start_bounds(ws.dd)

@@ -1,0 +1,200 @@
+"""The Mü search player's kernels (docs/players.md "Search"): what a seat knows, its worlds and
+their playouts, for musim.play.search.search_card.
+
+A search seat sees its hand; the cards the others laid in the auction and still hold (public:
+they stay with their holders); trumps and the team (the partner is named openly); the cards
+played; and the voids shown, per class (ws.klass): a seat that did not follow the led class
+holds none of it.  Every other card is hidden: the pool its world deals (musim.play.worlds)
+to the other seats, each taking as many as it holds beyond its public cards, none of a class
+it showed void in.  In a world, the searcher plays a card, then every seat (the searcher too)
+plays the heuristic with its own view (trick.choose) to the end of the deal; the outcome is
+the sum of the scores (rules.score_played, the deal's bid and the run's targets) of the seats
+on the searcher's side.  A contract played without a bid (the analyses' replays under several
+bids at once) counts the side's card points instead.
+
+The context is allocated once per workspace (make_search); it shares the workspace's contract
+arrays (klass, power, class masks, team, targets) and reads its hands and trick in progress.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, lowest, popcount
+from musim.games.mu import policies
+from musim.games.mu import trick as trick_step
+from musim.games.mu.rules import legal_moves, score_played
+from musim.play import search, worlds
+
+MAX_PLAYERS = 6
+ALL_GROUPS = (1 << worlds.MAX_GROUPS) - 1
+
+Search = namedtuple(
+    "Search",
+    "sampler drawn seat_of capacity allowed fixed void public hands trick points start_points scores totals rng meta "
+    "held table on_team klass power class_mask tier_mask targets",
+)
+# meta: the budget, the searching seat, players, the trick's leader, cards on it, its winning
+# position, the deal's bid (0: none), chief, partner (-1: none), chief trump, holders
+WORLDS, SEAT, N, LEADER, COUNT, WINNER_POS, BID, CHIEF, PARTNER, CHIEF_TRUMP, HOLDERS = range(11)
+
+
+def make_search(worlds_per_card, ws):
+    """A search context of `worlds_per_card` worlds a decision over the workspace `ws`'s hands
+    (held), trick and contract arrays."""
+    z = np.zeros
+    meta = z(11, np.int64)
+    meta[WORLDS] = worlds_per_card
+    return Search(
+        sampler=worlds.make_sampler(),
+        drawn=z(worlds.MAX_HOLDERS, np.uint64),
+        seat_of=z(worlds.MAX_HOLDERS, np.int64),
+        capacity=z(worlds.MAX_HOLDERS, np.int64),
+        allowed=z(worlds.MAX_HOLDERS, np.int64),
+        fixed=z(MAX_PLAYERS, np.uint64),
+        void=z(MAX_PLAYERS, np.int64),
+        public=z(MAX_PLAYERS, np.uint64),
+        hands=z(MAX_PLAYERS, np.uint64),
+        trick=z(MAX_PLAYERS, np.int64),
+        points=z(MAX_PLAYERS, np.int64),
+        start_points=z(MAX_PLAYERS, np.int64),
+        scores=z(MAX_PLAYERS, np.int64),
+        totals=z(64, np.int64),
+        rng=z(1, np.uint64),  # the heuristic draws nothing: a stream for choose_card's signature
+        meta=meta,
+        held=ws.held,
+        table=ws.trick,
+        on_team=ws.on_team,
+        klass=ws.klass,
+        power=ws.power,
+        class_mask=ws.class_mask,
+        tier_mask=ws.tier_mask,
+        targets=ws.targets,
+    )
+
+
+@flat_kernel
+def announce(ctx, n, laid, bid):
+    """Before the play: the laid auction cards (public while held) and the deal's bid (0: none)."""
+    if ctx is not None:
+        for s in range(MAX_PLAYERS):
+            ctx.public[s] = laid[s] if s < n else 0
+        ctx.meta[BID] = bid
+
+
+@flat_kernel
+def forget(ctx):
+    """After the play: nothing laid, no bid (what a contract played without announce sees)."""
+    if ctx is not None:
+        ctx.public[:] = 0
+        ctx.meta[BID] = 0
+
+
+@flat_kernel
+def begin(ctx, n, chief, chief_trump):
+    """At the first trick: the contract's chief, partner and trump; no void shown yet."""
+    ctx.meta[CHIEF], ctx.meta[PARTNER], ctx.meta[CHIEF_TRUMP] = chief, -1, chief_trump
+    for s in range(n):
+        ctx.void[s] = 0
+        if s != chief and ctx.on_team[s]:
+            ctx.meta[PARTNER] = s
+
+
+@flat_kernel(inline="always")
+def note(ctx, seat, card, led):
+    """`seat` played `card` to a trick led by `led`: not following shows a void in the led class."""
+    k = ctx.klass[led]
+    if ctx.klass[card] != k:
+        ctx.void[seat] |= 1 << k
+
+
+@flat_kernel
+def seat_card(ctx, n, seat, leader, k, winner_pos, card_points, state):
+    """The card `seat` plays as the trick's k-th card (search_card over ctx's worlds)."""
+    held = ctx.held
+    legal = legal_moves(held[seat], ctx.table[0] if k > 0 else -1, ctx.klass, ctx.class_mask)
+    if not legal & (legal - np.uint64(1)):
+        return lowest(legal)  # the only card: nothing drawn
+    meta = ctx.meta
+    meta[SEAT], meta[N], meta[LEADER], meta[COUNT], meta[WINNER_POS] = seat, n, leader, k, winner_pos
+    for s in range(n):
+        ctx.start_points[s] = card_points[s]
+    pool, h = np.uint64(0), 0
+    for s in range(n):
+        if s == seat:
+            ctx.fixed[s] = held[s]
+            continue
+        ctx.fixed[s] = held[s] & ctx.public[s]
+        hidden = held[s] ^ ctx.fixed[s]
+        pool |= hidden
+        ctx.seat_of[h] = s
+        ctx.capacity[h] = popcount(hidden)
+        ctx.allowed[h] = ALL_GROUPS & ~ctx.void[s]
+        h += 1
+    meta[HOLDERS] = h
+    if not worlds.prepare(ctx.sampler, pool, ctx.klass, ctx.capacity, ctx.allowed, h):
+        raise AssertionError("no world is consistent with the search seat's information")
+    return search.search_card(ctx, legal, meta[WORLDS], state, ctx.totals)
+
+
+@flat_kernel
+def world(ctx, state):
+    """Deal the hidden cards anew: the other seats' hands of one world (ctx.fixed + ctx.drawn)."""
+    worlds.draw(ctx.sampler, state, ctx.drawn)
+
+
+@flat_kernel
+def playout(ctx, card):
+    """The searcher plays `card` in the drawn world, the heuristic plays every card after it;
+    returns the searcher's side's outcome (module doc)."""
+    meta = ctx.meta
+    n, seat, leader, k, winner_pos = meta[N], meta[SEAT], meta[LEADER], meta[COUNT], meta[WINNER_POS]
+    hands, trick, pts, on_team, klass, power = ctx.hands, ctx.trick, ctx.points, ctx.on_team, ctx.klass, ctx.power
+    for s in range(n):
+        hands[s] = ctx.fixed[s]
+        pts[s] = ctx.start_points[s]
+    for h in range(meta[HOLDERS]):
+        hands[ctx.seat_of[h]] |= ctx.drawn[h]
+    remaining = np.uint64(0)
+    for s in range(n):
+        remaining |= hands[s]
+    for j in range(k):
+        trick[j] = ctx.table[j]
+    winner_pos = trick_step.lay(seat, card, k, winner_pos, hands, trick, klass, power)
+    remaining ^= bit(card)
+    k += 1
+    s = seat + 1 if seat + 1 < n else 0
+    while True:
+        while k < n:
+            winner = leader + winner_pos
+            winner = winner - n if winner >= n else winner
+            c = trick_step.choose(policies.HEURISTIC, n, s, k, winner, winner_pos, hands, remaining, trick, on_team, ctx, ctx.rng)
+            winner_pos = trick_step.lay(s, c, k, winner_pos, hands, trick, klass, power)
+            remaining ^= bit(c)
+            k += 1
+            s = s + 1 if s + 1 < n else 0
+        winner = leader + winner_pos
+        winner = winner - n if winner >= n else winner
+        pts[winner] += trick_step.points(n, trick)
+        if not remaining:
+            break
+        leader, s, k, winner_pos = winner, winner, 0, 0
+    return outcome(ctx, n, on_team[seat])
+
+
+@flat_kernel(inline="always")
+def outcome(ctx, n, side):
+    """The side's deal scores summed (score_played with the deal's bid), or its card points without a bid."""
+    meta, pts = ctx.meta, ctx.points
+    bid = meta[BID]
+    if bid > 0:
+        score_played(n, bid, meta[CHIEF], meta[PARTNER], meta[CHIEF_TRUMP], pts, ctx.scores, ctx.targets)
+    total = 0
+    for s in range(n):
+        if ctx.on_team[s] == side:
+            total += ctx.scores[s] if bid > 0 else pts[s]
+    return total
+
+
+search.register(Search, world, playout)
