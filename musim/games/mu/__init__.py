@@ -4,6 +4,7 @@ from musim.core.deck import MU
 from musim.engine.errors import SpecError
 from musim.games.contract import EXACT_PLAY, Game, Option, lazy
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
+from musim.play import search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (tests/golden keeps
 # rows made under this version and fails when they change without a bump).
@@ -33,13 +34,14 @@ def check_dd_tricks(play, dd_tricks):
 
 def check(spec):
     """Options that do not go together: --dd-tricks (check_dd_tricks), and --auction under
-    random play, where every decision is random, the auction too; --targets read into the
-    run's table (targets.py)."""
+    random play, where every decision is random, the auction too; --search-worlds without a
+    search seat; --targets read into the run's table (targets.py)."""
     from musim.games.mu import targets
 
     check_dd_tricks(spec.play, spec.options["dd_tricks"])
+    search_budget.check(spec)
     if spec.options["auction"] != BY_PLAY and spec.play == "random":
-        raise SpecError("--auction applies only with --play heuristic or dd (random play bids at random)")
+        raise SpecError("--auction applies only with --play heuristic, dd or search (random play bids at random)")
     targets.check(spec)
 
 
@@ -50,9 +52,10 @@ GAME = Game(
     default_players=4,
     deck=MU,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random", EXACT_PLAY),
+    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH),
     play_help="random/heuristic: every decision of the seat (auction, trumps, partner, cards) by that policy; "
-    "dd: heuristic auction (--auction), exact double-dummy card play (seconds to hours a deal with 4+ players).",
+    "dd: heuristic auction (--auction), exact double-dummy card play (seconds to hours a deal with 4+ players); "
+    "search: heuristic auction, cards by search over the deals of the hidden cards (--search-worlds).",
     options=(
         Option("goal", int, GOAL, "Match goal, with --matches.", range=(1, 100_000), per_deal=False),
         Option("dd_tricks", int, 0, "With --play dd: play only the last N tricks double-dummy (0 = all).", (0, 15)),
@@ -74,6 +77,7 @@ GAME = Game(
             omit_default=True,
             named_by_digest=True,
         ),
+        search_budget.WORLDS,
     ),
     job=lazy("musim.games.mu.run", "job"),
     make_summary=lazy("musim.games.mu.summary", "for_run"),

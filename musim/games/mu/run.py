@@ -25,10 +25,12 @@ from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.policies import AUCTIONS, DD, RANDOM
 from musim.play import drivers
 from musim.play.drivers import MATCH_DEAL_CAP
+from musim.play.search_budget import DEFAULT_WORLDS, WORLDS, searches
 from musim.solver.tt import DEFAULT_MB
 
 CHUNK_DEALS = 1 << 15
 CHUNK_DD_DEALS = 1  # a deal takes 0.1 s to minutes: progress shows deal by deal
+CHUNK_SEARCH_DEALS = 1024  # seconds a chunk with search seats: every worker gets chunks of a short run
 CHUNK_MATCHES = 64
 
 _TYPE_TEXTS = pa.array([type_text(t) for t in range(-1, 15)])  # code + 1 -> text ("none" at 0)
@@ -95,9 +97,10 @@ def simulate_deals(
     question="value",
     auction=BY_PLAY,
     targets=None,
+    worlds=DEFAULT_WORLDS,
 ):
     """Play deals start..start+count-1 of a run and return their DealChunk; `targets`: the target
-    table (targets.py; None: the rulebook's).
+    table (targets.py; None: the rulebook's); `worlds`: a search seat's budget.
 
     Double-dummy deals run one kernel call each, so that each row gets its own
     wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance` only): a
@@ -108,11 +111,12 @@ def simulate_deals(
     dd = DD in play_policy
     ch = DealChunk(players, start, count, dd=dd)
     if not dd:
-        ws = sim.make_workspace(players, targets=targets)
+        ws = sim.make_workspace(players, targets=targets, worlds=sim.search_worlds(play_policy, worlds))
         for first, stop in slices(count):  # the progress bar moves within the chunk
             ch.play(seed, bid_policy, play_policy, ws, first, stop)
         return ch
-    ws = sim.make_workspace(players, worker_ddplay(tt_mb, dd_tricks, node_limit, question), targets=targets)
+    dd = worker_ddplay(tt_mb, dd_tricks, node_limit, question)
+    ws = sim.make_workspace(players, dd, targets=targets, worlds=sim.search_worlds(play_policy, worlds))
     ch.play(seed, bid_policy, play_policy, ws, stop=0)  # compiles (or loads) first: solve_ms times solving alone
     for i in range(count):
         t = time.perf_counter()
@@ -189,13 +193,23 @@ class MatchChunk:
 
 
 def simulate_match_chunk(
-    players, seed, play, goal, start, count, tt_mb=DEFAULT_MB, dd_tricks=0, auction=BY_PLAY, targets=None
+    players,
+    seed,
+    play,
+    goal,
+    start,
+    count,
+    tt_mb=DEFAULT_MB,
+    dd_tricks=0,
+    auction=BY_PLAY,
+    targets=None,
+    worlds=DEFAULT_WORLDS,
 ):
-    """Play matches start..start+count-1 of a run and return their MatchChunk (`auction` and
-    `targets` as in simulate_deals)."""
+    """Play matches start..start+count-1 of a run and return their MatchChunk (`auction`,
+    `targets` and `worlds` as in simulate_deals)."""
     bid_policy, play_policy = policy_codes(players, play, auction)
     dd = worker_ddplay(tt_mb, dd_tricks) if DD in play_policy else None
-    ws = sim.make_workspace(players, dd, goal, targets)
+    ws = sim.make_workspace(players, dd, goal, targets, sim.search_worlds(play_policy, worlds))
     policy = sim.run_policy(bid_policy, play_policy)
     parts = [  # the progress bar moves within the chunk
         drivers.simulate_matches(players, policy, seed, start + first, stop - first, ws, sim.MATCH)
@@ -229,10 +243,12 @@ def match_batch(ch):
     return pa.RecordBatch.from_arrays([col[f.name] for f in MATCH_SCHEMA], schema=MATCH_SCHEMA)
 
 
-def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLAY, targets=RULEBOOK):
+def deal_record(
+    players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLAY, targets=RULEBOOK, worlds=DEFAULT_WORLDS
+):
     """The complete game record (docs/examples/README.md) of deal `deal` of a run, re-played from its seed;
     `auction`: the run's --auction model; `targets`: the run's option (targets.py), whose table a
-    variant's record carries.
+    variant's record carries; `worlds`: the run's search budget.
 
     Any Parquet row can so be expanded into the full auction and play, and
     `musim replay` must reproduce the row from it.
@@ -240,7 +256,9 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLA
     bid_policy, play_policy = policy_codes(players, play, auction)
     ch = DealChunk(players, deal, 1)
     dd = worker_ddplay(tt_mb, dd_tricks) if DD in play_policy else None
-    ws = sim.make_workspace(players, dd, targets=variant.table_of(targets))
+    ws = sim.make_workspace(
+        players, dd, targets=variant.table_of(targets), worlds=sim.search_worlds(play_policy, worlds)
+    )
     ch.play(seed, bid_policy, play_policy, ws)
     r = ch.res[0]
     record = {
@@ -259,10 +277,17 @@ def deal_record(players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLA
     return record
 
 
+def deal_chunk(play):
+    """Deals a chunk of a run with this --play text (one policy, or one a seat) holds."""
+    if plays_exactly(play):
+        return CHUNK_DD_DEALS
+    return CHUNK_SEARCH_DEALS if searches(play) else CHUNK_DEALS
+
+
 def job(spec):
     """The engine's Job for a `musim run --game mu` spec (deals or matches)."""
     dd_tricks, auction = spec.options["dd_tricks"], spec.options["auction"]
-    targets = variant.table_of(spec.options["targets"])
+    targets, worlds = variant.table_of(spec.options["targets"]), spec.options[WORLDS.name]
     if spec.mode == "matches":
         simulate = partial(
             simulate_match_chunk,
@@ -274,10 +299,11 @@ def job(spec):
             dd_tricks=dd_tricks,
             auction=auction,
             targets=targets,
+            worlds=worlds,
         )
         return Job(CHUNK_MATCHES, simulate, match_batch, MATCH_SCHEMA)
     return Job(
-        CHUNK_DD_DEALS if plays_exactly(spec.play) else CHUNK_DEALS,
+        deal_chunk(spec.play),
         partial(
             simulate_deals,
             spec.players,
@@ -287,6 +313,7 @@ def job(spec):
             dd_tricks=dd_tricks,
             auction=auction,
             targets=targets,
+            worlds=worlds,
         ),
         deal_batch,
         deal_schema(spec.players, plays_exactly(spec.play)),
@@ -306,4 +333,5 @@ def record(spec, index):
         options["dd_tricks"],
         options["auction"],
         options["targets"],
+        options[WORLDS.name],
     )

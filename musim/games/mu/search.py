@@ -169,7 +169,9 @@ def playout(ctx, card):
         while k < n:
             winner = leader + winner_pos
             winner = winner - n if winner >= n else winner
-            c = trick_step.choose(policies.HEURISTIC, n, s, k, winner, winner_pos, hands, remaining, trick, on_team, ctx, ctx.rng)
+            c = trick_step.choose(
+                policies.HEURISTIC, n, s, k, winner, winner_pos, hands, remaining, trick, on_team, ctx, ctx.rng
+            )
             winner_pos = trick_step.lay(s, c, k, winner_pos, hands, trick, klass, power)
             remaining ^= bit(c)
             k += 1

@@ -236,7 +236,9 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
                 card = search_mu.seat_card(search, n, seat, leader, k, winner_pos, card_points, state)
             if card < 0:
                 code = policies.seat_code(play_policy, seat)
-                card = trick_step.choose(code, n, seat, k, winner, winner_pos, held, remaining, trick, on_team, ws, state)
+                card = trick_step.choose(
+                    code, n, seat, k, winner, winner_pos, held, remaining, trick, on_team, ws, state
+                )
             if search is not None and k > 0:
                 search_mu.note(search, seat, card, trick[0])
             winner_pos = trick_step.lay(seat, card, k, winner_pos, held, trick, klass, power)
