@@ -20,6 +20,7 @@ from musim.games import mu
 from musim.games.contract import plays_exactly
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
+from musim.play.search_budget import DEFAULT_WORLDS, WORLDS, searches
 
 FASTER = ["--play heuristic", "--dd-tricks N"]  # what shortens exact play, for the long-run estimate
 
@@ -31,11 +32,21 @@ def commands():
 
 PLAY = click.option(
     "--play",
-    type=click.Choice(["heuristic", "dd"]),
+    type=click.Choice(["heuristic", "dd", "search"]),
     default="heuristic",
     show_default=True,
-    help="Card play (dd: exact double-dummy, seconds to hours a deal with 4+ players).",
+    help="Card play (dd: exact double-dummy, seconds to hours a deal with 4+ players; search: search over "
+    "the deals of the hidden cards, --search-worlds).",
 )
+SEARCH_WORLDS = option_decorator(
+    mu.GAME.option(WORLDS.name), "With --play search: worlds sampled at each card decision (docs/players.md)."
+)
+
+
+def check_search_worlds(play, worlds):
+    """--search-worlds means nothing without --play search."""
+    if worlds != DEFAULT_WORLDS and not searches(play):
+        raise click.UsageError(f"{WORLDS.flag} applies only with --play search")
 
 
 def dd_tricks_option(help):
@@ -175,6 +186,7 @@ def player_list(text):
     help="public: the heuristic's choice from laid cards; hindsight: the best partner (an upper bound).",
 )
 @question_option("scores, team points and the best bid")
+@SEARCH_WORLDS
 @TARGETS
 @click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
@@ -194,6 +206,7 @@ def bid(
     dealer,
     partner,
     question,
+    search_worlds,
     targets,
     seed,
     workers,
@@ -214,6 +227,7 @@ def bid(
         raise click.UsageError("give at most one of --json and --csv")
     check_engine(engine, scheduler)
     check_question(play, question)
+    check_search_worlds(play, search_worlds)
     from musim.games.mu import targets as variant
     from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
     from musim.games.mu.costs import bid_seconds
@@ -259,6 +273,7 @@ def bid(
                 scheduler,
                 auction,
                 table,
+                search_worlds,
             )
     except InputError as exc:
         raise click.UsageError(str(exc)) from None
@@ -303,6 +318,7 @@ def auction_list(text):
     "(0 = all), as `musim run --dd-tricks` does."
 )
 @question_option("team points, scores and proposed targets")
+@SEARCH_WORLDS
 @TARGETS
 @click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), help="Worker threads (default: all cores).")
@@ -337,6 +353,7 @@ def balance(
     auctions,
     dd_tricks,
     question,
+    search_worlds,
     targets,
     seed,
     workers,
@@ -363,6 +380,7 @@ def balance(
     check_engine(engine, scheduler)
     check_dd_tricks(play, dd_tricks)
     check_question(play, question)
+    check_search_worlds(play, search_worlds)
     from musim.games.mu import targets as variant
 
     rows = read_targets(targets, counts)
@@ -397,7 +415,7 @@ def balance(
         if checkpoint is not None:
             with contextlib.ExitStack() as taking:  # those taken are released if one is refused
                 for n, model in itertools.product(counts, models):  # one writer per key folder (engine/lock.py)
-                    key = (n, seed, play, dd_tricks, limit, tt_mb, question, model, text[n])
+                    key = (n, seed, play, dd_tricks, limit, tt_mb, question, model, text[n], search_worlds)
                     for folder in checkpoint_folders(checkpoint, *key):
                         ensure_writable_dir(folder, checkpoint, "--checkpoint")
                         taking.enter_context(DirectoryLock(folder, "--checkpoint"))
@@ -435,6 +453,7 @@ def balance(
                     scheduler,
                     model,
                     text[n],
+                    search_worlds,
                 )
             )
     seconds = time.perf_counter() - started
@@ -450,6 +469,7 @@ def balance(
         "strength_deals": n_strength,
         "checkpoint": checkpoint,
         "node_limit": limit,
+        **({"search_worlds": search_worlds} if searches(play) else {}),
         "version": __version__,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"
         + ("" if engine == "local" else f" on Dask ({scheduler or 'a LocalCluster'})"),

@@ -51,7 +51,8 @@ from musim.games.mu.analysis import contracts
 from musim.games.mu.analysis.bid import DEFAULT_AUCTION
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
 from musim.games.mu.policies import NAMES
-from musim.games.mu.run import CHUNK_DD_DEALS, CHUNK_DEALS, simulate_deals
+from musim.games.mu.run import deal_chunk, simulate_deals
+from musim.play.search_budget import DEFAULT_WORLDS
 
 MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
@@ -60,7 +61,17 @@ STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end
 
 
 def checkpoint_key(
-    job, players, seed, play, dd_tricks, node_limit, tt_mb, question="value", auction=DEFAULT_AUCTION, targets=RULEBOOK
+    job,
+    players,
+    seed,
+    play,
+    dd_tricks,
+    node_limit,
+    tt_mb,
+    question="value",
+    auction=DEFAULT_AUCTION,
+    targets=RULEBOOK,
+    worlds=DEFAULT_WORLDS,
 ):
     """The result key (engine/key.py) of a balance job's chunks ("balance-deals" or
     "balance-strength"): the deal count is not in it (a chunk is named by its range), nor is
@@ -70,7 +81,7 @@ def checkpoint_key(
     same under both questions.  An auction model other than the default is in both (it decides
     the deals, and so which are played and replayed); the default's keys are those it had
     before there was a choice.  A variant's targets (compact text, targets.py) are in both, the
-    rulebook's in neither (saved deals stay valid)."""
+    rulebook's in neither (saved deals stay valid); so is a search budget other than the default."""
     params = dict(job=job, players=players, seed=seed, play=play, dd_tricks=dd_tricks, node_limit=node_limit)
     if node_limit:
         params["tt_mb"] = tt_mb
@@ -80,14 +91,26 @@ def checkpoint_key(
         params["auction"] = auction
     if targets != RULEBOOK:
         params["targets"] = targets
+    if worlds != DEFAULT_WORLDS:
+        params["search_worlds"] = worlds
     return result_key("mu", params)
 
 
 def checkpoint_folders(
-    root, players, seed, play, dd_tricks, node_limit, tt_mb, question="value", auction=DEFAULT_AUCTION, targets=RULEBOOK
+    root,
+    players,
+    seed,
+    play,
+    dd_tricks,
+    node_limit,
+    tt_mb,
+    question="value",
+    auction=DEFAULT_AUCTION,
+    targets=RULEBOOK,
+    worlds=DEFAULT_WORLDS,
 ):
     """The folders under the checkpoint `root` that analyse(players, ...) writes, one per job."""
-    args = (players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets)
+    args = (players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets, worlds)
     return [key_folder(root, checkpoint_key(job, *args)) for job in ("balance-deals", "balance-strength")]
 
 
@@ -115,36 +138,40 @@ def _chunks(compute, chunks, checkpoint, times, run):
         yield got
 
 
-def _deal_arrays(players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, start, count):
+def _deal_arrays(players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, worlds, start, count):
     """The arrays of deals start.. of the run (a task: module-level, so that Dask can ship it)."""
-    ch = simulate_deals(players, seed, play, start, count, tt_mb, dd_tricks, node_limit, question, auction, targets)
+    ch = simulate_deals(
+        players, seed, play, start, count, tt_mb, dd_tricks, node_limit, question, auction, targets, worlds
+    )
     return {f: getattr(ch, f) for f in ("res", "scores", "card_points", "hands")}
 
 
 def _collect(
-    players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, checkpoint, times, run
+    players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, worlds, checkpoint, times, run
 ):
-    size = CHUNK_DD_DEALS if play == "dd" else CHUNK_DEALS
-    compute = partial(_deal_arrays, players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets)
-    parts = list(_chunks(compute, chunk_starts(deals, size), checkpoint, times, run))
+    compute = partial(
+        _deal_arrays, players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, worlds
+    )
+    parts = list(_chunks(compute, chunk_starts(deals, deal_chunk(play)), checkpoint, times, run))
     cat = lambda name: np.concatenate([p[name] for p in parts])
     return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
 
 
-def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, targets, start, count, hands):
+def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, targets, worlds, start, count, hands):
     """The pure-strength view of `hands` (a chunk of the played deals' hands), as {"best": ...}."""
     best = np.zeros((count, players), np.int64)
     dd = worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None
-    ws = sim.make_workspace(players, dd, targets=targets)
+    play_policy = NAMES[play][1]
+    ws = sim.make_workspace(players, dd, targets=targets, worlds=sim.search_worlds(play_policy, worlds))
     for first, stop in slices(count):  # the progress bar moves within the chunk
-        contracts.strength(players, hands[first:stop], NAMES[play][1], best[first:stop], ws)
+        contracts.strength(players, hands[first:stop], play_policy, best[first:stop], ws)
     return {"best": best}
 
 
-def _strength(players, hands, play, tt_mb, dd_tricks, node_limit, targets, checkpoint, times, run):
+def _strength(players, hands, play, tt_mb, dd_tricks, node_limit, targets, worlds, checkpoint, times, run):
     size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
     chunks = ((s, c, hands[s : s + c]) for s, c in chunk_starts(len(hands), size))
-    compute = partial(_strength_arrays, players, play, tt_mb, dd_tricks, node_limit, targets)
+    compute = partial(_strength_arrays, players, play, tt_mb, dd_tricks, node_limit, targets, worlds)
     parts = [got["best"] for got in _chunks(compute, chunks, checkpoint, times, run)]
     return np.concatenate(parts) if parts else np.zeros((0, players), np.int64)
 
@@ -230,6 +257,7 @@ def analyse(
     scheduler=None,
     auction=DEFAULT_AUCTION,
     targets=RULEBOOK,
+    worlds=DEFAULT_WORLDS,
 ):
     """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
     facts, and each played deal's bid and team points.  The pure-strength view replays the
@@ -243,7 +271,8 @@ def analyse(
     (module doc).  engine, scheduler: where the chunks run (engine/engines.py); the figures
     do not depend on it.  auction: the auction model the deals are bid by (a name of
     policies.AUCTIONS), as `musim run --auction`.  targets: the target table the deals are bid,
-    played and scored under, in compact text (targets.py; `rulebook` by default)."""
+    played and scored under, in compact text (targets.py; `rulebook` by default).  worlds: the
+    search budget under play "search" (its pure-strength replays count the side's card points)."""
     if question not in QUESTIONS or (question == "reach" and play != "dd"):
         raise ValueError(f"question {question!r}: one of {QUESTIONS}, and reach only under dd play")
     keep = lambda job: (
@@ -251,7 +280,7 @@ def analyse(
         if checkpoint is None
         else Checkpoint(
             checkpoint,
-            checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets),
+            checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets, worlds),
         )
     )
     target_table = variant.table_of(targets)
@@ -268,6 +297,7 @@ def analyse(
         question,
         auction,
         target_table,
+        worlds,
         keep("balance-deals"),
         times,
         run,
@@ -324,7 +354,17 @@ def analyse(
     table = pd.DataFrame(rows)
     kept = keep("balance-strength")
     best = _strength(
-        players, hands[played][:strength_deals], play, tt_mb, dd_tricks, node_limit, target_table, kept, times, run
+        players,
+        hands[played][:strength_deals],
+        play,
+        tt_mb,
+        dd_tricks,
+        node_limit,
+        target_table,
+        worlds,
+        kept,
+        times,
+        run,
     )
     tick(min(deals, deals if strength_deals is None else strength_deals) - len(best))  # eklats: nothing to replay
     known_best = best[best != contracts.UNRESOLVED_RANK]

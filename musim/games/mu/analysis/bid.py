@@ -30,8 +30,9 @@ from musim.games.mu import targets as variant
 from musim.games.mu.analysis import contracts
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.policies import AUCTIONS, NAMES
-from musim.games.mu.simulate import make_workspace
+from musim.games.mu.simulate import make_workspace, search_worlds
 from musim.io.batch import InputError
+from musim.play.search_budget import DEFAULT_WORLDS
 
 DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
 MAX_SAMPLES = 200_000  # every sample's plays and scores are kept: about 50 bytes per (trump, bid) each
@@ -92,6 +93,7 @@ def _bid_chunk(
     levels,
     tt_mb,
     targets,
+    worlds,
     start,
     count,
 ):
@@ -102,8 +104,9 @@ def _bid_chunk(
     chief_points = np.zeros_like(team)
     end = np.zeros((count, len(trumps), levels), np.int64)
     score = np.zeros_like(end)
-    ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None, targets=targets)
     play_policy = NAMES[play][1]
+    dd = worker_ddplay(tt_mb) if play == "dd" else None
+    ws = make_workspace(players, dd, targets=targets, worlds=search_worlds(play_policy, worlds))
     for first, stop in slices(count):  # the progress bar moves within the chunk
         sample = (players, np.uint64(mask), seat, dealer)
         contracts.bid_samples(
@@ -160,6 +163,7 @@ def bid_strength(
     scheduler=None,
     auction=DEFAULT_AUCTION,
     targets=None,
+    worlds=DEFAULT_WORLDS,
 ):
     """One dict per (bid, chief trump) (module doc): p_made with its 95% interval and the
     chief's score with its interval (the fixed contracts of the `vice` model), mean team
@@ -171,7 +175,8 @@ def bid_strength(
     and team points NaN).  started(plays) is called once the request is valid, before any
     sample runs, with the plays a sample costs; tick(k) reports k more samples done.
     `targets`: the target table (targets.py) the bids are made and scored against (None: the
-    rulebook's)."""
+    rulebook's); `worlds`: the search budget under --play search, whose seats count their side's
+    card points (a contract's play serves every bid: search.py)."""
     if question not in QUESTIONS:
         raise InputError(f"--question {question!r}: one of {', '.join(QUESTIONS)}")
     if question == "reach" and play != "dd":
@@ -203,7 +208,7 @@ def bid_strength(
     started(len(trumps) * (int(variants) + (0 if reach else levels)))
 
     deal = (players, mask, seat, dealer, rest, seed)
-    what = (trumps, play, model, AUCTIONS[auction], hindsight, reach, bids, variants, levels, tt_mb, targets)
+    what = (trumps, play, model, AUCTIONS[auction], hindsight, reach, bids, variants, levels, tt_mb, targets, worlds)
     compute = partial(_bid_chunk, *deal, *what)
     chunks = list(chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK))
     for (start, count), got in zip(chunks, ordered(compute, chunks, workers, tick, engine, scheduler)):
