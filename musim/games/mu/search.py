@@ -79,7 +79,7 @@ def announce(ctx, n, laid, bid):
     """Before the play: the laid auction cards (public while held) and the deal's bid (0: none)."""
     if ctx is not None:
         for s in range(MAX_PLAYERS):
-            ctx.public[s] = laid[s] if s < n else 0
+            ctx.public[s] = laid[s] if s < n else np.uint64(0)
         ctx.meta[BID] = bid
 
 
@@ -112,11 +112,20 @@ def note(ctx, seat, card, led):
 @flat_kernel
 def seat_card(ctx, n, seat, leader, k, winner_pos, card_points, state):
     """The card `seat` plays as the trick's k-th card (search_card over ctx's worlds)."""
-    held = ctx.held
-    legal = legal_moves(held[seat], ctx.table[0] if k > 0 else -1, ctx.klass, ctx.class_mask)
+    legal = legal_moves(ctx.held[seat], ctx.table[0] if k > 0 else -1, ctx.klass, ctx.class_mask)
     if not legal & (legal - np.uint64(1)):
         return lowest(legal)  # the only card: nothing drawn
-    meta = ctx.meta
+    if not know(ctx, n, seat, leader, k, winner_pos, card_points):
+        raise AssertionError("no world is consistent with the search seat's information")
+    return search.search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
+
+
+@flat_kernel
+def know(ctx, n, seat, leader, k, winner_pos, card_points):
+    """Set up the worlds of `seat` about to play the trick's k-th card (leader, winning position
+    and card points so far as the table shows them): its hand and the public cards are fixed,
+    the rest is the sampler's pool (False: no deal of it is consistent, a bug)."""
+    held, meta = ctx.held, ctx.meta
     meta[SEAT], meta[N], meta[LEADER], meta[COUNT], meta[WINNER_POS] = seat, n, leader, k, winner_pos
     for s in range(n):
         ctx.start_points[s] = card_points[s]
@@ -133,9 +142,7 @@ def seat_card(ctx, n, seat, leader, k, winner_pos, card_points, state):
         ctx.allowed[h] = ALL_GROUPS & ~ctx.void[s]
         h += 1
     meta[HOLDERS] = h
-    if not worlds.prepare(ctx.sampler, pool, ctx.klass, ctx.capacity, ctx.allowed, h):
-        raise AssertionError("no world is consistent with the search seat's information")
-    return search.search_card(ctx, legal, meta[WORLDS], state, ctx.totals)
+    return worlds.prepare(ctx.sampler, pool, ctx.klass, ctx.capacity, ctx.allowed, h)
 
 
 @flat_kernel

@@ -1,0 +1,182 @@
+"""Mü's search player (`--play search`, musim/games/mu/search.py): the worlds a search seat draws
+agree with what it has seen (checked in Python against a record of the deal so far), its cards
+are legal, its rows are reproducible and use the budget, and it runs in `run`, `record`/`replay`,
+`bid` and `balance`; --search-worlds without a search seat is refused in one line."""
+
+import json
+import random
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from musim.cli import cli
+from musim.core.bits import bit
+from musim.games.mu import rules
+from musim.games.mu import run as mu_run
+from musim.games.mu import search as search_mu
+from musim.games.mu import simulate as sim
+
+HAND = "R9 R8 R7 R7 R6 G9 G7 G0 B1 B8 K0 K3 K5 K6 Y2"  # a 4-player hand for `musim bid`
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def mask(cards):
+    return np.uint64(sum(1 << c for c in cards))
+
+
+def cards_of(m):
+    return {c for c in range(64) if int(m) >> c & 1}
+
+
+def mid_deal(rng, n):
+    """A workspace with a search context in the middle of a random deal (random contract, laid
+    cards and legal cards so far), and what the next seat has seen, kept here in Python:
+    (ws, seat, leader, k, winner_pos, hands, public, voids)."""
+    ws = sim.make_workspace(n, worlds=3)
+    deck = list(range(36 if n == 3 else 60))
+    rng.shuffle(deck)
+    size = rules.hand_size(n)
+    hands = [set(deck[s * size : (s + 1) * size]) for s in range(n)]
+    chief = rng.randrange(n)
+    partner = rng.choice([s for s in range(n) if s != chief]) if n >= 4 else -1
+    chief_trump = rng.randrange(-1, 15)
+    vice_trump = rng.choice([t for t in range(15) if t != chief_trump]) if n >= 4 else -1
+    sim.set_team(n, chief, partner, ws)
+    rules.fill_contract(chief_trump, vice_trump, ws.klass, ws.power, ws.class_mask)
+    rules.fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
+    laid = [set(rng.sample(sorted(h), rng.randrange(4))) for h in hands]
+    laid_masks = np.zeros(sim.MAX_PLAYERS, np.uint64)
+    for s in range(n):
+        ws.held[s], laid_masks[s] = mask(hands[s]), mask(laid[s])
+    search_mu.announce(ws.search, n, laid_masks, 2)
+    search_mu.begin(ws.search, n, chief, chief_trump)
+    klass = ws.klass
+    voids = [set() for _ in range(n)]
+    leader, trick = chief, []
+    for _ in range(rng.randrange(n * size - 1)):
+        seat = (leader + len(trick)) % n
+        follow = [c for c in hands[seat] if trick and klass[c] == klass[trick[0]]]
+        card = rng.choice(sorted(follow or hands[seat]))
+        if trick:
+            search_mu.note(ws.search, seat, card, trick[0])
+            if klass[card] != klass[trick[0]]:
+                voids[seat].add(int(klass[trick[0]]))
+        hands[seat].discard(card)
+        ws.held[seat] ^= bit(card)
+        ws.trick[len(trick)] = card
+        trick.append(card)
+        if len(trick) == n:
+            leader = (leader + rules.trick_winner(ws.trick, n, ws.klass, ws.power)) % n
+            trick = []
+    k = len(trick)
+    winner_pos = rules.trick_winner(ws.trick, k, ws.klass, ws.power) if k else 0
+    public = [laid[s] & hands[s] for s in range(n)]
+    return ws, (leader + k) % n, leader, k, winner_pos, hands, public, voids
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_every_world_is_consistent_with_what_the_search_seat_has_seen(n):
+    rng = random.Random(n)
+    state = np.array([n], np.uint64)
+    moved = 0
+    for _ in range(60):
+        ws, seat, leader, k, winner_pos, hands, public, voids = mid_deal(rng, n)
+        ctx = ws.search
+        assert search_mu.know(ctx, n, seat, leader, k, winner_pos, np.zeros(sim.MAX_PLAYERS, np.int64))
+        others = set().union(*(hands[s] for s in range(n) if s != seat))
+        for _ in range(5):
+            search_mu.world(ctx, state)
+            world = {s: cards_of(ctx.fixed[s]) for s in range(n)}
+            for h in range(ctx.meta[search_mu.HOLDERS]):
+                world[int(ctx.seat_of[h])] |= cards_of(ctx.drawn[h])
+            assert world[seat] == hands[seat]  # its own hand
+            assert set().union(*(world[s] for s in range(n) if s != seat)) == others  # the unplayed cards
+            for s in range(n):
+                if s == seat:
+                    continue
+                assert len(world[s]) == len(hands[s])  # hand sizes (so no card twice)
+                assert public[s] <= world[s]  # the laid cards stay with their holders
+                assert not any(int(ws.klass[c]) in voids[s] for c in world[s])  # no card of a shown void
+            moved += any(world[s] != hands[s] for s in range(n))
+    assert moved > 0  # the hidden cards are dealt anew, not copied from the deal
+
+
+def test_a_search_seats_card_is_legal():
+    rng = random.Random(11)
+    state = np.array([11], np.uint64)
+    for n in (3, 4, 5, 6):
+        for _ in range(15):
+            ws, seat, leader, k, winner_pos, hands, _, _ = mid_deal(rng, n)
+            card = search_mu.seat_card(
+                ws.search, n, seat, leader, k, winner_pos, np.zeros(sim.MAX_PLAYERS, np.int64), state
+            )
+            klass, led = ws.klass, ws.trick[0]
+            follow = {c for c in hands[seat] if k and klass[c] == klass[led]}
+            assert card in (follow or hands[seat])
+
+
+def test_search_worlds_without_a_search_seat_is_refused_in_one_line(tmp_path):
+    commands = (
+        ("run", "--deals", 5, "--out", tmp_path / "r"),
+        ("record", "--seed", 0, "--deal", 0),
+        ("balance", "--deals", 5, "--out", tmp_path / "b"),
+        ("bid", "--hand", HAND),
+    )
+    for command in commands:
+        res = invoke(*command, "--search-worlds", 4)
+        assert res.exit_code == 2, res.output
+        last = res.output.strip().splitlines()[-1]
+        assert "--search-worlds applies only with --play search" in last and "Traceback" not in res.output
+
+
+@pytest.mark.slow  # compiles the deal kernels with the search
+def test_the_budget_is_used_and_rows_are_the_same_on_one_or_two_workers(tmp_path, monkeypatch):
+    monkeypatch.setattr(mu_run, "CHUNK_SEARCH_DEALS", 4)  # several chunks, so that both workers play
+    play = "search,heuristic,heuristic,heuristic"
+
+    def run(name, *args):
+        out = tmp_path / name
+        res = invoke("run", "--deals", 12, "--seed", 3, "--play", play, "--out", out, "--no-progress", *args)
+        assert res.exit_code == 0, res.output
+        return pq.read_table(out).to_pydict()
+
+    one, two = run("one", "--workers", 1, "--search-worlds", 5), run("two", "--workers", 2, "--search-worlds", 5)
+    assert one == two
+    other = run("three", "--workers", 1, "--search-worlds", 1)
+    assert other["hands"] == one["hands"] and other["card_points"] != one["card_points"]
+    heuristic = run("heuristic", "--workers", 1, "--play", "heuristic")
+    assert heuristic["card_points"] != one["card_points"]  # the search seat plays otherwise
+
+
+@pytest.mark.slow  # compiles the deal kernels with the search
+def test_a_search_runs_records_replay_to_its_rows(tmp_path):
+    out = tmp_path / "run"
+    res = invoke("run", "--deals", 4, "--seed", 2, "--play", "search", "--search-worlds", 3, "--out", out)
+    assert res.exit_code == 0, res.output
+    rows = pq.read_table(out).to_pylist()
+    for deal, row in enumerate(rows):
+        res = invoke("record", out, "--deal", deal)
+        assert res.exit_code == 0, res.output
+        path = tmp_path / f"{deal}.json"
+        path.write_text(res.output)
+        replayed = invoke("replay", path)
+        assert replayed.exit_code == 0, replayed.output
+        assert json.loads(replayed.output)["scores"] == [row[f"score_{i}"] for i in range(4)]
+
+
+@pytest.mark.slow  # compiles the analyses' kernels with the search
+def test_bid_and_balance_play_search(tmp_path):
+    res = invoke("bid", "--hand", HAND, "--play", "search", "--search-worlds", 1, "--samples", 3, "--workers", 1)
+    assert res.exit_code == 0 and "best bid" in res.output, res.output
+    args = ("balance", "--players", 4, "--deals", 8, "--strength-deals", 2, "--workers", 1, "--no-progress")
+    res = invoke(*args, "--play", "search", "--search-worlds", 2, "--out", tmp_path / "s")
+    assert res.exit_code == 0, res.output
+    heuristic = invoke(*args, "--out", tmp_path / "h")
+    assert heuristic.exit_code == 0, heuristic.output
+    read = lambda name: (tmp_path / name / "balance.csv").read_text()
+    assert read("s") != read("h")  # the search's deals are played otherwise
