@@ -4,6 +4,7 @@ are legal, its rows are reproducible and use the budget, and it runs in `run`, `
 `bid` and `balance`; --search-worlds without a search seat is refused in one line."""
 
 import json
+import os
 import random
 
 import numpy as np
@@ -151,6 +152,15 @@ def test_the_budget_is_used_and_rows_are_the_same_on_one_or_two_workers(tmp_path
     assert other["hands"] == one["hands"] and other["card_points"] != one["card_points"]
     heuristic = run("heuristic", "--workers", 1, "--play", "heuristic")
     assert heuristic["card_points"] != one["card_points"]  # the search seat plays otherwise
+
+
+@pytest.mark.slow  # compiles the deal kernels with the search
+def test_a_budget_other_than_the_default_names_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the default directory runs/ under the current one
+    for extra in ((), ("--search-worlds", 3)):
+        res = invoke("run", "--deals", 2, "--seed", 1, "--play", "search", "--no-progress", *extra)
+        assert res.exit_code == 0, res.output
+    assert sorted(os.listdir("runs")) == ["mu-4p-search-search-worlds3-seed1", "mu-4p-search-seed1"]
 
 
 @pytest.mark.slow  # compiles the deal kernels with the search

@@ -4,6 +4,8 @@ docs/performance.md "Estimates", `python benchmarks/bench_estimates.py calibrate
 per-deal times that the warning before whole-deal exact play at 4-6 players quotes."""
 
 from musim.engine.progress import duration_text, estimate_seconds
+from musim.games.contract import plays_exactly
+from musim.play.search_budget import SEARCH, WORLDS, searches
 
 # seconds one worker takes per item: ("deal", players, play) a `musim run` row (the kernel and
 # its Arrow batch); ("table", players, play) a `musim balance` deal; ("strength", players, play)
@@ -38,6 +40,10 @@ COSTS = {  # 2026-12-04
     ("strength", 6, "heuristic"): 0.00073,
     ("bid", 6, "heuristic"): 3.87e-06,
 }
+# players -> seconds one search seat's card decisions add to a `musim run` deal, per world of its
+# budget (one search seat among heuristic ones, `python benchmarks/bench_search.py`; the cost
+# grows with the worlds in proportion)
+SEARCH_WORLD_SECONDS = {3: 0.0, 4: 0.0, 5: 0.0, 6: 0.0}
 STARTUP_S = 1.6  # starting Python and loading the compiled kernels from the cache
 REPORT_S = 1.0  # `musim balance`'s tables and plots
 # players -> (median, 90th percentile or more) seconds of a whole-deal double-dummy deal on one
@@ -50,7 +56,17 @@ def run_seconds(spec):
     exact play but at 3 players: not measured, or too heavy-tailed to say)."""
     if spec.mode != "deals" or spec.options["dd_tricks"]:
         return None
-    return estimate_seconds([(("deal", spec.players, spec.play), spec.count)], spec.workers, COSTS, STARTUP_S)
+    key, costs = ("deal", spec.players, spec.play), COSTS
+    if searches(spec.play) and not plays_exactly(spec.play):
+        costs = {key: search_deal_seconds(spec.players, spec.play, spec.options[WORLDS.name])}
+    return estimate_seconds([(key, spec.count)], spec.workers, costs, STARTUP_S)
+
+
+def search_deal_seconds(players, play, worlds):
+    """A `musim run` deal's seconds with search seats (`play`: one policy, or one a seat) at a
+    budget of `worlds`: the heuristic's deal and each search seat's decisions."""
+    seats = players if play == SEARCH else play.split(",").count(SEARCH)
+    return COSTS[("deal", players, "heuristic")] + seats * worlds * SEARCH_WORLD_SECONDS[players]
 
 
 def balance_seconds(counts, deals, strength_deals, play, dd_tricks, workers):
