@@ -190,3 +190,20 @@ def test_bid_and_balance_play_search(tmp_path):
     assert heuristic.exit_code == 0, heuristic.output
     read = lambda name: (tmp_path / name / "balance.csv").read_text()
     assert read("s") != read("h")  # the search's deals are played otherwise
+
+
+def test_a_search_runs_estimate_counts_each_search_seats_worlds(monkeypatch):
+    from types import SimpleNamespace
+
+    from musim.games.mu import costs
+
+    monkeypatch.setattr(costs, "COSTS", {("deal", 4, "heuristic"): 0.001})
+    monkeypatch.setattr(costs, "SEARCH_WORLD_SECONDS", {4: 0.01})
+    spec = lambda play, worlds: SimpleNamespace(
+        mode="deals", players=4, play=play, count=100, workers=2, options={"dd_tricks": 0, "search_worlds": worlds}
+    )
+    # 100 deals on 2 workers, each the heuristic's 1 ms and 10 ms a world of each search seat
+    one = costs.run_seconds(spec("search,heuristic,heuristic,heuristic", 8))
+    assert one == pytest.approx(costs.STARTUP_S + 100 * (0.001 + 8 * 0.01) / 2)
+    every = costs.run_seconds(spec("search", 8))
+    assert every == pytest.approx(costs.STARTUP_S + 100 * (0.001 + 4 * 8 * 0.01) / 2)

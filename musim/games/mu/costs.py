@@ -41,9 +41,9 @@ COSTS = {  # 2026-12-04
     ("bid", 6, "heuristic"): 3.87e-06,
 }
 # players -> seconds one search seat's card decisions add to a `musim run` deal, per world of its
-# budget (one search seat among heuristic ones, `python benchmarks/bench_search.py`; the cost
-# grows with the worlds in proportion)
-SEARCH_WORLD_SECONDS = {3: 0.0, 4: 0.0, 5: 0.0, 6: 0.0}
+# budget (one search seat among heuristic ones at 128 worlds, 400 deals of seed 1, load about 4;
+# the cost grows with the worlds in proportion: `python benchmarks/bench_search.py`), 2026-12-05
+SEARCH_WORLD_SECONDS = {3: 3.4e-05, 4: 1.58e-04, 5: 6.4e-05, 6: 6.0e-05}
 STARTUP_S = 1.6  # starting Python and loading the compiled kernels from the cache
 REPORT_S = 1.0  # `musim balance`'s tables and plots
 # players -> (median, 90th percentile or more) seconds of a whole-deal double-dummy deal on one
