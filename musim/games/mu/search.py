@@ -10,7 +10,7 @@ it showed void in.  In a world, the searcher plays a card, then every seat (the 
 plays the heuristic with its own view (trick.choose) to the end of the deal; the outcome is
 the sum of the scores (rules.score_played, the deal's bid and the run's targets) of the seats
 on the searcher's side.  A contract played without a bid (the analyses' replays under several
-bids at once) counts the side's card points instead.
+bids at once, which lay no cards) counts the side's card points instead.
 
 The context is allocated once per workspace (make_search); it shares the workspace's contract
 arrays (klass, power, class masks, team, targets) and reads its hands and trick in progress.
@@ -35,6 +35,11 @@ Search = namedtuple(
     "sampler drawn seat_of capacity allowed fixed void public hands trick points start_points scores totals rng meta "
     "held table on_team klass power class_mask tier_mask targets",
 )
+# sampler, drawn, seat_of, capacity, allowed: the worlds' draws, one holder per other seat;
+# fixed: each seat's cards in every world (the searcher's hand, the others' public cards); void:
+# per seat, a bit per class shown void; public: the laid cards; hands, trick, points: a playout's
+# table; start_points: card points at the decision; scores, totals: scratch; held..targets: the
+# workspace's own arrays.
 # meta: the budget, the searching seat, players, the trick's leader, cards on it, its winning
 # position, the deal's bid (0: none), chief, partner (-1: none), chief trump, holders
 WORLDS, SEAT, N, LEADER, COUNT, WINNER_POS, BID, CHIEF, PARTNER, CHIEF_TRUMP, HOLDERS = range(11)
