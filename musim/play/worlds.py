@@ -233,7 +233,7 @@ def _reachable(sp, i, s):
     return left >= 0 and sp.kcap[j] - sp.before[i, j] <= left <= sp.before[sp.meta[GROUPS], j] - sp.before[i, j]
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def _following(sp, i, idx):
     """The table's total from state idx before group i (after the last group: 1 for the empty state)."""
     if i == sp.meta[GROUPS]:
@@ -241,7 +241,7 @@ def _following(sp, i, idx):
     return sp.table[i - 1, idx]
 
 
-@flat_kernel
+@flat_kernel(inline="always")
 def _step(sp, i, s, idx, target):
     """Group i's split from rooms s (state idx): the running sum, over the splits x (sp.x, one
     count per digit; the big class takes the rest), of prod 1/x! times the table's total after
@@ -286,12 +286,13 @@ def _step(sp, i, s, idx, target):
             return acc
 
 
-@flat_kernel
-def _shuffle(a, start, end, state):
-    """Fisher-Yates on a[start:end]."""
-    for j in range(end - 1, start, -1):
-        i = start + randint(state, j - start + 1)
-        a[i], a[j] = a[j], a[i]
+@flat_kernel(inline="always")
+def _pick(a, start, end, k, state):
+    """Move k elements of a[start:end] chosen uniformly, in uniform order, to its front (the first
+    k steps of Fisher-Yates): the rest is a uniform subset too, with no draws spent on its order."""
+    for t in range(start, start + k):
+        i = t + randint(state, end - t)
+        a[i], a[t] = a[t], a[i]
 
 
 @flat_kernel
@@ -336,9 +337,10 @@ def _draw_counting(sp, state, out):
         a, b = sp.gstart[i], sp.gstart[i + 1]
         for t in range(a, b):
             buf[t] = sp.cards[t]
-        _shuffle(buf, a, b, state)
+        _pick(buf, a, b, b - a - sp.xs[i, big], state)  # the other classes' cards first, the big class's last
         t = a
-        for j in range(n):
+        for q in range(n):
+            j = q + (q >= big) if q < n - 1 else big
             for _ in range(sp.xs[i, j]):
                 kbuf[kfill[j]] = buf[t]
                 kfill[j] += 1
@@ -348,9 +350,9 @@ def _draw_counting(sp, state, out):
         out[h] = np.uint64(0)
     t = 0
     for j in range(n):
-        if sp.kfirst[j + 1] - sp.kfirst[j] > 1:
-            _shuffle(kbuf, t, t + sp.kcap[j], state)
-        for q in range(sp.kfirst[j], sp.kfirst[j + 1]):
+        first, last = sp.kfirst[j], sp.kfirst[j + 1] - 1
+        _pick(kbuf, t, t + sp.kcap[j], sp.kcap[j] - sp.capacity[sp.kholder[last]], state)
+        for q in range(first, last + 1):
             h = sp.kholder[q]
             hand = np.uint64(0)
             for _ in range(sp.capacity[h]):
@@ -367,7 +369,7 @@ def _draw_rejection(sp, state, out):
     for j in range(k):
         cards[j] = sp.cards[j]
     while True:
-        _shuffle(cards, 0, k, state)
+        _pick(cards, 0, k, k, state)
         ok, j = True, 0
         for h in range(holders):
             hand = np.uint64(0)
