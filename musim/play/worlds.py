@@ -17,14 +17,15 @@ classes' remaining room; the largest class is left out of the state (its room is
 others leave), the others are numbered in mixed radix.  prepare() fills the table of each
 state's weighted completions once per decision, draw() walks it forward.
 
-Precision: the weights are float64 sums of positive terms (no cancellation), each within a
-relative 1e-13 of the exact count, well under randint's own bias (2**-32); a count is at least
-1/64! (1e-89), far above float64's range end, so zero means exactly no deal.  A draw compares
-a 53-bit uniform times a state's total with the same running sum prepare() computed, so the
-last positive term always closes the sum.
+Precision: the table holds counts divided by prod_g u_g! (counts can pass 2**63; these stay
+between 1/64! ~ 1e-89 and 12**64 ~ 1e69) as float64 sums of positive terms: no cancellation,
+each within a relative 1e-12 of the exact value (well under randint's own bias, 2**-32), never
+rounded to zero, so a zero total means exactly no deal.  A draw compares a 53-bit uniform times
+a state's total with the same running sum prepare() computed, so the last positive term always
+closes the sum.
 
-A position whose state space exceeds the table (make_sampler's `states`) falls back to
-rejection, still exact (only slower).  Both paths check feasibility exactly: the counting one
+A position whose state space exceeds the table (make_sampler's `states`, MAX_STATES: e.g. five
+classes of 9 cards besides the largest) falls back to rejection, still exact, only slower.  Both paths check feasibility exactly: the counting one
 by its total, rejection by Hall's condition over the sets of groups.
 """
 
@@ -42,12 +43,12 @@ MAX_STATES = 1 << 15  # states of the counting table per group (float64: 7 x 256
 
 Sampler = namedtuple(
     "Sampler",
-    "cards gstart gid group capacity allowed kcap kallow kfirst kholder before dims stride table total inv_fact "
+    "cards gstart gid group capacity allowed hclass kcap kallow kfirst kholder before dims stride table total inv_fact "
     "digits svec x active xs buf kbuf kfill meta",
 )
 # cards: the pool sorted by group (present groups renumbered 0..), group i's from gstart[i], gid[i] the
-# caller's number of it; group[card]: the caller's group.  capacity, allowed: per holder (the caller's).
-# Classes k: kcap, kallow (bits of renumbered groups), their holders kholder[kfirst[k]:kfirst[k + 1]];
+# caller's number of it; group[card]: the caller's group.  capacity, allowed, hclass (its class): per
+# holder.  Classes k: kcap, kallow (bits of renumbered groups), their holders kholder[kfirst[k]:kfirst[k + 1]];
 # before[i, k]: cards of groups < i class k may take.  dims[d]: the class of state digit d, stride[d] its
 # radix weight; table[i - 1, state]: weighted completions from group i, total[0] the first state's.
 # The rest is scratch; meta below.
@@ -64,6 +65,7 @@ def make_sampler(states=MAX_STATES):
         z(MAX_GROUPS + 1, i64),
         z(MAX_GROUPS, i64),
         z(64, i64),
+        z(MAX_HOLDERS, i64),
         z(MAX_HOLDERS, i64),
         z(MAX_HOLDERS, i64),
         z(MAX_HOLDERS, i64),
@@ -133,6 +135,7 @@ def prepare(sp, pool, group_of, capacity, allowed, holders):
             sp.kallow[j], sp.kcap[j] = mask, 0
             n += 1
         sp.kcap[j] += capacity[h]
+        sp.hclass[h] = j
     meta[CLASSES] = n
     if total != k or not _hall(sp, present, n):
         return False
@@ -141,22 +144,11 @@ def prepare(sp, pool, group_of, capacity, allowed, holders):
     for j in range(n):
         sp.kfirst[j] = f
         for h in range(holders):
-            if capacity[h] > 0 and _class_of(sp, h, present, n) == j:
+            if capacity[h] > 0 and sp.hclass[h] == j:
                 sp.kholder[f] = h
                 f += 1
     sp.kfirst[n] = f
     return _count(sp, present, n)
-
-
-@flat_kernel
-def _class_of(sp, h, present, n):
-    mask = 0
-    for i in range(present):
-        mask |= (sp.allowed[h] >> sp.gid[i] & 1) << i
-    j = 0
-    while sp.kallow[j] != mask:
-        j += 1
-    return j
 
 
 @flat_kernel
@@ -185,13 +177,10 @@ def _count(sp, present, n):
         if sp.kcap[j] > sp.kcap[big]:
             big = j
     meta[BIG] = big
-    for i in range(present + 1):  # before[i, k]: cards of groups < i class k may take
-        for j in range(n):
-            sp.before[i, j] = (
-                0
-                if i == 0
-                else sp.before[i - 1, j] + (sp.gstart[i] - sp.gstart[i - 1] if sp.kallow[j] >> (i - 1) & 1 else 0)
-            )
+    for j in range(n):  # before[i, k]: cards of groups < i class k may take
+        sp.before[0, j] = 0
+        for i in range(present):
+            sp.before[i + 1, j] = sp.before[i, j] + (sp.kallow[j] >> i & 1) * (sp.gstart[i + 1] - sp.gstart[i])
     dims, states, start = 0, 1, 0
     width = sp.table.shape[1]
     for j in range(n):
