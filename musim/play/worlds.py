@@ -25,8 +25,9 @@ a state's total with the same running sum prepare() computed, so the last positi
 closes the sum.
 
 A position whose state space exceeds the table (make_sampler's `states`, MAX_STATES: e.g. five
-classes of 9 cards besides the largest) falls back to rejection, still exact, only slower.  Both paths check feasibility exactly: the counting one
-by its total, rejection by Hall's condition over the sets of groups.
+classes of 9 cards besides the largest) falls back to rejection, still exact, only slower.
+Both paths check feasibility exactly: the counting one by its total, rejection by Hall's
+condition over the sets of groups.
 """
 
 from collections import namedtuple
