@@ -1,6 +1,7 @@
 """What a search seat's worlds cost (musim/play/worlds.py): prepare() once per decision, then
-draws per second (CPU time: the machine may be shared), for the counting sampler and for rejection (the fallback past its table,
-forced by a one-state table), on a few representative positions.
+draws per second, for the counting sampler and for rejection (the fallback past its table,
+forced by a one-state table), on a few representative positions.  CPU time of the process
+(the machine may be shared); prepare's includes the call from Python (about 3 µs).
 
 Positions: a random deal of the hidden cards, Mü's five classes as groups (the trump class:
 colour R and the 7s; the four other colours' non-trumps), mid-deal; a void is barred only
