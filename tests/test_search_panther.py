@@ -5,6 +5,7 @@ rows independent of the workers, a budget that is used, the CLI's errors."""
 
 import itertools
 import json
+import os
 from collections import Counter
 
 import numpy as np
@@ -183,6 +184,20 @@ def test_a_search_run_plays_legal_cards_and_records_replay_to_its_rows(tmp_path)
         assert replayed.exit_code == 0, replayed.output
         row = table.slice(index, 1).to_pylist()[0]
         assert json.loads(replayed.output)["scores"] == [row[f"score_{i}"] for i in range(4)]
+
+
+@pytest.mark.slow
+def test_a_search_budget_names_its_default_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ("--game", "panther", "--players", 3, "--deals", 2, "--seed", 1, "--play", "search", "--search-worlds", 5)
+    res = invoke("run", *args, "--no-progress")
+    assert res.exit_code == 0, res.output
+    (name,) = os.listdir("runs")
+    assert name.startswith("panther-3p-search-") and "5" in name and name.endswith("-seed1")
+    again = invoke("run", *args[:-2], "--no-progress")  # the default budget: another run, named without it
+    assert again.exit_code == 0, again.output
+    assert sorted(os.listdir("runs")) == sorted([name, "panther-3p-search-seed1"])
+    assert invoke("summary", os.path.join("runs", name)).exit_code == 0
 
 
 @pytest.mark.slow
