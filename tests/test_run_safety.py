@@ -460,7 +460,7 @@ def _non_default(option):
 def test_default_run_names_are_valid_for_every_game_and_option(tmp_path, monkeypatch, game):
     options = []
     for option in game.options:
-        if option.name == WORLDS.name:  # needs a search seat: tests/test_search_<game>.py
+        if option.name == WORLDS.name:  # needs a search seat: tests/test_search_<game>.py names those runs
             continue
         value = _non_default(option)
         options += [option.flag] if option.type is bool else [option.flag, value]
