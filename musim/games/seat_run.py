@@ -27,6 +27,7 @@ from musim.games.summary_lines import (
     rate_text,
     seat_names,
 )
+from musim.play.search_budget import searches
 
 CHUNK_DEALS = 4096
 CHUNK_MATCHES = 64
@@ -63,6 +64,8 @@ def job(spec, simulate, columns):
         kernel, size, cols, to_batch = simulate.simulate_deals, CHUNK_DEALS, columns.DEAL_COLUMNS, columns.deal_batch
     if plays_exactly(spec.play):  # seconds to minutes a deal: one a chunk, each worker's table of --tt-mb
         kernel, size = partial(kernel, tt_mb=spec.tt_mb), 1
+    if searches(spec.play):  # the search seats' budget
+        kernel = partial(kernel, worlds=spec.options.get("search_worlds"))
     return Job(
         size,
         partial(_simulate, kernel, n, spec.seed, spec.play),
