@@ -112,9 +112,10 @@ def move_mask(cards):
 
 
 @flat_kernel
-def holders(ctx, n, seat, tb, discards):
-    """Set the sampler to the seat's information at position `tb` (its own discards in
-    `discards`): returns the number of holders, the other seats' hands first."""
+def observe(ctx, n, seat, tb, discards):
+    """Set ctx to what `seat` knows at position `tb` (its own discards in `discards`): the
+    position, its hand, and the sampler's holders (the other seats' hands from its left, then
+    the dead piles); returns the number of holders."""
     seen = tb.held[seat] | discards[seat]
     for s in range(n):
         seen |= tb.won[s]
@@ -132,6 +133,15 @@ def holders(ctx, n, seat, tb, discards):
     ctx.capacity[h], ctx.allowed[h] = UNDEALT, EVERY_COLOUR
     if not worlds.prepare(ctx.sampler, FULL & ~seen, CARD_COLOUR, ctx.capacity, ctx.allowed, h + 1):
         raise AssertionError("no deal of the hidden cards fits the seat's information")
+    root = ctx.root
+    for s in range(n):
+        root.held[s] = tb.held[seat] if s == seat else np.uint64(0)
+        root.won[s] = tb.won[s]
+        root.tricks[s] = tb.tricks[s]
+        root.trick[s] = tb.trick[s]
+    for i in range(AT):
+        root.at[i] = tb.at[i]
+    ctx.meta[SEAT], ctx.meta[PLAYERS] = seat, n
     return h + 1
 
 
@@ -142,17 +152,8 @@ def decide(ctx, n, state, tb, discards):
     k = at[POS] % n
     seat = (at[LEADER] + k) % n
     moves = move_mask(legal(held[seat], tb.trick[0] if k > 0 else -1))
-    if moves & (moves - np.uint64(1)):  # a choice: the position and the information to search from
-        holders(ctx, n, seat, tb, discards)
-        root = ctx.root
-        for s in range(n):
-            root.held[s] = held[s] if s == seat else 0
-            root.won[s] = tb.won[s]
-            root.tricks[s] = tb.tricks[s]
-            root.trick[s] = tb.trick[s]
-        for i in range(AT):
-            root.at[i] = at[i]
-        ctx.meta[SEAT], ctx.meta[PLAYERS] = seat, n
+    if moves & (moves - np.uint64(1)):  # a choice: search from what the seat knows
+        observe(ctx, n, seat, tb, discards)
     move = search.search_card(ctx, moves, ctx.meta[WORLDS], state, ctx.totals)
     card = lowest(held[seat] & CARDS[move])
     return card, NAMES[move] if is_mosquito(card) else at[TRUMP]
