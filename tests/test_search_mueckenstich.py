@@ -5,6 +5,7 @@ moves that replay, rows independent of the workers, a budget that is used, the C
 compile the deal driver with a search seat: slow tier)."""
 
 import json
+import os
 from collections import Counter
 
 import numpy as np
@@ -138,16 +139,28 @@ def test_rows_depend_on_the_deal_and_the_budget_only():
 @pytest.mark.slow  # compiles the deal driver with a search seat (about a minute cold)
 @pytest.mark.parametrize("play", ["search", "search,heuristic,heuristic,random"])
 def test_cli_runs_search_the_same_on_one_and_two_workers(tmp_path, play):
+    """70 deals: two chunks of a search run (seat_run.CHUNK_SEARCH), the rows simulate_deals gives."""
     out = {}
     for workers in (1, 2):
         path = tmp_path / f"w{workers}.parquet"
-        args = ("run", "--game", "mueckenstich", "--play", play, "--deals", 4, "--seed", 2, "--search-worlds", 2)
+        args = ("run", "--game", "mueckenstich", "--play", play, "--deals", 70, "--seed", 2, "--search-worlds", 2)
         result = invoke(*args, "--workers", workers, "--out", path, "--no-progress")
         assert result.exit_code == 0, result.output
         out[workers] = pq.read_table(path).to_pydict()
     assert out[1] == out[2]
-    rows = simulate_deals(4, 2, play, 0, 4, worlds=2)
+    rows = simulate_deals(4, 2, play, 0, 70, worlds=2)
     assert out[1]["score_0"] == rows["scores"][:, 0].tolist()
+
+
+@pytest.mark.slow  # compiles the deal driver with a search seat (about a minute cold)
+def test_a_search_budget_names_its_default_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ("--game", "mueckenstich", "--players", 3, "--deals", 2, "--seed", 1, "--play", "search")
+    assert invoke("run", *args, "--search-worlds", 5, "--no-progress").exit_code == 0
+    (name,) = os.listdir("runs")
+    assert name.startswith("mueckenstich-3p-search-") and "5" in name and name.endswith("-seed1")
+    assert invoke("run", *args, "--no-progress").exit_code == 0  # the default budget: named without it
+    assert sorted(os.listdir("runs")) == sorted([name, "mueckenstich-3p-search-seed1"])
 
 
 def test_search_worlds_without_a_search_seat_is_a_one_line_error(tmp_path):

@@ -24,7 +24,6 @@ from numba.extending import overload
 from musim.compile.jit import flat_kernel
 from musim.core.rng import randint, stream_state
 from musim.play.duplicate import seat_policies
-from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.table_size import DEFAULT_MB
 
 MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
@@ -221,24 +220,28 @@ def simulate_matches(players, seat_policy, seed, start, count, ws, own=None):
 class SeatGame:
     """The Python entry points of a layout game whose seats play by name (one name, or one a seat:
     musim.play.duplicate.seat_policies over `names`) and whose workspace make_workspace(players, codes,
-    tt_mb, worlds) holds the solver's scratch (a table of tt_mb) when a seat plays dd and the search
-    context (drawing `worlds` worlds a decision) when a seat searches.  `layout`: the game's Deal of
-    (dtype, shape) per column (deal_arrays)."""
+    tt_mb) holds the solver's scratch (a table of tt_mb) when a seat plays dd.  `layout`: the
+    game's Deal of (dtype, shape) per column (deal_arrays).  `worlds`, the search budget
+    (musim.play.search_budget), goes to make_workspace as its `worlds` keyword when given: a
+    game with a search player takes it."""
 
     def __init__(self, layout, names, make_workspace):
         self.layout, self.names, self.make_workspace = layout, names, make_workspace
 
     def _codes_and_workspace(self, players, policy, ws, tt_mb, worlds):
         codes = seat_policies(players, policy, self.names)
-        return codes, self.make_workspace(players, codes, tt_mb, worlds) if ws is None else ws
+        if ws is None:
+            budget = {} if worlds is None else {"worlds": worlds}
+            ws = self.make_workspace(players, codes, tt_mb, **budget)
+        return codes, ws
 
-    def simulate_deals(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
+    def simulate_deals(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None):
         """Deals start..start+count-1 of a run as a dict of arrays, one row per deal: dealer, then
         the game's layout columns (simulate_layout_deals)."""
         codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds)
         return simulate_layout_deals(self.layout, players, codes, seed, start, count, ws)
 
-    def simulate_matches(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
+    def simulate_matches(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None):
         """Matches start..start+count-1 as a dict of arrays, one row per match (simulate_matches)."""
         codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds)
         return simulate_matches(players, codes, seed, start, count, ws)
