@@ -4,6 +4,7 @@ mid-deal positions), its cards are legal (records of search runs replay to their
 do not depend on the workers, the budget changes them, and the command line takes it."""
 
 import json
+import os
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -155,6 +156,7 @@ def run(path, *args, deals=70, seed=4):
     return pq.read_table(path)
 
 
+@pytest.mark.slow
 def test_a_search_run_is_the_same_on_one_or_two_workers_and_its_records_replay(tmp_path):
     args = ("--play", ONE_SEARCH, "--search-worlds", 2)
     one = run(tmp_path / "one.parquet", *args, "--workers", 1)
@@ -172,11 +174,20 @@ def test_a_search_run_is_the_same_on_one_or_two_workers_and_its_records_replay(t
         assert json.loads(replayed.output)["scores"] == [row[f"score_{i}"] for i in range(3)]
 
 
-def test_every_seat_searching_runs_from_the_command_line(tmp_path):
-    table = run(tmp_path / "all.parquet", "--play", "search", "--search-worlds", 2, deals=4)
-    assert table.num_rows == 4
-    meta = invoke("summary", tmp_path / "all.parquet")
-    assert meta.exit_code == 0 and "search play" in meta.output, meta.output
+@pytest.mark.slow
+def test_every_seat_searching_runs_from_the_command_line_and_a_budget_names_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ("run", "--game", "wimmueln", "--players", 3, "--deals", 4, "--seed", 1, "--play", "search", "--no-progress")
+    res = invoke(*args, "--search-worlds", 2)
+    assert res.exit_code == 0, res.output
+    (name,) = os.listdir("runs")
+    assert name == "wimmueln-3p-search-search-worlds2-seed1"
+    assert pq.read_table(os.path.join("runs", name)).num_rows == 4
+    summary = invoke("summary", os.path.join("runs", name))
+    assert summary.exit_code == 0 and "search play" in summary.output, summary.output
+    again = invoke(*args)  # the default budget: another run, named without it
+    assert again.exit_code == 0, again.output
+    assert sorted(os.listdir("runs")) == sorted([name, "wimmueln-3p-search-seed1"])
 
 
 @pytest.mark.parametrize("play", ["heuristic", "random,heuristic,dd"])
