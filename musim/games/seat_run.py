@@ -27,9 +27,11 @@ from musim.games.summary_lines import (
     rate_text,
     seat_names,
 )
+from musim.play.search_budget import WORLDS, searches
 
 CHUNK_DEALS = 4096
 CHUNK_MATCHES = 64
+CHUNK_SEARCH = 64  # with a search seat (--play search, whose budget is the game's option search_worlds)
 
 
 @dataclasses.dataclass
@@ -63,6 +65,8 @@ def job(spec, simulate, columns):
         kernel, size, cols, to_batch = simulate.simulate_deals, CHUNK_DEALS, columns.DEAL_COLUMNS, columns.deal_batch
     if plays_exactly(spec.play):  # seconds to minutes a deal: one a chunk, each worker's table of --tt-mb
         kernel, size = partial(kernel, tt_mb=spec.tt_mb), 1
+    if searches(spec.play):  # milliseconds a deal: small chunks, so that every worker has some
+        kernel, size = partial(kernel, worlds=spec.options[WORLDS.name]), min(size, CHUNK_SEARCH)
     return Job(
         size,
         partial(_simulate, kernel, n, spec.seed, spec.play),

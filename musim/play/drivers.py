@@ -221,22 +221,27 @@ class SeatGame:
     """The Python entry points of a layout game whose seats play by name (one name, or one a seat:
     musim.play.duplicate.seat_policies over `names`) and whose workspace make_workspace(players, codes,
     tt_mb) holds the solver's scratch (a table of tt_mb) when a seat plays dd.  `layout`: the
-    game's Deal of (dtype, shape) per column (deal_arrays)."""
+    game's Deal of (dtype, shape) per column (deal_arrays).  `worlds`, the search budget
+    (musim.play.search_budget), goes to make_workspace as its `worlds` keyword when given: a
+    game with a search player takes it."""
 
     def __init__(self, layout, names, make_workspace):
         self.layout, self.names, self.make_workspace = layout, names, make_workspace
 
-    def _codes_and_workspace(self, players, policy, ws, tt_mb):
+    def _codes_and_workspace(self, players, policy, ws, tt_mb, worlds):
         codes = seat_policies(players, policy, self.names)
-        return codes, self.make_workspace(players, codes, tt_mb) if ws is None else ws
+        if ws is None:
+            budget = {} if worlds is None else {"worlds": worlds}
+            ws = self.make_workspace(players, codes, tt_mb, **budget)
+        return codes, ws
 
-    def simulate_deals(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
+    def simulate_deals(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None):
         """Deals start..start+count-1 of a run as a dict of arrays, one row per deal: dealer, then
         the game's layout columns (simulate_layout_deals)."""
-        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb)
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds)
         return simulate_layout_deals(self.layout, players, codes, seed, start, count, ws)
 
-    def simulate_matches(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB):
+    def simulate_matches(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None):
         """Matches start..start+count-1 as a dict of arrays, one row per match (simulate_matches)."""
-        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb)
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds)
         return simulate_matches(players, codes, seed, start, count, ws)

@@ -2,6 +2,7 @@
 
 from musim.core.deck import MUECKENSTICH
 from musim.games.contract import EXACT_PLAY, Game, lazy
+from musim.play import search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -13,11 +14,15 @@ GAME = Game(
     default_players=4,
     deck=MUECKENSTICH,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random", EXACT_PLAY),
+    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH),
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic discards and scoring colours, every "
-        "card (and trump named) double-dummy for the mover's own seat (a solve per card; docs/players.md)."
+        "card (and trump named) double-dummy for the mover's own seat (a solve per card; docs/players.md); "
+        "search: heuristic discards and scoring colours, every card (and trump named) the best for its own "
+        "score over --search-worlds deals of the cards it cannot see, played out by the heuristic (docs/players.md)."
     ),
+    options=(search_budget.WORLDS,),
+    check=search_budget.check,
     job=lazy("musim.games.mueckenstich.run", "job"),
     make_summary=lazy("musim.games.mueckenstich.summary", "for_run"),
     record=lazy("musim.games.mueckenstich.run", "record"),

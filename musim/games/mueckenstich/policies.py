@@ -27,6 +27,8 @@ heuristic  a player who wants tricks of number cards (1 point each, usually) and
     won fewest (ties: where the others won most).
 dd         discards and names colours as the heuristic; plays each card, and the trump a
            mosquito names, double-dummy (ddplay.py).
+search     discards and names colours as the heuristic; chooses each card, and the trump a
+           mosquito names, by flat Monte Carlo over the hands it cannot see (search.py).
 """
 
 import numpy as np
@@ -50,7 +52,8 @@ from musim.play.tricks import highest_ranked, lowest_ranked
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the discards and scoring colours as the heuristic's
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD}
+SEARCH = 3  # cards by search (search.py), the rest as the heuristic's
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH}
 
 
 @flat_kernel(inline="always")

@@ -14,6 +14,7 @@ from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
 from musim.io import records
 from musim.io.batch import InputError
 from musim.play.duplicate import seat_policies
+from musim.play.search_budget import DEFAULT_WORLDS
 from musim.play.tricks import NO_TRUMP
 
 
@@ -120,9 +121,10 @@ def _named(obj, key, values, n, most, what, taken):
     return value
 
 
-def record(players, seed, policy, index):
-    """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its seed."""
-    ws = make_workspace(players, seat_policies(players, policy, policies.NAMES))
+def record(players, seed, policy, index, worlds=DEFAULT_WORLDS):
+    """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its seed
+    (`worlds`: the search seats' budget)."""
+    ws = make_workspace(players, seat_policies(players, policy, policies.NAMES), worlds=worlds)
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.tricks_per_deal(players))
     double, zero = int(row["naming"][0, 0]), int(row["naming"][0, 2])

@@ -12,4 +12,4 @@ def job(spec):
 
 def record(spec, index):
     """The game record of deal `index` of the run `spec`."""
-    return records.record(spec.players, spec.seed, spec.play, index)
+    return records.record(spec.players, spec.seed, spec.play, index, spec.options["search_worlds"])

@@ -2,6 +2,7 @@
 
 from musim.core.deck import MU
 from musim.games.contract import EXACT_PLAY, Game, lazy
+from musim.play import search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 2  # 2: the black_sevens column
@@ -13,11 +14,15 @@ GAME = Game(
     default_players=4,
     deck=MU,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random", EXACT_PLAY),
+    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH),
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic passes, every card double-dummy "
-        "for the mover's own seat (a solve per card: slow with few players; docs/players.md)."
+        "for the mover's own seat (a solve per card: slow with few players; docs/players.md); search: "
+        "heuristic passes, every card by the best own deal score over --search-worlds deals of the hidden "
+        "cards, each played out by the heuristic (docs/players.md)."
     ),
+    options=(search_budget.WORLDS,),
+    check=search_budget.check,
     job=lazy("musim.games.panther.run", "job"),
     make_summary=lazy("musim.games.panther.summary", "for_run"),
     record=lazy("musim.games.panther.run", "record"),

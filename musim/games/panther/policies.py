@@ -16,6 +16,8 @@ heuristic  a careful player using only its own hand and the current trick:
   * cannot follow: discard a black 7, then the highest red card, then the highest
     card, except with two cards left the lower one.
 dd         passes as the heuristic; plays each card double-dummy (ddplay.py).
+search     passes as the heuristic; plays each card by flat Monte Carlo over worlds of the
+           hidden cards, each played out by the heuristic (search.py, musim/play/search.py).
 """
 
 import numpy as np
@@ -29,7 +31,8 @@ from musim.play.tricks import highest_ranked, lowest_ranked
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the pass as the heuristic's
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD}
+SEARCH = 3  # cards by search (search.py), the pass as the heuristic's
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH}
 
 
 @flat_kernel(inline="always")

@@ -15,6 +15,7 @@ from musim.games.panther.simulate import make_workspace, simulate_deals
 from musim.io import records
 from musim.io.batch import InputError
 from musim.play.duplicate import seat_policies
+from musim.play.search_budget import DEFAULT_WORLDS
 
 RULES = SimpleNamespace(
     legal=rules.legal,
@@ -46,9 +47,10 @@ def _passes(passed, hands, n):
     return [records.cards_from(MU, p, hands[s], k, f"passed[{s}]") for s, p in enumerate(passed)]
 
 
-def record(players, seed, policy, index):
-    """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its seed."""
-    ws = make_workspace(players, seat_policies(players, policy, policies.NAMES))
+def record(players, seed, policy, index, worlds=DEFAULT_WORLDS):
+    """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its seed
+    (`worlds`: the run's search budget)."""
+    ws = make_workspace(players, seat_policies(players, policy, policies.NAMES), worlds=worlds)
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.hand_size(players))
     return {

@@ -9,20 +9,23 @@ points: one array per column, one row per deal (match).
 from collections import namedtuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, popcount
 from musim.core.deal import deal_cards
-from musim.games.panther import policies
+from musim.games.panther import policies, search
 from musim.games.panther.ddplay import dd_card
 from musim.games.panther.rules import (
     BLACK_SEVENS,
+    CARD_COLOUR,
+    COLOUR_MASK,
     LAST_TRICK,
     MAX_PLAYERS,
     after_pass,
     beats,
     deck,
-    hand_size,
     legal,
     match_over,
     pass_count,
@@ -31,10 +34,12 @@ from musim.games.panther.rules import (
 from musim.games.panther.solve import solver_game
 from musim.games.seat_solve import worker_dd
 from musim.play import drivers
+from musim.play import search as flat_search
 from musim.play.drivers import SEATS
+from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.table_size import DEFAULT_MB
 
-Workspace = namedtuple("Workspace", "cards held trick log rng deal dd")
+Workspace = namedtuple("Workspace", "cards held trick voids log rng deal dd search")
 Deal = namedtuple("Deal", "hands passed scores tricks last_trick sevens")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat, hands and passed (uint64 masks),
     # scores, tricks and black 7s taken; the seat that took the last trick
@@ -47,10 +52,11 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat, hands 
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
-    """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
-    a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
-    table of tt_mb (seat_solve.worker_dd), else none."""
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
+    """Scratch arrays for one thread's deals; deal: one deal's results in a match; voids: per
+    seat, the colours it showed it lacks (card masks); with a seat playing dd (seat_policy: codes
+    per seat) the solver's scratch for `players` seats and a table of tt_mb (seat_solve.worker_dd),
+    else none; with a seat searching, its context drawing `worlds` worlds a decision, else none."""
     z = np.zeros
     dd = None
     if policies.DD in list(seat_policy):
@@ -59,11 +65,86 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
         cards=z(64, np.int64),
         held=z(MAX_PLAYERS, np.uint64),
         trick=z(MAX_PLAYERS, np.int64),
+        voids=z(MAX_PLAYERS, np.uint64),
         log=z(64, np.int64),
         rng=z(1, np.uint64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=dd,
+        search=search.make_context(worlds) if policies.SEARCH in list(seat_policy) else None,
     )
+
+
+@flat_kernel(inline="always")
+def put(n, seat, card, held, trick, voids, k, winner_pos):
+    """`seat` plays `card` as the trick's k-th card: taken from its hand, a void in the led colour
+    noted if it does not follow; returns the trick's next position and its winner's position."""
+    held[seat] ^= bit(card)
+    trick[k] = card
+    if k > 0 and CARD_COLOUR[card] != CARD_COLOUR[trick[0]]:
+        voids[seat] |= COLOUR_MASK[CARD_COLOUR[trick[0]]]
+    if k > 0 and beats(card, trick[winner_pos]):
+        winner_pos = k
+    return k + 1, winner_pos
+
+
+def pick(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos, out, voids, state, dd, ctx):
+    """The card `seat` plays as the trick's k-th (ok: its legal cards): by its policy's kernel, or
+    by the solver (dd) or the search (ctx) when it plays so."""
+
+
+def _by_policy(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos, out, voids, state, dd, ctx):
+    return policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
+
+
+def _by_seat(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos, out, voids, state, dd, ctx):
+    if dd is not None and seat_policy[seat] == policies.DD:
+        return dd_card(dd, n, seat, held, trick, k, leader)
+    if ctx is not None and seat_policy[seat] == policies.SEARCH:
+        scores, passed = out.scores, out.passed
+        return search.choose(ctx, n, seat, ok, held, trick, k, leader, winner_pos, pos, scores, passed, voids, state)
+    return policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
+
+
+@overload(pick, jit_options={"_nrt": False})
+def _pick(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos, out, voids, state, dd, ctx):
+    """Two implementations: a search's playout (no dd, no search) runs the trick loop inside the
+    deal's, and numba cannot compile one function within its own compilation (a cached recursive
+    call would not link), so the loop is inlined and this choice is told apart by type."""
+    if isinstance(dd, types.NoneType) and isinstance(ctx, types.NoneType):
+        return _by_policy
+    return _by_seat
+
+
+@flat_kernel(inline="always")
+def play_on(n, leader, k, winner_pos, seat_policy, state, table, out, pos, dd, ctx):
+    """Play the hands in table.held to the deal's end from the k-th card of the trick led by
+    `leader` (trick[:k] played, its winner at winner_pos; k = n: that trick is complete), logging
+    the cards from table.log[pos]; adds each trick's points, the trick and its black 7s to its
+    taker in out's scores, tricks and sevens, then the last trick's 50; returns the last trick's
+    taker.  The deal and the search's playouts (search.py) both play through here.  dd, ctx: the
+    solver's scratch and the search context, None (compiled away) when no seat needs them."""
+    held, trick, voids, log = table.held, table.trick, table.voids, table.log
+    scores, tricks, sevens = out.scores, out.tricks, out.sevens
+    while True:
+        while k < n:
+            seat = (leader + k) % n
+            ok = legal(held[seat], trick[0] if k > 0 else -1)
+            card = pick(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos, out, voids, state, dd, ctx)
+            k, winner_pos = put(n, seat, card, held, trick, voids, k, winner_pos)
+            log[pos] = card
+            pos += 1
+        leader = (leader + winner_pos) % n
+        won = np.uint64(0)
+        for j in range(n):
+            won |= bit(trick[j])
+        scores[leader] += points(won)
+        tricks[leader] += 1
+        sevens[leader] += popcount(won & BLACK_SEVENS)
+        if not held[leader]:
+            break
+        k, winner_pos = 0, 0
+    scores[leader] += LAST_TRICK
+    return leader
 
 
 @flat_kernel
@@ -71,35 +152,12 @@ def play_tricks(n, leader, seat_policy, state, out, ws, dd):
     """Play out the hands in ws.held from `leader`; fills out's scores, tricks and sevens, returns
     the last trick's winner.  dd: ws.dd, passed on its own so that numba compiles the solver away
     when it is None."""
-    held, trick, log, scores, tricks, sevens = ws.held, ws.trick, ws.log, out.scores, out.tricks, out.sevens
     for s in range(n):
-        scores[s] = 0
-        tricks[s] = 0
-        sevens[s] = 0
-    pos = 0
-    for _ in range(hand_size(n)):
-        winner_pos, seat = 0, leader
-        won = np.uint64(0)
-        for k in range(n):
-            ok = legal(held[seat], trick[0] if k > 0 else -1)
-            if dd is not None and seat_policy[seat] == policies.DD:
-                card = dd_card(dd, n, seat, held, trick, k, leader)
-            else:
-                card = policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
-            held[seat] ^= bit(card)
-            trick[k] = card
-            won |= bit(card)
-            if k > 0 and beats(card, trick[winner_pos]):
-                winner_pos = k
-            log[pos] = card
-            pos += 1
-            seat = seat + 1 if seat + 1 < n else 0
-        leader = (leader + winner_pos) % n
-        scores[leader] += points(won)
-        tricks[leader] += 1
-        sevens[leader] += popcount(won & BLACK_SEVENS)
-    scores[leader] += LAST_TRICK
-    return leader
+        out.scores[s] = 0
+        out.tricks[s] = 0
+        out.sevens[s] = 0
+        ws.voids[s] = 0
+    return play_on(n, leader, 0, 0, seat_policy, state, ws, out, 0, dd, ws.search)
 
 
 @flat_kernel
@@ -114,6 +172,28 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
     out.last_trick[0] = play_tricks(n, (dealer + 1) % n, seat_policy, state, out, ws, ws.dd)
 
 
+@flat_kernel
+def playout(ctx, card):
+    """The searcher's deal score when it plays `card` in ctx's world and every seat then plays the
+    heuristic to the end: the deal's own trick loop on ctx's table (registered here rather than in
+    search.py, which play_on calls: one way imports)."""
+    meta = ctx.meta
+    n, seat, k = meta[search.N], meta[search.SEAT], meta[search.K]
+    for s in range(n):
+        ctx.held[s] = ctx.base[s]
+        ctx.scores[s] = 0
+        ctx.tricks[s] = 0
+        ctx.sevens[s] = 0
+    for j in range(k):
+        ctx.trick[j] = ctx.trick0[j]
+    k, winner_pos = put(n, seat, card, ctx.held, ctx.trick, ctx.voids, k, meta[search.WINNER])
+    pos = meta[search.POS]
+    ctx.log[pos] = card
+    play_on(n, meta[search.LEADER], k, winner_pos, ctx.policy, ctx.rng, ctx, ctx, pos + 1, None, None)
+    return meta[search.SCORE] + ctx.scores[seat]
+
+
+flat_search.register(search.Context, search.world, playout)
 drivers.register(Workspace, play=play_deal, over=match_over)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.play.duplicate.seat_policies)

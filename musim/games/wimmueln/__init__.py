@@ -2,6 +2,8 @@
 
 from musim.core.deck import MU
 from musim.games.contract import EXACT_PLAY, Game, lazy
+from musim.play import search_budget
+from musim.play.search_budget import SEARCH
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -13,11 +15,15 @@ GAME = Game(
     default_players=4,
     deck=MU,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random", EXACT_PLAY),
+    policies=("heuristic", "random", EXACT_PLAY, SEARCH),
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic lead and estimates, every card "
-        "double-dummy for the mover's own seat (a solve per card: slow; docs/players.md)."
+        "double-dummy for the mover's own seat (a solve per card: slow; docs/players.md); search: "
+        "heuristic lead and estimates, every card the best for its own score over --search-worlds "
+        "deals of the cards it cannot see, each played out by the heuristic (docs/players.md)."
     ),
+    options=(search_budget.WORLDS,),
+    check=search_budget.check,
     job=lazy("musim.games.wimmueln.run", "job"),
     make_summary=lazy("musim.games.wimmueln.summary", "for_run"),
     record=lazy("musim.games.wimmueln.run", "record"),

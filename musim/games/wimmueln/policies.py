@@ -18,6 +18,8 @@ heuristic  a player aiming at its estimate, using only its own hand and the curr
     highest card; follow with the lowest card that beats the trick so far, or throw its
     lowest card.  To lose: lead its lowest side card (a trump only if nothing else);
     follow with the highest card that does not beat the trick so far, or the lowest winner.
+search     the heuristic's lead and estimates; each card by flat Monte Carlo over the deals of
+           the cards it cannot see, each legal card played out by the heuristic (search.py).
 """
 
 import numpy as np
@@ -32,7 +34,8 @@ from musim.play.tricks import highest_ranked, lowest_ranked
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the lead without a trump and the estimates as the heuristic's
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD}
+SEARCH = 3  # cards by search (search.py), the lead without a trump and the estimates as the heuristic's
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH}
 UNIT = 20  # strengths and expected tricks in twentieths of a trick, so that the estimate search stays in integers
 SPREAD = 30  # half-width of the triangle of tricks around the expected number: 1.5 tricks
 

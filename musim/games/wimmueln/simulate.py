@@ -16,6 +16,7 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
 from musim.core.deal import deal_cards
 from musim.games.wimmueln import policies
+from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.ddplay import dd_card, worker_dd
 from musim.games.wimmueln.rules import (
     CARD_RANK,
@@ -31,11 +32,12 @@ from musim.games.wimmueln.rules import (
     tricks_per_deal,
     trump_of,
 )
-from musim.play import drivers
+from musim.play import drivers, search
 from musim.play.drivers import SEATS
+from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.table_size import DEFAULT_MB
 
-Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength deal dd")
+Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength deal dd search")
 Deal = namedtuple("Deal", "trump hands revealed estimates tricks card_points bonus scores")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): trump (-1: none); hands (uint64 per seat);
     # revealed (the dealer's two cards); estimates (per seat the face-up then the hidden card
@@ -51,10 +53,11 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): trump (-1: none)
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
-    table of tt_mb (ddplay.worker_dd), else none."""
+    table of tt_mb (ddplay.worker_dd), else none; with a seat searching, the search's scratch
+    and its budget of `worlds` a decision (search.py), else none."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -67,45 +70,135 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB):
         kind_strength=z(20, np.int64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=worker_dd(players, tt_mb) if policies.DD in list(seat_policy) else None,
+        search=wsearch.make_context(worlds) if policies.SEARCH in list(seat_policy) else None,
     )
 
 
+def _trick_loop(name):
+    """A kernel `name` playing the deal to its end (`play_from`).  The deal's and the playouts'
+    are two kernels of this one code: numba cannot cache a kernel that calls itself, even with
+    other argument types (numba issue 6061), as the deal's would through the search."""
+
+    def loop(
+        n, t, k, leader, winner_pos, card, trump, seat_policy, state, estimates, held, trick, won, pts, log, dd, search
+    ):
+        """Play the deal to its end from card k of trick t (led by `leader`, trick[:k] played, the
+        winner so far at winner_pos), `card` being that card (out of its hand already): the deal
+        from the dealer's lead, or a search's playout from the searcher's card.  Adds the tricks and
+        card points won to won and pts; log[t*n+k]: the cards played.  dd, search: ws.dd and
+        ws.search, passed on their own so that numba compiles the solver and the search away when
+        they are None (a playout has neither)."""
+        count = tricks_per_deal(n)
+        while t < count:
+            taken = np.uint64(0)
+            for j in range(k):
+                taken |= bit(trick[j])
+            seat = (leader + k) % n
+            while k < n:
+                if card < 0:
+                    ok = legal(held[seat], trick[0] if k > 0 else -1, trump)
+                    up, down = CARD_RANK[estimates[seat, 0]], CARD_RANK[estimates[seat, 1]]
+                    if dd is not None and seat_policy[seat] == policies.DD:
+                        card = dd_card(dd, n, seat, held, trick, k, leader, trump, won[seat], up, down)
+                    elif search is not None and seat_policy[seat] == policies.SEARCH:
+                        card = wsearch.decide(
+                            search, seat, t, k, leader, winner_pos, ok, held, trick, estimates, won, pts, state
+                        )
+                    else:
+                        card = policies.choose_card(
+                            seat_policy[seat], ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
+                        )
+                    held[seat] ^= bit(card)
+                trick[k] = card
+                taken |= bit(card)
+                if k > 0:
+                    if beats(card, trick[winner_pos], trump):
+                        winner_pos = k
+                    if search is not None:
+                        wsearch.note(search, seat, card, trick[0])
+                log[t * n + k] = card
+                card = -1
+                k += 1
+                seat = seat + 1 if seat + 1 < n else 0
+            leader = (leader + winner_pos) % n
+            won[leader] += 1
+            pts[leader] += points(taken)
+            t, k, winner_pos = t + 1, 0, 0
+
+    loop.__name__ = loop.__qualname__ = name
+    return flat_kernel(loop)
+
+
+play_from = _trick_loop("play_from")
+play_out = _trick_loop("play_out")  # the playouts' (search.py), with neither dd nor search
+
+
+@flat_kernel(inline="always")
+def bonus(won, estimates, s):
+    """Seat s's estimate bonus (rules.estimate_bonus) with won[s] tricks."""
+    return estimate_bonus(won[s], CARD_RANK[estimates[s, 0]], CARD_RANK[estimates[s, 1]])
+
+
 @flat_kernel
-def play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws, dd):
-    """Play every trick, the dealer having led `lead` to the first; fills won and card_points.
-    dd: ws.dd, passed on its own so that numba compiles the solver away when it is None."""
-    held, trick, log = ws.held, ws.trick, ws.log
-    count = tricks_per_deal(n)
+def playout(ctx, card):
+    """The searcher's deal score (card points and estimate bonus) when it plays `card` in the
+    world drawn into ctx and every seat then plays the heuristic to the end."""
+    m = ctx.meta
+    n, seat = m[wsearch.N], m[wsearch.SEAT]
     for s in range(n):
-        won[s] = 0
-        card_points[s] = 0
-    leader, pos = dealer, 0
-    for t in range(count):
-        winner_pos, seat = 0, leader
-        taken = np.uint64(0)
-        for k in range(n):
-            if t == 0 and k == 0:
-                card = lead
-            else:
-                ok = legal(held[seat], trick[0] if k > 0 else -1, trump)
-                up, down = CARD_RANK[estimates[seat, 0]], CARD_RANK[estimates[seat, 1]]
-                if dd is not None and seat_policy[seat] == policies.DD:
-                    card = dd_card(dd, n, seat, held, trick, k, leader, trump, won[seat], up, down)
-                else:
-                    card = policies.choose_card(
-                        seat_policy[seat], ok, trick, k, winner_pos, trump, won[seat], count - t, up, down, state
-                    )
-                held[seat] ^= bit(card)
-            trick[k] = card
-            taken |= bit(card)
-            if k > 0 and beats(card, trick[winner_pos], trump):
-                winner_pos = k
-            log[pos] = card
-            pos += 1
-            seat = seat + 1 if seat + 1 < n else 0
-        leader = (leader + winner_pos) % n
-        won[leader] += 1
-        card_points[leader] += points(taken)
+        ctx.play_held[s], ctx.play_won[s], ctx.play_points[s] = ctx.held[s], ctx.won[s], ctx.points[s]
+    for j in range(m[wsearch.K]):
+        ctx.play_trick[j] = ctx.trick[j]
+    ctx.play_held[seat] ^= bit(card)
+    play_out(
+        n,
+        m[wsearch.TRICK],
+        m[wsearch.K],
+        m[wsearch.LEADER],
+        m[wsearch.WINNER],
+        card,
+        m[wsearch.TRUMP],
+        ctx.policy,
+        ctx.rng,
+        ctx.estimates,
+        ctx.play_held,
+        ctx.play_trick,
+        ctx.play_won,
+        ctx.play_points,
+        ctx.log,
+        None,
+        None,
+    )
+    return ctx.play_points[seat] + bonus(ctx.play_won, ctx.estimates, seat)
+
+
+@flat_kernel
+def play_tricks(n, dealer, lead, trump, a, b, seat_policy, state, estimates, won, card_points, ws, dd, search):
+    """Play every trick, the dealer having led `lead` to the first (a and b: its revealed cards);
+    fills won and card_points.  dd, search: as play_from's."""
+    for s in range(n):
+        won[s], card_points[s] = 0, 0
+    if search is not None:
+        wsearch.begin(search, n, dealer, a, b, trump)
+    play_from(
+        n,
+        0,
+        0,
+        dealer,
+        0,
+        lead,
+        trump,
+        seat_policy,
+        state,
+        estimates,
+        ws.held,
+        ws.trick,
+        won,
+        card_points,
+        ws.log,
+        dd,
+        search,
+    )
 
 
 @flat_kernel
@@ -136,14 +229,15 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
         )
         estimates[s, 0], estimates[s, 1] = up, down
         ws.held[s] ^= bit(up) | bit(down)
-    play_tricks(n, dealer, lead, trump, seat_policy, state, estimates, won, card_points, ws, ws.dd)
+    play_tricks(n, dealer, lead, trump, a, b, seat_policy, state, estimates, won, card_points, ws, ws.dd, ws.search)
     for s in range(n):
-        out.bonus[s] = estimate_bonus(won[s], CARD_RANK[estimates[s, 0]], CARD_RANK[estimates[s, 1]])
+        out.bonus[s] = bonus(won, estimates, s)
         out.scores[s] = card_points[s] + out.bonus[s]
     out.trump[0] = trump
 
 
 drivers.register(Workspace, play=play_deal, over=match_over)
+search.register(wsearch.Context, wsearch.world, playout)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.play.duplicate.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §3: to 200

@@ -1,0 +1,110 @@
+"""The search player of The Last Panther (`--play search`, docs/players.md "Search"): what a seat
+knows at a card decision, and the worlds it draws (musim.play.search, musim.play.worlds).
+
+A seat sees its own hand, the cards played, the voids shown (a seat that did not follow the led
+colour holds none of it) and the cards it passed: those not yet played are in its left
+neighbour's hand.  Every card is dealt (docs/rules.md §4), so the hidden cards are exactly the
+other seats' hands, of sizes everyone can count.  A world deals the hidden cards but the passed
+ones uniformly among the other seats (a seat's colour is its card group, barred where it showed
+a void); the playout that scores a card in a world is the deal's own trick loop
+(simulate.playout, registered there with this module's `world`).
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from musim.compile.jit import flat_kernel
+from musim.core.bits import popcount
+from musim.games.panther import policies
+from musim.games.panther.rules import CARD_COLOUR, COLOUR_MASK, MAX_PLAYERS
+from musim.play import worlds as sampler
+from musim.play.search import search_card
+
+Context = namedtuple(
+    "Context",
+    "sp capacity allowed drawn known base held trick0 trick voids log scores tricks sevens policy rng totals meta",
+)
+# sp: the sampler; capacity, allowed, drawn: per holder (the other seats from the searcher's left);
+# known: per seat, cards the searcher knows it holds (what it passed); base: the drawn world's hands;
+# held, trick, voids, log, scores, tricks, sevens: a playout's table (trick0: the trick at the
+# decision); policy: HEURISTIC for every seat; rng: the playouts' (unused) stream; totals: search_card's
+N, SEAT, LEADER, K, WINNER, POS, SCORE, WORLDS = range(8)
+# meta: the decision's position (POS: the cards played before it), the seat's score so far, the budget
+COLOURS = COLOUR_MASK.shape[0]
+
+
+def make_context(worlds):
+    """A search seat's scratch for one workspace, drawing `worlds` worlds a decision."""
+    z = np.zeros
+    meta = z(WORLDS + 1, np.int64)
+    meta[WORLDS] = worlds
+    seats = (z(MAX_PLAYERS, np.uint64) for _ in range(3))
+    return Context(
+        sampler.make_sampler(),
+        z(sampler.MAX_HOLDERS, np.int64),
+        z(sampler.MAX_HOLDERS, np.int64),
+        z(sampler.MAX_HOLDERS, np.uint64),
+        *seats,
+        z(MAX_PLAYERS, np.int64),
+        z(MAX_PLAYERS, np.int64),
+        z(MAX_PLAYERS, np.uint64),
+        z(64, np.int64),
+        z(MAX_PLAYERS, np.int64),
+        z(MAX_PLAYERS, np.int64),
+        z(MAX_PLAYERS, np.int64),
+        np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64),
+        z(1, np.uint64),
+        z(64, np.int64),
+        meta,
+    )
+
+
+@flat_kernel
+def observe(ctx, n, seat, held, trick, k, leader, winner_pos, pos, scores, passed, voids):
+    """Set up the draws of `seat`'s worlds at its card decision: held[s] the hands (only the seat's
+    own and the others' sizes are read, and their union, which is the cards not yet played),
+    trick[:k] the trick led by `leader`, pos the cards played so far, scores the points taken, passed[s] what s passed
+    to its left, voids[s] the colours s showed it lacks (card masks)."""
+    hidden = np.uint64(0)
+    for t in range(n):
+        if t != seat:
+            hidden |= held[t]
+    left = seat + 1 if seat + 1 < n else 0
+    given = passed[seat] & hidden  # passed, not yet played: still in the left neighbour's hand
+    for h in range(n - 1):
+        t = (seat + 1 + h) % n
+        ctx.known[t] = given if t == left else np.uint64(0)
+        ctx.capacity[h] = popcount(held[t]) - popcount(ctx.known[t])
+        allowed = 0
+        for g in range(COLOURS):
+            if not voids[t] & COLOUR_MASK[g]:
+                allowed |= 1 << g
+        ctx.allowed[h] = allowed
+    ctx.base[seat] = held[seat]
+    ctx.known[seat] = held[seat]
+    for j in range(k):
+        ctx.trick0[j] = trick[j]
+    meta = ctx.meta
+    meta[N], meta[SEAT], meta[LEADER], meta[K], meta[WINNER] = n, seat, leader, k, winner_pos
+    meta[POS], meta[SCORE] = pos, scores[seat]
+    if not sampler.prepare(ctx.sp, hidden & ~given, CARD_COLOUR, ctx.capacity, ctx.allowed, n - 1):
+        raise AssertionError("no world is consistent with a search seat's information")
+
+
+@flat_kernel
+def world(ctx, state):
+    """Draw one world: the other seats' hands into ctx.base, each with the cards known in it."""
+    sampler.draw(ctx.sp, state, ctx.drawn)
+    n, seat = ctx.meta[N], ctx.meta[SEAT]
+    for h in range(n - 1):
+        t = (seat + 1 + h) % n
+        ctx.base[t] = ctx.drawn[h] | ctx.known[t]
+
+
+@flat_kernel
+def choose(ctx, n, seat, legal, held, trick, k, leader, winner_pos, pos, scores, passed, voids, state):
+    """The card a search seat plays (arguments as observe's; legal: its playable cards)."""
+    if legal & (legal - np.uint64(1)):  # a forced card needs no worlds
+        observe(ctx, n, seat, held, trick, k, leader, winner_pos, pos, scores, passed, voids)
+    return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
