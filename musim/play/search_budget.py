@@ -5,7 +5,7 @@ from musim.engine.errors import SpecError
 from musim.games.contract import Option
 
 SEARCH = "search"  # the policy name of the search player (musim/play/search.py)
-DEFAULT_WORLDS = 128  # Mü, 4 players: one search seat about 100 deals/s a core, every seat 26 (docs/performance.md)
+DEFAULT_WORLDS = 128  # Mü, 4 players: one search seat about 120 deals/s a core, every seat 30 (docs/performance.md)
 WORLDS = Option(
     "search_worlds",
     int,
