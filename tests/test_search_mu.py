@@ -107,6 +107,7 @@ def test_every_world_is_consistent_with_what_the_search_seat_has_seen(n):
     assert moved > 0  # the hidden cards are dealt anew, not copied from the deal
 
 
+@pytest.mark.slow  # compiles the search and its playouts (about 20 s cold)
 def test_a_search_seats_card_is_legal():
     rng = random.Random(11)
     state = np.array([11], np.uint64)
