@@ -208,3 +208,13 @@ def test_a_search_runs_estimate_counts_each_search_seats_worlds(monkeypatch):
     assert one == pytest.approx(costs.STARTUP_S + 100 * (0.001 + 8 * 0.01) / 2)
     every = costs.run_seconds(spec("search", 8))
     assert every == pytest.approx(costs.STARTUP_S + 100 * (0.001 + 4 * 8 * 0.01) / 2)
+
+
+def test_a_balance_checkpoint_key_names_a_budget_other_than_the_default():
+    from musim.games.mu.analysis.balance import checkpoint_key
+    from musim.play.search_budget import DEFAULT_WORLDS
+
+    args = ("balance-deals", 4, 1, "search", 0, 0, 64, "value", "cautious", "rulebook")
+    assert checkpoint_key(*args) == checkpoint_key(*args, DEFAULT_WORLDS)
+    assert "search_worlds" not in checkpoint_key(*args)["params"]
+    assert checkpoint_key(*args, 5)["params"]["search_worlds"] == 5
