@@ -10,17 +10,25 @@ Usage: python benchmarks/bench_search.py [--game mu] [--players 4] [--worlds 32,
 """
 
 import argparse
+import importlib
 import os
 import time
 
 
-def mu_deals(players, play, worlds, start, count):
-    from musim.games.mu.run import simulate_deals
+def game_deals(module):
+    """deals(players, play, worlds, start, count): plays deals of a run of seed 1 by the game's
+    simulate_deals in `module`."""
 
-    simulate_deals(players, 1, play, start, count, worlds=worlds)
+    def deals(players, play, worlds, start, count):
+        importlib.import_module(module).simulate_deals(players, 1, play, start, count, worlds=worlds)
+
+    return deals
 
 
-GAMES = {"mu": mu_deals}  # game -> deals(players, play, worlds, start, count): plays deals of a run
+GAMES = {
+    "mu": game_deals("musim.games.mu.run"),
+    **{name: game_deals(f"musim.games.{name}.simulate") for name in ("wimmueln", "panther", "mueckenstich")},
+}
 
 
 def rate(deals, players, play, worlds, count):

@@ -66,22 +66,9 @@ def head_to_head(games, seed, workers, scale):
                 mean, half = duplicate_advantage(simulate, players, seed, deals, strong=SEARCH, weak="heuristic")
                 seconds = time.perf_counter() - t
                 print(f"{name} {players}p search x{budget}: {mean:+.3f} +- {half:.3f} ({seconds:.0f} s)", flush=True)
-                r = row(
-                    name,
-                    players,
-                    f"search x{budget}",
-                    "heuristic",
-                    "seat's points a deal",
-                    deals,
-                    mean,
-                    mean - half,
-                    mean + half,
-                    seconds,
-                )
-                yield r | {
-                    "worlds": budget * DEFAULT_WORLDS,
-                    "searched_deals_per_s": round(players * deals / seconds, 2),
-                }
+                strong, figure = f"search x{budget}", "seat's points a deal"
+                r = row(name, players, strong, "heuristic", figure, deals, mean, mean - half, mean + half, seconds)
+                yield r | {"worlds": budget * DEFAULT_WORLDS}
 
 
 def _level_rows(players, frames, dd):
@@ -186,14 +173,14 @@ widening its interval). The rows `all (first N)` compare the three on dd's own d
 
 def h2h_table(rows):
     lines = [
-        "| game | players | budget (worlds) | deals | gain | 95% interval | deals/s |",
-        "|---|---:|---|---:|---:|---|---:|",
+        "| game | players | budget (worlds) | deals | gain | 95% interval |",
+        "|---|---:|---|---:|---:|---|",
     ]
     for r in rows:
         interval = f"[{r['low']:+.3f}, {r['high']:+.3f}]" if r["deals"] >= FEWEST else f"too few deals (< {FEWEST})"
         lines.append(
             f"| {r['game']} | {r['players']} | {r['strong'].split()[1]} ({r['worlds']}) | {r['deals']:,} | "
-            f"{r['gain']:+.3f} | {interval} | {r['searched_deals_per_s']} |"
+            f"{r['gain']:+.3f} | {interval} |"
         )
     return "\n".join(lines)
 
