@@ -7,6 +7,7 @@
 #   results/balance_auction/  targets proposed under each auction model, side by side
 #   results/balance_round2/   each model's proposal measured again (one round of --targets)
 #   results/head_to_head/  each game's heuristic against random, and exact play against the heuristic
+#   results/search/      the search player against the heuristic, and Mü's success rates by model of play
 set -e
 python scripts/fit_hand_model.py --deals 20000 --seed 2026
 musim balance --players 3,4,5,6 --deals 2e4 --play heuristic --seed 2026 --out results/balance --overwrite --no-progress
@@ -18,3 +19,4 @@ for model in cautious bold; do
     --seed 2026 --out results/balance_round2/$model --overwrite --no-progress
 done
 python scripts/head_to_head.py --deals 20000 --seed 2026
+python scripts/search_tables.py --seed 2026

@@ -4,7 +4,7 @@ docs/players.md) against the heuristic, and what the model of play does to Mü's
   head to head   every trick game with a search player, at every player count: the points a
       deal one `search` seat among `heuristic` ones gains over the same seat playing `heuristic`,
       on the same deals, every seat taking the search in turn (musim.play.duplicate), at 1x, 4x
-      and 16x the default budget (--search-worlds), with 95% intervals and deals a second;
+      and 16x the default budget (--search-worlds), with 95% intervals;
   model of play  Mü's chief success rate per bid level at 3-6 players under heuristic play and
       search at every seat on the same deals (the auction, trumps and partner are the same
       heuristic's, so a level's deals are the same deals), with the paired difference, beside
@@ -33,7 +33,7 @@ OUT = "results/search"
 GAMES = ("mu", "wimmueln", "panther", "mueckenstich")
 BUDGETS = (1, 4, 16)  # multiples of the default worlds
 DEALS = {1: 400, 4: 150, 16: 50}  # deals a comparison, by budget (every seat searches in turn)
-MODEL_DEALS = 1000  # deals a player count of the model-of-play table
+MODEL_DEALS = 2000  # deals a player count of the model-of-play table
 DD_TABLES = {
     3: "results/balance_dd",
     4: "results/balance_dd_4p",
@@ -119,7 +119,8 @@ def model_of_play(seed, workers, deals):
     simulate = game_simulate("mu", workers, columns=("outcome", "bid", "success"))
     for players in range(3, 7):
         t = time.perf_counter()
-        frames = [pd.DataFrame(simulate(players, seed, p, 0, deals)) for p in ("heuristic", SEARCH)]
+        runs = [simulate(players, seed, p, 0, deals) for p in ("heuristic", SEARCH)]
+        frames = [pd.DataFrame({k: v for k, v in run.items() if k != "scores"}) for run in runs]
         print(f"mu {players}p model of play: {time.perf_counter() - t:.0f} s", flush=True)
         path = os.path.join(DD_TABLES[players], "balance.csv")
         dd = pd.read_csv(path) if os.path.exists(path) else None
@@ -134,6 +135,8 @@ def dd_deal_rows(players, frames, dd):
     if dd is None:
         return []
     n = int(dd["deals"].sum())  # its played deals: the cautious auction ends in no eklat
+    if n >= len(frames[0]):
+        return []
     first = [f.iloc[:n] for f in frames]
     return [r | {"bid": f"all (first {n})"} for r in _level_rows(players, first, dd) if r["bid"] == "all"]
 
@@ -153,8 +156,8 @@ One seat plays `search`, the others `heuristic`; its points a deal are compared 
 seat's when it plays `heuristic` too, on the same deals, every seat taking the search in turn
 (`--play search,heuristic,...`, rotated). Its decisions other than its cards (Mü's auction, trumps
 and partner; the pass, the lead without a trump, the estimates, the discards) are the heuristic's.
-Mü's search seat plays for its side's score, the others' for their own. "deals/s" is searched
-deals a second on {workers} workers (a search seat's deals, all the others heuristic).
+Mü's search seat plays for its side's score, the others' for their own. Speeds:
+docs/performance.md (`benchmarks/bench_search.py`).
 
 {h2h_table}
 
@@ -198,6 +201,8 @@ def model_table(rows):
     ]
     for r in rows:
         diff = f"{100 * r['search_minus_heuristic']:+.1f} [{100 * r['diff_low']:+.1f}, {100 * r['diff_high']:+.1f}]"
+        if r["deals"] < FEWEST:
+            diff = f"too few deals (< {FEWEST})"
         lines.append(
             f"| {r['players']} | {r['bid']} | {r['deals']:,} | {_rate(r, 'heuristic')} | {_rate(r, 'search')} | "
             f"{diff} | {r.get('dd_deals', '')} | {_rate(r, 'dd')} |"
