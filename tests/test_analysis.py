@@ -325,6 +325,7 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
 
     rng = random.Random(11)
     levels = set()
+    every_dd = np.full(sim.MAX_PLAYERS, DD)  # the play code of each seat
     for i in range(24):
         n, size = (3, 9) if i % 3 else (6, 6)
         deck = list(range(36 if n == 3 else 60))
@@ -344,7 +345,7 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
         for s in range(n):
             ws.held[s] = hands[s]
         played = sim.play_contract(
-            n, chief, partner, trump, -1, DD, np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64), ws
+            n, chief, partner, trump, -1, every_dd, np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64), ws
         )
         assert rank == max(best, achieved_rank(n, played, rulebook_targets())), (n, hands, chief, partner, trump, best)
         assert value == played, (n, hands, chief, partner, trump)
@@ -399,6 +400,7 @@ def test_balance_with_dd_tricks_plays_as_run_does_and_strength_plays_the_contrac
     ws = sim.make_workspace(n, make_ddplay(8, tricks))
     hands = ch.hands[played][:2]
     levels = np.zeros((2, n), np.int64)
+    every_dd = np.full(sim.MAX_PLAYERS, DD)  # the play code of each seat
     for i in range(2):
         for chief in range(n):
             for t in [t for t in range(15) if int(hands[i, chief]) & int(TYPE_MASK[t])] + [-1]:
@@ -406,7 +408,7 @@ def test_balance_with_dd_tricks_plays_as_run_does_and_strength_plays_the_contrac
                     ws.held[:n] = hands[i, :n]
                     sim.set_team(n, chief, p, ws)
                     pts = sim.play_contract(
-                        n, chief, p, t, -1, DD, np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64), ws
+                        n, chief, p, t, -1, every_dd, np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64), ws
                     )
                     levels[i, chief] = max(levels[i, chief], achieved_rank(n, pts, rulebook_targets()))
     expect = np.bincount(levels.ravel(), minlength=len(result.strength))
@@ -658,8 +660,9 @@ def test_a_best_partner_in_hindsight_reaches_what_the_best_value_reaches():
         ws = sim.make_workspace(n, make_ddplay(8))
         args = (np.zeros(sim.MAX_PLAYERS, np.uint64), True)
         state, points = np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64)
-        team, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, False, 0, 0, DD, state, points, ws)
-        rank, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, True, low, top, DD, state, points, ws)
+        dd = np.full(sim.MAX_PLAYERS, DD)  # the play code of each seat
+        team, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, False, 0, 0, dd, state, points, ws)
+        rank, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, True, low, top, dd, state, points, ws)
         want = max(low - 1, min(top, achieved_rank(n, team, rulebook_targets())))
         assert rank == want, (n, hands, vice, trump, vt, low, top)
         seen.add(rank - low)

@@ -118,7 +118,7 @@ def test_a_plan_is_the_level_its_estimate_reaches_in_the_runs_table(shift):
         for code, optimism in ((pol.BOLD, pol.BOLD_OPTIMISM), (pol.HEURISTIC, 0)):
             plans = [np.zeros(sim.MAX_PLAYERS, np.int64) for _ in range(2)]
             est = np.zeros(15, np.float64)
-            pol.plan_auction(code, n, masks, *plans, est, table)
+            pol.plan_auction(np.full(sim.MAX_PLAYERS, code), n, masks, *plans, est, table)
             for s in range(n):
                 value = {
                     t: pol.expected_points(masks[s], t, n) for t in range(15) if any(ref.matches(t, c) for c in held[s])

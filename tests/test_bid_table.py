@@ -113,7 +113,7 @@ def reference_scores(n, hand_text, seat, dealer, seed, samples, bid_level, trump
     for i in range(samples):
         state[0] = stream_state(seed, i)
         contracts.deal_others(n, seat, mask, rest.copy(), state, hands)
-        policies.plan_auction(code, n, hands, plan_type, plan_bid, est, ws.targets)
+        policies.plan_auction(np.full(sim.MAX_PLAYERS, code), n, hands, plan_type, plan_bid, est, ws.targets)
         held_types = sum(1 << t for t in ref.trump_types_of(ref.cards_of(int(mask))))
         shown = trump if trump >= 0 else policies.best_type(mask, held_types, n, est)[0]  # `none`: its best type
         auction = ref.Auction([ref.cards_of(int(h)) for h in hands[:n]], dealer)
@@ -146,7 +146,7 @@ def reference_scores(n, hand_text, seat, dealer, seed, samples, bid_level, trump
         points = np.zeros(sim.MAX_PLAYERS, np.int64)
         for s in range(n):
             ws.held[s] = hands[s]
-        sim.play_contract(n, chief, partner, ct, vt, policies.HEURISTIC, state, points, ws)
+        sim.play_contract(n, chief, partner, ct, vt, np.full(sim.MAX_PLAYERS, policies.HEURISTIC), state, points, ws)
         scored = ref.score_deal(n, result.bid, chief, None if partner < 0 else partner, ct, list(points[:n]))
         out.append(scored.scores[seat])
     return np.array(out, float)

@@ -135,8 +135,9 @@ class HeuristicMu:
         self.state = np.ones(1, np.uint64)  # the heuristic draws nothing
         self.est = np.zeros(15, np.float64)
         self.plan_type, self.plan_bid = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
+        codes = np.full(MAX_PLAYERS, policies.HEURISTIC)  # every seat's auction code
         policies.plan_auction(
-            policies.HEURISTIC, self.n, self.held, self.plan_type, self.plan_bid, self.est, rules.rulebook_targets()
+            codes, self.n, self.held, self.plan_type, self.plan_bid, self.est, rules.rulebook_targets()
         )
         self.record, self.result = record, result
 

@@ -173,6 +173,7 @@ def test_golden_positions():
     assert got == [json.loads(x) for x in expected]
 
 
+@pytest.mark.slow  # the only default test of the counting search (--stats), compiled apart: the slow tier
 def test_solve_stats_reports_each_position_on_stderr_only():
     """`musim solve --stats` leaves stdout as it was and writes, per position solved (Mü and
     bridge), the counters and time, the counters accounting for every node: no move budget

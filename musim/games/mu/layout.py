@@ -155,6 +155,6 @@ class MuSolverSetup:
         fill_game(n, chief_trump, vice_trump, on_team, self.layout, self.klass, self.power, self.class_mask)
         self.canon_of, self.orig_of = self.layout.canon_of, self.layout.orig_of
         game = solver_game(n, self.layout)
-        # numba hands the uint64 mask back as a Python int, typed int64 on the next call:
+        # numba hands the uint64 masks back as Python ints, typed int64 on the next call:
         # the search would compile for a second SolverGame type
-        self.game = game._replace(tied=np.uint64(game.tied))
+        self.game = game._replace(tied=np.uint64(game.tied), namers=np.uint64(game.namers))

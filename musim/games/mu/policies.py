@@ -59,8 +59,6 @@ AUCTIONS maps the names of the auction models (`--auction`) to their codes.
 """
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
@@ -97,15 +95,20 @@ NAMES = {
 }
 
 
+@flat_kernel(inline="always")
 def seat_code(policy, seat):
-    """The code `seat` decides by: `policy` is one code for every seat, or an array of one a seat."""
+    """The code `seat` decides by: `policy` holds one a seat (a row of simulate.run_policy), so
+    that runs and the analyses share one compiled kernel of each caller."""
+    return policy[seat]
 
 
-@overload(seat_code, inline="always")
-def _seat_code(policy, seat):
-    if isinstance(policy, types.Integer):
-        return lambda policy, seat: policy
-    return lambda policy, seat: policy[seat]
+@flat_kernel(inline="always")
+def every_seat(policy, n, code):
+    """Does each of the n seats decide by `code`?"""
+    for s in range(n):
+        if policy[s] != code:
+            return False
+    return True
 
 
 @flat_kernel
@@ -129,8 +132,8 @@ def best_type(hand, allowed, n, est):
 @flat_kernel
 def plan_auction(policy, n, held, plan_type, plan_bid, est, targets):
     """Before the auction: each planning player's best type and the bid it can afford under the
-    run's target table `targets` ([n, bid]); `policy`: the auction code of every seat, or one a
-    seat (the cautious and bold auctions plan, the bold one with BOLD_OPTIMISM points more)."""
+    run's target table `targets` ([n, bid]); `policy`: the auction code of each seat (the
+    cautious and bold auctions plan, the bold one with BOLD_OPTIMISM points more)."""
     for s in range(n):
         code = seat_code(policy, s)
         if code != HEURISTIC and code != BOLD:

@@ -206,9 +206,7 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
     leader = chief
     pos = 0
     active = False  # double-dummy play of the whole table under way
-    whole = True  # every seat plays dd: one solve of the whole table (else a solve per dd seat's card)
-    for s in range(n):
-        whole &= policies.seat_code(play_policy, s) == policies.DD
+    whole = policies.every_seat(play_policy, n, policies.DD)  # one solve of the whole table (else per dd card)
     if dd is not None:
         ddplay.dd_reset(dd)
     if search is not None:

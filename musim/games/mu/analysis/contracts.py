@@ -76,7 +76,7 @@ def _replay(n, hands, chief, partner, chief_trump, vice_trump, play_policy, stat
 def _whole_deal_dd(n, play_policy, dd):
     """Is every trick played double-dummy?  Then a contract's outcome is the solver's at the
     first trick and the cards need not be played out (`musim balance --dd-tricks` plays them)."""
-    return play_policy == policies.DD and ddplay.dd_starts_at(dd, hand_size(n))
+    return policies.every_seat(play_policy, n, policies.DD) and ddplay.dd_starts_at(dd, hand_size(n))
 
 
 @flat_kernel
@@ -97,6 +97,7 @@ def fit_samples(n, seed, start, count, feats, kinds, team, play_policy, ws):
     type it holds and `none`; a uniformly drawn other seat is vice (4+ players) naming the type
     it holds most of, another one the partner; play by `play_policy`.  Row 16*i + j holds the
     features of seat 0's hand for its j-th type, the kind (-1: unused row) and the team's points."""
+    play_policy = np.full(MAX_PLAYERS, play_policy, np.int64)  # one code a seat, as runs give it
     hands = np.zeros(MAX_PLAYERS, np.uint64)
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     types = np.zeros(N_TYPES + 1, np.int64)
@@ -230,6 +231,8 @@ def bid_samples(
     Partner: the heuristic's choice from the laid cards, or with `hindsight` the one that
     brings the team most points.
     """
+    play_policy = np.full(MAX_PLAYERS, play_policy, np.int64)  # one code a seat, as runs give it
+    model = np.full(MAX_PLAYERS, auction, np.int64)  # every seat's auction code: the model's
     hands = np.zeros(MAX_PLAYERS, np.uint64)
     laid = np.zeros(MAX_PLAYERS, np.uint64)
     card_points = np.zeros(MAX_PLAYERS, np.int64)
@@ -243,7 +246,7 @@ def bid_samples(
         deal_others(n, seat, hand, rest, state, hands)
         for s in range(n):
             ws.held[s] = hands[s]
-        policies.plan_auction(auction, n, hands, ws.plan_type, base_bid, est, ws.targets)
+        policies.plan_auction(model, n, hands, ws.plan_type, base_bid, est, ws.targets)
         strongest, strongest_value = -1, 0.0
         for s in range(n):
             if s != seat:
@@ -258,7 +261,7 @@ def bid_samples(
                 for s in range(n):
                     ws.plan_bid[s] = v + 1 if s == seat else min(base_bid[s], v)
                     ws.held[s] = hands[s]
-                run_auction(n, dealer, auction, state, laid, ws)
+                run_auction(n, dealer, model, state, laid, ws)
                 vice = auction_result(laid, ws.counts, ws.last_lay, n, tied)[1]
                 if vice >= 0:
                     vt_auction = policies.choose_trump(auction, n, hands[vice], laid[vice], -1, False, est, state)
@@ -357,12 +360,14 @@ def auction_samples(
     tied = np.zeros(MAX_PLAYERS, np.int64)
     state = np.zeros(1, np.uint64)
     est = ws.est
-    codes = np.full(MAX_PLAYERS, auction, np.int64)  # each seat's auction code: the model's, the holder committed
+    play_policy = np.full(MAX_PLAYERS, play_policy, np.int64)  # one code a seat, as runs give it
+    model = np.full(MAX_PLAYERS, auction, np.int64)  # every seat's auction code: the model's
+    codes = model.copy()  # ... but the holder's: committed
     codes[seat] = policies.COMMITTED
     for i in range(count):
         state[0] = stream_state(seed, start + i)
         deal_others(n, seat, hand, rest, state, hands)
-        policies.plan_auction(auction, n, hands, ws.plan_type, ws.plan_bid, est, ws.targets)
+        policies.plan_auction(model, n, hands, ws.plan_type, ws.plan_bid, est, ws.targets)
         best = policies.best_type(hand, nameable_types(hand, -1), n, est)[0]
         for j in range(trumps.shape[0]):
             t = trumps[j]
@@ -413,6 +418,7 @@ def strength(n, hands, play_policy, best_rank, ws):
     that search is cheap when it fails far from the contract's value: so the contracts
     the hand model rates highest for the team (chief and partner's cards together) come
     first."""
+    play_policy = np.full(MAX_PLAYERS, play_policy, np.int64)  # one code a seat, as runs give it
     types = np.zeros(N_TYPES + 1, np.int64)
     card_points = np.zeros(MAX_PLAYERS, np.int64)
     state = np.zeros(1, np.uint64)
