@@ -167,8 +167,9 @@ The chief's success rate per bid level, the same {model_deals:,} deals (seed {se
 played by `heuristic` and by `search` at every seat (auction, trumps and partner the heuristic's
 in both, so a level holds the same deals), the paired difference search - heuristic, and the
 published double-dummy rates of results/balance_dd* (`dd`: every hand seen; the first 1,000 of
-the same deals, 100 at 4 players; the reach question under a node limit, its few undecided deals
-widening its interval). The rows `all (first N)` compare the three on dd's own deals.
+the same deals, 100 at 4 players; at 4-6 players the reach question under a node limit: a
+level's interval as published spans its few undecided deals, the `all` rows count them as
+published). The rows `all (first N)` compare the three on dd's own deals.
 
 {model_table}
 """
