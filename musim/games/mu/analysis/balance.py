@@ -96,21 +96,9 @@ def checkpoint_key(
     return result_key("mu", params)
 
 
-def checkpoint_folders(
-    root,
-    players,
-    seed,
-    play,
-    dd_tricks,
-    node_limit,
-    tt_mb,
-    question="value",
-    auction=DEFAULT_AUCTION,
-    targets=RULEBOOK,
-    worlds=DEFAULT_WORLDS,
-):
-    """The folders under the checkpoint `root` that analyse(players, ...) writes, one per job."""
-    args = (players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets, worlds)
+def checkpoint_folders(root, *args):
+    """The folders under the checkpoint `root` that analyse(players, ...) writes, one per job;
+    `args`: checkpoint_key's after the job (players, seed, play, ...)."""
     return [key_folder(root, checkpoint_key(job, *args)) for job in ("balance-deals", "balance-strength")]
 
 
