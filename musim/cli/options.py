@@ -48,19 +48,30 @@ def check_engine(engine, scheduler):
 
 def parse_count(text, name, minimum=1):
     """A whole number >= minimum given plainly or in scientific notation ('1e6', '2.5e5')."""
-    from decimal import Decimal, InvalidOperation
+    from musim.games.contract import whole_count
 
     try:
-        value = Decimal(text.strip().replace("_", ""))
-    except InvalidOperation:
-        raise click.BadParameter(f"{text!r} is not a number", param_hint=name) from None
-    if not value.is_finite() or value != value.to_integral_value():
-        raise click.BadParameter(f"{text!r} is not a whole number", param_hint=name)
-    if value < minimum:
-        raise click.BadParameter(f"{text!r} must be at least {minimum}", param_hint=name)
-    if value > 10**12:
-        raise click.BadParameter(f"{text!r} is more than 10^12", param_hint=name)
-    return int(value)
+        return whole_count(text, minimum)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=name) from None
+
+
+class Parsed(click.ParamType):
+    """A click type converting the command line's text by `parse` (text -> value; ValueError:
+    why not), such as a game Option's own (games/contract.py Option.parse)."""
+
+    name = "N"
+
+    def __init__(self, parse):
+        self.parse = parse
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):  # a default
+            return value
+        try:
+            return self.parse(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 def advice(exact, count_option, faster=()):
@@ -84,7 +95,9 @@ def _option_args(option, help=None):
     if option.type is bool:
         return [option.flag, option.name], {**kwargs, "is_flag": True}
     typ = option.type
-    if option.range is not None:
+    if option.parse is not None:
+        typ = Parsed(option.parse)
+    elif option.range is not None:
         typ = (click.IntRange if option.type is int else click.FloatRange)(*option.range)
     elif option.choices is not None:
         typ = click.Choice(option.choices)

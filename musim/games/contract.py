@@ -49,6 +49,7 @@ class Option:
     per_deal: bool = True  # False: concerns whole matches alone, so `musim record` leaves it out
     omit_default: bool = False  # at its default, left out of keys and metadata (engine/spec.py keyed_options)
     named_by_digest: bool = False  # a default run name shows a short digest of the value (a table), not the value
+    parse: Callable | None = None  # the command line's text -> the value (ValueError: why not); None: by `type`
 
     @property
     def flag(self):
@@ -91,7 +92,7 @@ class Game:
     record: Callable | None = None  # record(spec, index) -> the game record (dict) of deal `index`
     replay: Callable | None = None  # replay(record dict) -> result dict; batch.InputError if invalid
     show: Callable | None = None  # show(record, replay(record)) -> text lines for a person (`musim show`)
-    solver: Callable | None = None  # solver(tt, counting) -> adapter: .solve(position, all_moves), .st
+    solver: Callable | None = None  # solver(tt, counting) -> adapter: .solve(position, all_moves, node_limit), .st
     matches: bool = False  # job() also serves spec.mode == "matches"
     commands: Callable | None = None  # commands() -> click commands the game adds to `musim`
 
@@ -146,6 +147,24 @@ def _option_problems(o):
         except SpecError as exc:
             problems.append(f"option {o.name}: default {exc}")
     return problems
+
+
+def whole_count(text, minimum=1):
+    """A whole number >= minimum written plainly or in scientific notation ('1e6', '2.5e5'), at
+    most 10^12 (an Option's `parse`); ValueError saying why not."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not value.is_finite() or value != value.to_integral_value():
+        raise ValueError(f"{text!r} is not a whole number")
+    if value < minimum:
+        raise ValueError(f"{text!r} must be at least {minimum}")
+    if value > 10**12:
+        raise ValueError(f"{text!r} is more than 10^12")
+    return int(value)
 
 
 def lazy(module, name):

@@ -19,9 +19,9 @@ from musim.core.cards import CardError
 from musim.core.deck import MU
 from musim.io.batch import InputError
 from musim.io.records import is_int, show
+from musim.solver.answer import solve_position
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.search import make_state
-from musim.solver.solve import move_values, named_values, solve
 from musim.solver.table_size import DEFAULT_MB
 from musim.solver.tt import make_table, new_generation
 
@@ -145,7 +145,8 @@ class SeatSolver:
     def move_text(self, card, named):
         return self.DECK.text(card)
 
-    def solve(self, obj, all_moves=False):
+    def solve(self, obj, all_moves=False, node_limit=0):
+        """The answer (solver/answer.py), each solve within node_limit nodes (0: no limit)."""
         g, canon, hands, leader, trick, legal = self.layout(obj)
         self.st.trump[0] = self.trump(obj)
         new_generation(self.tt, TT_BUCKET)
@@ -154,24 +155,16 @@ class SeatSolver:
             self.st.hands[s] = np.uint64(sum(1 << int(canon[c]) for c in range(deck.n_cards) if hands[s] >> c & 1))
         for j, c in enumerate(trick):
             self.st.line[j] = canon[c]
-        k = len(trick)
-        value = int(solve(g, self.tt, self.st, leader, k))
-        result = {"value": value}
+        result, moves = solve_position(g, self.tt, self.st, leader, len(trick), all_moves, node_limit)
         if all_moves:
-            values = np.full(64, -1, np.int64)
-            move_values(g, self.tt, self.st, leader, k, value, values)
-            named = np.full((64, MAX_CLASSES), -1, np.int64)
-            if g.namers:
-                named_values(g, self.tt, self.st, leader, k, value, named)
-            moves = {}
+            result["moves"] = {}
             for c in range(deck.n_cards):
                 if not legal >> c & 1:
                     continue
                 if g.namers >> np.uint64(canon[c]) & np.uint64(1):
                     for t in range(MAX_CLASSES):
-                        if named[canon[c], t] >= 0:
-                            moves[self.move_text(c, t)] = int(named[canon[c], t])
+                        if g.class_mask[t]:
+                            result["moves"][self.move_text(c, t)] = moves.named(canon[c], t)
                 else:
-                    moves[self.move_text(c, -1)] = int(values[canon[c]])
-            result["moves"] = moves
+                    result["moves"][self.move_text(c, -1)] = moves.card(canon[c])
         return result

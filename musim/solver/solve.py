@@ -10,8 +10,8 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import drop_lowest, lowest, popcount
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.moves import same_run
-from musim.solver.search import available, can_reach, point_range, set_owners, trump_in_force
-from musim.solver.stats import S_GAVE_UP
+from musim.solver.search import NO_DEADLINE, available, can_reach, point_range, set_owners, trump_in_force
+from musim.solver.stats import S_GAVE_UP, S_NODES
 from musim.solver.trick import finish_trick, is_namer, legal_cards, remaining
 
 UNBOUNDED = 1 << 30  # beyond any value (layout.MAX_POINTS)
@@ -62,6 +62,23 @@ def solve(g, tt, st, leader, k):
 
 
 @flat_kernel(inline="always")
+def start_limit(st, limit):
+    """Let the searches from now on take `limit` nodes in all (0: no limit), counted from
+    st.stats[S_NODES] (search.can_reach gives up past st.limit[0])."""
+    st.limit[0] = st.stats[S_NODES] + limit if limit > 0 else NO_DEADLINE
+
+
+@flat_kernel(nogil=True)
+def solve_within(g, tt, st, leader, k, limit):
+    """solve_bounds within `limit` nodes (0: no limit): (lo, hi), equal (the exact value) unless
+    a search gave up at the limit."""
+    start_limit(st, limit)
+    lo, hi = solve_bounds(g, tt, st, leader, k, 0)
+    st.limit[0] = NO_DEADLINE
+    return lo, hi
+
+
+@flat_kernel(inline="always")
 def copy_line(src, dst, count):
     """dst[:count] = src[:count], element by element (a slice copy would need numba's allocator)."""
     for j in range(count):
@@ -107,27 +124,32 @@ def unplay_card(st, seat, k, card, won, trump):
 
 
 @flat_kernel
-def value_after(g, tt, st, leader, k, card, named, value):
-    """Exact value of the position after the seat to move plays `card` naming `named` (its points
-    included), given the position's exact value `value`: no move does better for its mover than
-    `value`, so the first search asks whether the card keeps it, and the best cards are done in one."""
+def bounds_after(g, tt, st, leader, k, card, named, lo, hi, limit):
+    """(lo, hi) bounding the value of the position after the seat to move plays `card` naming
+    `named` (its points included), given that the position's value lies in lo..hi: no move does
+    better for its mover than the bound on its side, so the first search asks whether the card
+    keeps it (with lo == hi, the exact value: the best cards are done in one).  The solve may
+    take `limit` nodes (0: no limit); the bounds are equal unless it gave up."""
     won, trump = st.won[0], st.trump[0]
     seat, nl, nk, gained = play_card(g, st, leader, k, card, named)
+    start_limit(st, limit)
     if g.team[seat]:
-        v = solve_between(g, tt, st, nl, nk, -UNBOUNDED, value - gained, value - gained)[0]
+        v_lo, v_hi = solve_between(g, tt, st, nl, nk, -UNBOUNDED, hi - gained, hi - gained)
     else:
-        v = solve_between(g, tt, st, nl, nk, value - gained, UNBOUNDED, value - gained + 1)[0]
+        v_lo, v_hi = solve_between(g, tt, st, nl, nk, lo - gained, UNBOUNDED, lo - gained + 1)
+    st.limit[0] = NO_DEADLINE
     unplay_card(st, seat, k, card, won, trump)
-    return v + gained
+    return v_lo + gained, v_hi + gained
 
 
 @flat_kernel(nogil=True)
-def move_values(g, tt, st, leader, k, value, out):
-    """out[c] = the exact value after each legal card c of the seat to move (value_after), -1
-    for the others and for namers (named_values).  A card of the same class and points as the
-    next lower card of its seat, with no card still in play (another seat's, or one played to
-    this trick) of a power from the lower's to its own, takes the same tricks with the same
-    points: it gets that card's value without a search."""
+def move_bounds(g, tt, st, leader, k, lo, hi, limit, out_lo, out_hi):
+    """out_lo[c]..out_hi[c] bound the value after each legal card c of the seat to move
+    (bounds_after, the position's value lying in lo..hi, each solve within `limit` nodes; equal,
+    the exact value, unless it gave up), -1 for the others and for namers (named_bounds).  A
+    card of the same class and points as the next lower card of its seat, with no card still in
+    play (another seat's, or one played to this trick) of a power from the lower's to its own,
+    takes the same tricks with the same points: it gets that card's bounds without a search."""
     seat = leader + k
     if seat >= g.n:
         seat -= g.n
@@ -137,7 +159,8 @@ def move_values(g, tt, st, leader, k, value, out):
         in_play |= np.uint64(1) << np.uint64(st.line[j])
     legal = legal_cards(g, hand, st.line, 0, k)
     for c in range(64):
-        out[c] = -1
+        out_lo[c] = -1
+        out_hi[c] = -1
     prev = -1
     m = legal
     while m:
@@ -146,22 +169,24 @@ def move_values(g, tt, st, leader, k, value, out):
         if is_namer(g, c):
             prev = -1
         elif prev >= 0 and g.points[c] == g.points[prev] and same_run(g, prev, c, in_play):
-            out[c] = out[prev]
+            out_lo[c], out_hi[c] = out_lo[prev], out_hi[prev]
             prev = c
         else:
-            out[c] = value_after(g, tt, st, leader, k, c, -1, value)
+            out_lo[c], out_hi[c] = bounds_after(g, tt, st, leader, k, c, -1, lo, hi, limit)
             prev = c
 
 
 @flat_kernel(nogil=True)
-def named_values(g, tt, st, leader, k, value, out):
-    """out[c, t] = the exact value after each legal namer card c of the seat to move naming class
-    t (value_after), -1 elsewhere; copies of equal power share their values."""
+def named_bounds(g, tt, st, leader, k, lo, hi, limit, out_lo, out_hi):
+    """out_lo[c, t]..out_hi[c, t] bound the value after each legal namer card c of the seat to
+    move naming class t (bounds_after, as move_bounds), -1 elsewhere; copies of equal power share
+    their bounds."""
     seat = leader + k
     if seat >= g.n:
         seat -= g.n
     legal = legal_cards(g, st.hands[seat], st.line, 0, k) & g.namers
-    out[:, :] = -1
+    out_lo[:, :] = -1
+    out_hi[:, :] = -1
     prev = -1
     m = legal
     while m:
@@ -171,9 +196,9 @@ def named_values(g, tt, st, leader, k, value, out):
             if not g.class_mask[t]:
                 continue
             if prev >= 0 and g.eq_lo[prev] == g.eq_lo[c]:
-                out[c, t] = out[prev, t]
+                out_lo[c, t], out_hi[c, t] = out_lo[prev, t], out_hi[prev, t]
             else:
-                out[c, t] = value_after(g, tt, st, leader, k, c, t, value)
+                out_lo[c, t], out_hi[c, t] = bounds_after(g, tt, st, leader, k, c, t, lo, hi, limit)
         prev = c
 
 

@@ -10,8 +10,8 @@ import numpy as np
 
 from musim.io.batch import InputError
 from musim.solver.layout import make_game
+from musim.solver.answer import solve_position
 from musim.solver.search import make_state
-from musim.solver.solve import move_values, solve
 from musim.solver.tt import new_generation
 
 SEATS = "NESW"
@@ -75,7 +75,8 @@ class BridgeSolver:
         self.tt = tt
         self.st = make_state(counting)
 
-    def solve(self, obj, all_moves=False):
+    def solve(self, obj, all_moves=False, node_limit=0):
+        """The answer (solver/answer.py), each solve within node_limit nodes (0: no limit)."""
         hands = parse_pbn(obj.get("pbn"))
         trump = obj.get("trump")
         if trump not in STRAINS:
@@ -91,12 +92,9 @@ class BridgeSolver:
         st = self.st
         for seat, cards in enumerate(hands):
             st.hands[seat] = np.uint64(sum(1 << index[s][r] for s, r in cards))
-        value = int(solve(g, self.tt, st, leader, 0))
-        result = {"value": value}
+        result, moves = solve_position(g, self.tt, st, leader, 0, all_moves, node_limit)
         if all_moves:
-            values = np.full(64, -1, np.int64)
-            move_values(g, self.tt, st, leader, 0, value, values)
             result["moves"] = {
-                card_text(s, r): int(values[index[s][r]]) for s, r in sorted(hands[leader], key=lambda c: (c[0], -c[1]))
+                card_text(s, r): moves.card(index[s][r]) for s, r in sorted(hands[leader], key=lambda c: (c[0], -c[1]))
             }
         return result

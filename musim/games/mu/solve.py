@@ -12,8 +12,8 @@ from musim.core.deck import MU
 from musim.games.mu import rules
 from musim.games.mu.layout import TT_BUCKET, MuSolverSetup, to_canon
 from musim.io.batch import InputError
+from musim.solver.answer import solve_position
 from musim.solver.search import make_state
-from musim.solver.solve import move_values, solve
 from musim.solver.tt import new_generation
 
 
@@ -114,19 +114,16 @@ class MuSolver:
             self.st.line[j] = setup.canon_of[c]
         return setup, hands, leader, trick
 
-    def solve(self, obj, all_moves=False):
+    def solve(self, obj, all_moves=False, node_limit=0):
+        """The answer (solver/answer.py), each solve within node_limit nodes (0: no limit)."""
         setup, hands, leader, trick = self.load(obj)
         g, st, n, k = setup.game, self.st, setup.game.n, len(trick)
-        value = int(solve(g, self.tt, st, leader, k))
-        result = {"value": value}
+        result, moves = solve_position(g, self.tt, st, leader, k, all_moves, node_limit)
         if all_moves:
             seat = (leader + k) % n
             legal = int(rules.legal_moves(np.uint64(hands[seat]), trick[0] if k else -1, setup.klass, setup.class_mask))
-            values = np.full(64, -1, np.int64)
-            move_values(g, self.tt, st, leader, k, value, values)
-            moves = {}
+            result["moves"] = {}
             for c in range(N_CARDS):
-                if legal >> c & 1 and CARD_TEXT[c] not in moves:
-                    moves[CARD_TEXT[c]] = int(values[setup.canon_of[c]])
-            result["moves"] = moves
+                if legal >> c & 1 and CARD_TEXT[c] not in result["moves"]:
+                    result["moves"][CARD_TEXT[c]] = moves.card(setup.canon_of[c])
         return result
