@@ -9,8 +9,8 @@ is worth 1 and no card has points: the value is the tricks the side on lead take
 import numpy as np
 
 from musim.io.batch import InputError
-from musim.solver.layout import make_game
 from musim.solver.answer import solve_position
+from musim.solver.layout import make_game
 from musim.solver.search import make_state
 from musim.solver.tt import new_generation
 
