@@ -50,6 +50,7 @@ class Option:
     omit_default: bool = False  # at its default, left out of keys and metadata (engine/spec.py keyed_options)
     named_by_digest: bool = False  # a default run name shows a short digest of the value (a table), not the value
     parse: Callable | None = None  # the command line's text -> the value (ValueError: why not); None: by `type`
+    example: object = None  # a value whose rows show columns the option adds (docs/formats.md lists them)
 
     @property
     def flag(self):

@@ -68,9 +68,10 @@ def formats_markdown():
     return "\n".join(parts)
 
 
-def _schema(game, mode, play):
-    """The template schema (`score_<i>`) of the game's runs in `mode` under `play`."""
-    options = {o.name: o.default for o in game.options}
+def _schema(game, mode, play, **set_options):
+    """The template schema (`score_<i>`) of the game's runs in `mode` under `play`, the options at
+    their defaults but `set_options`."""
+    options = {o.name: o.default for o in game.options} | set_options
     return game.job(RunSpec(game.name, mode, 1, None, play, seed=0, options=options)).schema
 
 
@@ -79,21 +80,30 @@ def _game_sections(game):
     rows = [f"## {game.title} (`--game {game.name}`, {low}-{high} players)\n"]
     for mode in ("deals", "matches") if game.matches else ("deals",):
         schema = _schema(game, mode, game.policies[0])
-        exact_only = set()
+        notes = {}
         if game.exact_play:
             exact = _schema(game, mode, EXACT_PLAY)
-            exact_only = set(exact.names) - set(schema.names)
+            notes = dict.fromkeys(set(exact.names) - set(schema.names), f"`--play {EXACT_PLAY}`")
             schema = exact
+        play = EXACT_PLAY if game.exact_play else game.policies[0]
+        for option in game.options:  # columns an option adds (Option.example), after the others
+            if option.example is None:
+                continue
+            more = _schema(game, mode, play, **{option.name: option.example})
+            added = [f for f in more if f.name not in schema.names]
+            notes |= dict.fromkeys((f.name for f in added), f"`--play {play}` and `{option.flag}`")
+            schema = pa.schema(list(schema) + added, metadata=schema.metadata)
         what = "Match rows" if mode == "matches" else "Rows"
         rows.append(f"### {what} of `musim run --game {game.name} --{mode} N`\n")
-        rows.append(_column_table(schema, exact_only))
+        rows.append(_column_table(schema, notes))
     return rows
 
 
-def _column_table(schema, exact_only):
+def _column_table(schema, notes):
+    """The table of a schema's columns; notes[name]: the options a column comes only with."""
     rows = ["| column | type | description |", "| --- | --- | --- |"]
     for field in schema:
-        note = f" Only with `--play {EXACT_PLAY}`." if field.name in exact_only else ""
+        note = f" Only with {notes[field.name]}." if field.name in notes else ""
         rows.append(f"| `{field.name}` | {_type_text(field.type)} | {field.metadata[DESCRIPTION_KEY].decode()}{note} |")
     return "\n".join(rows) + "\n"
 

@@ -2,7 +2,7 @@
 
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
-from musim.games.contract import EXACT_PLAY, Game, Option, lazy
+from musim.games.contract import EXACT_PLAY, Game, Option, lazy, whole_count
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.play import search_budget
 
@@ -32,13 +32,25 @@ def check_dd_tricks(play, dd_tricks):
         raise SpecError("--dd-tricks applies only with --play dd")
 
 
+def check_node_limit(spec):
+    """A node limit bounds the one start solve of whole-deal double-dummy play, whose bounds the
+    deal rows carry (dd_low, dd_high): every seat dd, all tricks, deals (match rows have no
+    such columns)."""
+    if not spec.options["node_limit"]:
+        return
+    if spec.play != EXACT_PLAY or spec.options["dd_tricks"] or spec.mode != "deals":
+        raise SpecError("--node-limit applies only with --deals, --play dd (every seat) and no --dd-tricks")
+
+
 def check(spec):
-    """Options that do not go together: --dd-tricks (check_dd_tricks), and --auction under
-    random play, where every decision is random, the auction too; --search-worlds without a
-    search seat; --targets read into the run's table (targets.py)."""
+    """Options that do not go together: --dd-tricks (check_dd_tricks), --node-limit
+    (check_node_limit), and --auction under random play, where every decision is random, the
+    auction too; --search-worlds without a search seat; --targets read into the run's table
+    (targets.py)."""
     from musim.games.mu import targets
 
     check_dd_tricks(spec.play, spec.options["dd_tricks"])
+    check_node_limit(spec)
     search_budget.check(spec)
     if spec.options["auction"] != BY_PLAY and spec.play == "random":
         raise SpecError("--auction applies only with --play heuristic, dd or search (random play bids at random)")
@@ -78,6 +90,18 @@ GAME = Game(
             named_by_digest=True,
         ),
         search_budget.WORLDS,
+        Option(
+            "node_limit",
+            int,
+            0,
+            "With --play dd: a deal whose solve takes more than N nodes (1e7 and 2.5e5 are fine; about 3 million "
+            "a second) is left unresolved: its row carries the bounds the solve proved (dd_low, dd_high) and its "
+            "cards are played by the heuristic (default 0: no limit).",
+            range=(0, 10**12),
+            omit_default=True,
+            parse=whole_count,
+            example=10**6,
+        ),
     ),
     job=lazy("musim.games.mu.run", "job"),
     make_summary=lazy("musim.games.mu.summary", "for_run"),

@@ -91,6 +91,19 @@ DD_COLUMNS = (
     ),
 )
 
+# Filled under a node limit only (`--node-limit`): the bounds its start solve proved.
+BOUNDS_COLUMNS = tuple(
+    Column(
+        f"dd_{side}",
+        pa.int16(),
+        f"The {least} card points the chief's team wins with perfect play on both sides, as the deal's solve "
+        "proved within --node-limit. Where the solve finished, dd_low = dd_high = dd_value and the cards were "
+        "played double-dummy; where dd_low < dd_high it passed the limit: dd_value is null and the cards were "
+        "played by the heuristic (team_points is then not double-dummy play). Null for an eklat.",
+    )
+    for side, least in (("low", "least"), ("high", "most"))
+)
+
 MATCH_COLUMNS = (
     Column("match", pa.int64(), "Index of the match within the run; match m draws from its own random stream."),
     Column("players", pa.int8(), "Number of players (3..6)."),
@@ -111,7 +124,8 @@ MATCH_SCHEMA = schema_of(MATCH_COLUMNS)
 
 
 @lru_cache
-def deal_schema(players, dd):
+def deal_schema(players, dd, bounds=False):
     """Schema of deal rows at `players` seats (None: score_<i> kept as one template column, as
-    docs/formats.md lists it): with the double-dummy columns if the cards were played double-dummy."""
-    return schema_of(DEAL_COLUMNS + DD_COLUMNS if dd else DEAL_COLUMNS, players)
+    docs/formats.md lists it): with the double-dummy columns if the cards were played double-dummy,
+    and the bounds columns under a node limit."""
+    return schema_of(DEAL_COLUMNS + (DD_COLUMNS if dd else ()) + (BOUNDS_COLUMNS if bounds else ()), players)

@@ -13,7 +13,7 @@ a function of the position alone, so rows are the same whatever the table size, 
 table holds or how the search orders its moves.  The team's points then equal the value
 solved at the start; how the other seats share theirs follows from the preference.
 
-A node limit (`musim balance --node-limit`) bounds the start solve of a whole-deal play and
+A node limit (`musim balance --node-limit`, `musim run --node-limit`) bounds the start solve of a whole-deal play and
 each null-window search of dd_reaches: a solve past it leaves the deal unresolved, with the
 bounds it had proved (the target asked first, so that success is usually known), and the
 cards are then played by the heuristic; its row must not be read as double-dummy play.
@@ -34,8 +34,8 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
 from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
 from musim.solver.search import NO_DEADLINE, available, can_reach, make_state, set_owners
-from musim.solver.solve import first_keeping_move, solve_bounds
-from musim.solver.stats import S_GAVE_UP, S_NODES
+from musim.solver.solve import first_keeping_move, solve_bounds, start_limit
+from musim.solver.stats import S_GAVE_UP
 from musim.solver.tt import make_table, new_generation
 
 DDPlay = namedtuple("DDPlay", "tt st lay meta")
@@ -149,8 +149,7 @@ def dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_
 @flat_kernel(inline="always")
 def _limit(dd):
     """Start the node limit's count (none if meta[NODE_LIMIT] is 0)."""
-    lim = dd.meta[NODE_LIMIT]
-    dd.st.limit[0] = dd.st.stats[S_NODES] + lim if lim > 0 else NO_DEADLINE
+    start_limit(dd.st, dd.meta[NODE_LIMIT])
 
 
 @flat_kernel(inline="always")

@@ -68,8 +68,8 @@ def policy_codes(players, play, auction=BY_PLAY):
 class DealChunk:
     """The arrays of one chunk of deals, as the kernels fill them (musim.play.drivers.run_rows)."""
 
-    def __init__(self, players, start, count, dd=False):
-        self.players, self.start, self.count, self.dd = players, start, count, dd
+    def __init__(self, players, start, count, dd=False, bounds=False):
+        self.players, self.start, self.count, self.dd, self.bounds = players, start, count, dd, bounds
         self.rows = drivers.run_rows(sim.DEAL, count, sim.MAX_PLAYERS)
         self.dealers = self.rows.dealer
         self.res, self.scores, self.card_points, self.hands, self.laid = self.rows.deal
@@ -103,13 +103,14 @@ def simulate_deals(
     table (targets.py; None: the rulebook's); `worlds`: a search seat's budget.
 
     Double-dummy deals run one kernel call each, so that each row gets its own
-    wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance` only): a
-    start solve past the limit, or one that asks only the reach question, leaves the value
-    unknown (ddplay.py), and the row is not double-dummy play but for its bounds.  auction: the
-    --auction model (policy_codes)."""
+    wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance`; `musim run`
+    the node limit alone): a start solve past the limit, or one that asks only the reach
+    question, leaves the value unknown (ddplay.py), and the row is not double-dummy play but for
+    its bounds (the chunk's `bounds`: its rows carry them).  auction: the --auction model
+    (policy_codes)."""
     bid_policy, play_policy = policy_codes(players, play, auction)
     dd = DD in play_policy
-    ch = DealChunk(players, start, count, dd=dd)
+    ch = DealChunk(players, start, count, dd=dd, bounds=dd and node_limit > 0)
     if not dd:
         ws = sim.make_workspace(players, targets=targets, worlds=sim.search_worlds(play_policy, worlds))
         for first, stop in slices(count):  # the progress bar moves within the chunk
@@ -151,12 +152,15 @@ _RESULT_COLUMNS = {
     "provoker": sim.PROVOKER,
     "auction_turns": sim.AUCTION_TURNS,
     "dd_value": sim.DD_VALUE,
+    "dd_low": sim.DD_LOW,
+    "dd_high": sim.DD_HIGH,
 }
 
 
 def deal_batch(ch):
-    """Arrow record batch of a chunk of deals (docs/formats.md), with the double-dummy columns if so played."""
-    schema = deal_schema(ch.players, ch.dd)
+    """Arrow record batch of a chunk of deals (docs/formats.md), with the double-dummy columns if so
+    played, and their bounds under a node limit."""
+    schema = deal_schema(ch.players, ch.dd, ch.bounds)
     typ = {f.name: f.type for f in schema}
     r, n = ch.res, ch.players
     eklat = r[:, sim.OUTCOME] == sim.EKLAT
@@ -244,18 +248,28 @@ def match_batch(ch):
 
 
 def deal_record(
-    players, seed, deal, play, tt_mb=64, dd_tricks=0, auction=BY_PLAY, targets=RULEBOOK, worlds=DEFAULT_WORLDS
+    players,
+    seed,
+    deal,
+    play,
+    tt_mb=64,
+    dd_tricks=0,
+    auction=BY_PLAY,
+    targets=RULEBOOK,
+    worlds=DEFAULT_WORLDS,
+    node_limit=0,
 ):
     """The complete game record (docs/examples/README.md) of deal `deal` of a run, re-played from its seed;
     `auction`: the run's --auction model; `targets`: the run's option (targets.py), whose table a
-    variant's record carries; `worlds`: the run's search budget.
+    variant's record carries; `worlds`: the run's search budget; `node_limit`: the run's (a deal
+    past it was played by the heuristic, and so is its record).
 
     Any Parquet row can so be expanded into the full auction and play, and
     `musim replay` must reproduce the row from it.
     """
     bid_policy, play_policy = policy_codes(players, play, auction)
     ch = DealChunk(players, deal, 1)
-    dd = worker_ddplay(tt_mb, dd_tricks) if DD in play_policy else None
+    dd = worker_ddplay(tt_mb, dd_tricks, node_limit) if DD in play_policy else None
     ws = sim.make_workspace(
         players, dd, targets=variant.table_of(targets), worlds=sim.search_worlds(play_policy, worlds)
     )
@@ -311,12 +325,15 @@ def job(spec):
             spec.play,
             tt_mb=spec.tt_mb,
             dd_tricks=dd_tricks,
+            node_limit=spec.options["node_limit"],
             auction=auction,
             targets=targets,
             worlds=worlds,
         ),
         deal_batch,
-        deal_schema(spec.players, plays_exactly(spec.play)),
+        deal_schema(
+            spec.players, plays_exactly(spec.play), plays_exactly(spec.play) and spec.options["node_limit"] > 0
+        ),
         DICTIONARY_COLUMNS,
     )
 
@@ -334,4 +351,5 @@ def record(spec, index):
         options["auction"],
         options["targets"],
         options[WORLDS.name],
+        options["node_limit"],
     )
