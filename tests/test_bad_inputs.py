@@ -79,6 +79,11 @@ CASES = [
     (["balance", "--players", "2", "--out", "{d}/b"], 2, "--players"),
     (["balance", "--players", "3", "--deals", "10", "--out", "{d}/a-file"], 2, "--out"),
     (["games", "extra"], 2, "extra"),
+    (["solve", "-", "--node-limit", "0"], 2, "must be at least 1"),
+    (["solve", "-", "--node-limit=-5"], 2, "must be at least 1"),
+    (["run", "--deals", "1", "--play", "dd", "--node-limit", "1.5", "--out", "{d}/x.parquet"], 2, "whole number"),
+    (["run", "--deals", "1", "--play", "dd", "--node-limit", "many", "--out", "{d}/x.parquet"], 2, "not a number"),
+    (["run", "--deals", "1", "--node-limit", "9", "--out", "{d}/x.parquet"], 2, "--node-limit applies only"),
 ]
 
 

@@ -166,6 +166,7 @@ def test_the_engine_checks_a_spec_against_its_game_and_completes_its_options():
         "auction": "play",
         "targets": "rulebook",
         "search_worlds": 128,
+        "node_limit": 0,
     }
     bad = [
         (dict(players=7), "--players: 7 is not in mu's range 3..6"),

@@ -130,8 +130,11 @@ def resume_command(spec, game):
 
 
 def run_key(spec, game):
-    """The result key (engine/key.py) of a run's rows: what --resume must find unchanged."""
+    """The result key (engine/key.py) of a run's rows: what --resume must find unchanged (the
+    table size too under an option that makes rows depend on it: Option.table_sized)."""
     params = dict(mode=spec.mode, count=spec.count, players=spec.players, play=spec.play, seed=spec.seed)
+    if any(o.table_sized and spec.options[o.name] != o.default for o in game.options):
+        params["tt_mb"] = spec.tt_mb
     return result_key(spec.game, params | {"options": keyed_options(spec, game)})
 
 

@@ -51,6 +51,7 @@ class Option:
     named_by_digest: bool = False  # a default run name shows a short digest of the value (a table), not the value
     parse: Callable | None = None  # the command line's text -> the value (ValueError: why not); None: by `type`
     example: object = None  # a value whose rows show columns the option adds (docs/formats.md lists them)
+    table_sized: bool = False  # not at its default, rows depend on --tt-mb (a node limit): the key carries it
 
     @property
     def flag(self):

@@ -101,6 +101,7 @@ GAME = Game(
             omit_default=True,
             parse=whole_count,
             example=10**6,
+            table_sized=True,
         ),
     ),
     job=lazy("musim.games.mu.run", "job"),
