@@ -96,7 +96,7 @@ GAME = Game(
             0,
             "With --play dd: a deal whose solve takes more than N nodes (1e7 and 2.5e5 are fine; about 3 million "
             "a second) is left unresolved: its row carries the bounds the solve proved (dd_low, dd_high) and its "
-            "cards are played by the heuristic (default 0: no limit).",
+            "cards are played by the heuristic. Give N >= 1; the default 0 sets no limit.",
             range=(0, 10**12),
             omit_default=True,
             parse=whole_count,
