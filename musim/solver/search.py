@@ -59,6 +59,7 @@ from musim.solver.moves import (
     next_move,
     start_budget,
 )
+from musim.solver.ordering import N_FEATURES
 from musim.solver.stats import (
     C_ALL_FAILED,
     C_FIRST_MOVE,
@@ -88,7 +89,7 @@ NO_DEADLINE = 1 << 62
 SearchState = namedtuple(
     "SearchState",
     "hands owner line trick_save moves names groups scores status frames words key points segs rel trel stats budget "
-    "counts limit won trump",
+    "counts limit won trump feat",
 )
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/names/groups/scores: each ply's moves (a card, and the
@@ -103,7 +104,8 @@ SearchState = namedtuple(
 # on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests
 # shrink them); won[0]: the tricks the maximising side has won since the
 # position it was loaded with (layout.SolverGame.count_bonus; solve.play_card moves it); trump[0]:
-# the trump in force at that position in a game whose namers change it (trump_in_force)
+# the trump in force at that position in a game whose namers change it (trump_in_force); feat:
+# a move's features as gen_moves scores it (ordering.py)
 
 
 def make_state(counting=False):
@@ -132,6 +134,7 @@ def make_state(counting=False):
         limit=np.array([NO_DEADLINE]),
         won=z(1, np.int64),
         trump=np.full(1, -1, np.int64),
+        feat=z(N_FEATURES, np.int64),
     )
 
 
