@@ -24,10 +24,29 @@ N_CASES = 2 * N_KINDS  # case = kind + N_KINDS if the mover is on the maximising
 # the features of a move (card c): a constant, c's points and power, the points already on the
 # trick, whether c takes the trick for now, whether a lead goes to a teammate's top card of its
 # class, the lead's reply cost (REPLY_W per line of replies, scaled to two opponents), whether c
-# is a trump, the mover's cards of c's class, the other seats' cards of it and those above c
-F_ONE, F_PTS, F_POWER, F_TRICK_PTS, F_BEATS, F_TO_MATE, F_REPLIES, F_TRUMP, F_LEN, F_OUT, F_HIGHER = range(11)
-N_FEATURES = 11
-FEATURE_NAMES = ("one", "pts", "power", "trick_pts", "beats", "to_mate", "replies", "trump", "len", "out", "higher")
+# is a trump, the mover's cards of c's class, the other seats' cards of it and those above c,
+# whether the mover's team holds the class's top card, whether a teammate void in the class
+# holds a trump (a lead it may ruff), and the teammates and opponents still to play the trick
+(F_ONE, F_PTS, F_POWER, F_TRICK_PTS, F_BEATS, F_TO_MATE, F_REPLIES, F_TRUMP, F_LEN, F_OUT, F_HIGHER) = range(11)
+F_SIDE_TOP, F_MATE_RUFF, F_MATES_AFTER, F_OPPS_AFTER = range(11, 15)
+N_FEATURES = 15
+FEATURE_NAMES = (
+    "one",
+    "pts",
+    "power",
+    "trick_pts",
+    "beats",
+    "to_mate",
+    "replies",
+    "trump",
+    "len",
+    "out",
+    "higher",
+    "side_top",
+    "mate_ruff",
+    "mates_after",
+    "opps_after",
+)
 KIND_NAMES = ("lead_sure", "lead", "sure_mine", "cheap", "mate", "take", "duck")
 
 REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents
@@ -100,6 +119,18 @@ def move_case(g, st, seat, k, c, keen, lost, mate_winning, beats_now, trick_pts,
     x[F_TRUMP] = 1 if kk == trump else 0
     x[F_LEN] = popcount(st.hands[seat] & cls)
     x[F_OUT] = popcount(others & cls)
+    x[F_SIDE_TOP] = 1 if g.team[st.owner[highest((others | st.hands[seat]) & cls)]] == g.team[seat] else 0
+    mates, opps, mate_ruff = 0, 0, 0
+    s = seat
+    for _ in range(k + 1, g.n):
+        s = s + 1 if s + 1 < g.n else 0
+        if g.team[s] == g.team[seat]:
+            mates += 1
+            if trump >= 0 and kk != trump and not (st.hands[s] & cls) and st.hands[s] & g.class_mask[trump]:
+                mate_ruff = 1
+        else:
+            opps += 1
+    x[F_MATES_AFTER], x[F_OPPS_AFTER], x[F_MATE_RUFF] = mates, opps, mate_ruff
     if k == 0:
         kind = lead_features(g, st, seat, c, others, ruffed, x)
     else:
