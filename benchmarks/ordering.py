@@ -11,10 +11,35 @@ cost, the yardstick of a learned one.
 
 import time
 
+from common import full_tricks, positions
+
 from musim.games.mu.solve import MuSolver
 from musim.solver.search import NO_DEADLINE, available, can_reach, make_state, set_owners
 from musim.solver.stats import S_GAVE_UP, S_NODES
 from musim.solver.trace import R_K, R_LEADER, R_NEED, R_TRICK, R_TRUMP, R_WON, clear_trace, make_oracle, records
+
+
+def parse_sets(text):
+    """[(label GAME:TRICKS, count)] of "GAME:TRICKS:COUNT,...": Mü sets of benchmarks/common.positions
+    (GAME 3..6 players, TRICKS 1 to a full deal); ValueError naming the bad one."""
+    out = []
+    for spec in text.split(","):
+        parts = spec.split(":")
+        try:
+            game, tricks, count = int(parts[0]), int(parts[1]), int(parts[2])
+            ok = len(parts) == 3 and 3 <= game <= 6 and 1 <= tricks <= full_tricks(game) and count >= 1
+        except (ValueError, IndexError):
+            ok = False
+        if not ok:
+            raise ValueError(f"{spec!r} is not GAME:TRICKS:COUNT (GAME 3..6, TRICKS 1 to a full deal, COUNT 1 or more)")
+        out.append((f"{game}:{tricks}", count))
+    return out
+
+
+def position(label, seed, index):
+    """Position `index` of the Mü set GAME:TRICKS (label) of `seed`."""
+    game, tricks = label.split(":")
+    return positions(game, tricks, index + 1, seed)[index]
 
 
 def solver_with(tt, st):
@@ -84,3 +109,10 @@ def load_record(solver, obj, rec, hands):
     st.trump[0] = rec[R_TRUMP]
     set_owners(setup.game, st)
     return setup.game, int(rec[R_LEADER]), k, int(rec[R_NEED])
+
+
+def load_cut(solver, data, j):
+    """load_record for record j of a collect_cuts.py .npz, `data` its arrays in memory
+    (dict(numpy.load(path))): the position it came from is rebuilt from its set, seed and index."""
+    obj = position(str(data["sets"][data["set"][j]]), int(data["seed"][j]), int(data["index"][j]))
+    return load_record(solver, obj, data["rec"][j], data["hands"][j])

@@ -138,9 +138,9 @@ def _move_started(trace, d, nodes):
     return note
 
 
-@flat_kernel(inline="always")
+@flat_kernel
 def _write(trace, st, j, p, ply, cut):
-    """Write frame p's record into row j."""
+    """Write frame p's record into row j (a call, not inlined: only a tracing search makes it)."""
     fr, rec = st.frames, trace.rec
     for s in range(MAX_SEATS):
         trace.hands[j, s] = st.hands[s]
