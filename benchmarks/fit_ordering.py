@@ -1,18 +1,22 @@
 """Fit the solver's move ordering (musim/solver/ordering.py) to the moves that produced cuts.
 
 Input: records of the nodes a search settled by a move (benchmarks/collect_cuts.py: the
-position at the node and the card that produced the cut), from seeds other than the
-evaluation sets' seed 1.  Each record's moves are made again with their cases and features
-(moves.move_table), and a conditional logit is fitted: the chance that move j of a node is
-its cutting move is proportional to exp(W[case_j] . x_j), W one row of weights per case.
-The fit starts from today's ordering (HAND_ORDER, as logits at a fitted temperature) and is
-pulled back towards it (--ridge), so where the cuts say nothing the hand ordering stands.  A
-node counts by log2 of the nodes it took (a costly node's first move matters more).
-Prints the weights as integers (the ordering's scores; 1000 a logit) for ordering.py, and
-the share of held-out nodes whose cutting move comes first, under today's and the fitted
-weights.
+position at the node, the cutting move, the moves tried before it and the nodes they cost),
+from seeds other than the evaluation panel's seed 1.  Each record's moves are made again with
+their cases and features (moves.move_table), and each move scores W[case] . features, W one
+row of weights per case.  The fit is a pairwise ranking: the cutting move should score above
+each move tried before it (those failed), a pair weighing the nodes wasted on them to the
+power --power; where today's first move produced the cut, it should stay above the others
+(weighing the node's nodes likewise, times --keep).  It starts from today's ordering
+(HAND_ORDER at the temperature that fits the pairs best) and is pulled back towards it
+(--ridge), so where the cuts say nothing the hand ordering stands.
 
-Usage: python benchmarks/fit_ordering.py --cuts /tmp/cuts.npz [--ridge 1.0] [--out weights.npy]
+Prints, for the fitting and the held-out searches (every --holdout-th search), the share of the
+nodes' waste where the cutting move would now come first, and the weights as integers in
+HAND_ORDER's units (for ordering.py); --evaluate N runs N held-out searches again under both
+orderings and prints their nodes.
+
+Usage: python benchmarks/fit_ordering.py --cuts /tmp/cuts.npz [--ridge 1e-3] [--out weights.npy]
 """
 
 import argparse
@@ -27,72 +31,220 @@ from ordering import position
 
 from musim.games.mu.solve import MuSolver
 from musim.solver.moves import move_table
-from musim.solver.ordering import FEATURE_NAMES, HAND_ORDER, KIND_NAMES, N_CASES, N_FEATURES, N_KINDS
+from musim.solver.ordering import (
+    F_HAND,
+    F_TABLE,
+    FEATURE_NAMES,
+    HAND_ORDER,
+    KIND_NAMES,
+    N_CASES,
+    N_FEATURES,
+    N_KINDS,
+    NO_ROOTS,
+    NO_TREES,
+    order_slack,
+)
+from musim.solver.search import set_owners
+from musim.solver.trace import (
+    R_AVAIL,
+    R_CARD,
+    R_CUT,
+    R_FIRST,
+    R_INDEX,
+    R_K,
+    R_LEADER,
+    R_LEAST,
+    R_NAMED,
+    R_NEED,
+    R_NODES,
+    R_SEAT,
+    R_TRICK,
+    R_TRUMP,
+    R_WASTE,
+    R_WON,
+)
+from musim.solver.tt import make_table
 
-SCALE = 1000  # the integer weights' unit: one logit
+Nodes = tuple  # (case, x, node_of, label, failed, waste, nodes, search, record): moves' and nodes' arrays
 
 
-def node_starts(node_of):
-    """Indices where each node's moves start (moves sorted by node)."""
-    return np.flatnonzero(np.r_[True, node_of[1:] != node_of[:-1]])
+def load_node(solver, st, setup, data, j):
+    """Load record j into st; returns (game, seat, leader, k, trump)."""
+    r = data["rec"][j]
+    g, k, leader = setup.game, int(r[R_K]), int(r[R_LEADER])
+    st.hands[:] = data["hands"][j]
+    st.line[:k] = r[R_TRICK : R_TRICK + k]
+    st.won[0], st.trump[0] = r[R_WON], r[R_TRUMP]
+    set_owners(g, st)
+    for m in range(k):
+        st.owner[st.line[m]] = (leader + m) % g.n
+    return g, int(r[R_SEAT]), leader, k, int(r[R_TRUMP])
+
+
+def find(st, ply, count, card, named=-1):
+    """The index of the move whose group holds `card` (and names `named`), or -1."""
+    bit = np.uint64(1) << np.uint64(card)
+    for i in range(count):
+        if st.groups[ply, i] & bit and (named < 0 or st.names[ply, i] == named):
+            return i
+    return -1
+
+
+def node_moves(data, max_records):
+    """The cut nodes of a collect_cuts.py .npz (at most max_records, the costliest), each one's
+    moves made again (gen_moves with no table move): Nodes, and the searches (set, seed, index,
+    need) by number.  The moves tried before the cut (`failed`) are today's order with the move
+    the search tried first (the table's, R_FIRST) moved to the front, up to the cut's index."""
+    rec = data["rec"]
+    keep = np.flatnonzero(rec[:, R_CUT] == 1)
+    if len(keep) > max_records:
+        keep = np.sort(keep[np.argsort(-rec[keep, R_NODES], kind="stable")[:max_records]])
+    solver = MuSolver(make_table(16))
+    st = solver.st
+    search_id = {}
+    cases, feats = np.zeros(64, np.int64), np.zeros((64, N_FEATURES), np.int64)
+    cols = {name: [] for name in ("case", "x", "node_of", "label", "failed", "waste", "nodes", "search", "record")}
+    loaded = None
+    for j in keep:
+        r = rec[j]
+        where = (int(data["set"][j]), int(data["seed"][j]), int(data["index"][j]))
+        if where != loaded:
+            setup, *_ = solver.load(position(str(data["sets"][where[0]]), where[1], where[2]))
+            loaded = where
+        g, seat, leader, k, trump = load_node(solver, st, setup, data, j)
+        slack = order_slack(r[R_NEED], r[R_LEAST], r[R_AVAIL])
+        count = move_table(g, st, seat, leader, k, k, trump, slack, cases, feats)
+        feats[:count, F_TABLE] = 0
+        feats[:count, F_HAND] = 0
+        feats[:count, F_HAND] = np.einsum("mf,mf->m", HAND_ORDER[cases[:count]], feats[:count])
+        label, first = find(st, k, count, r[R_CARD], r[R_NAMED]), find(st, k, count, r[R_FIRST])
+        if label < 0 or first < 0 or count < 2:
+            continue
+        tried = [first] + [i for i in range(count) if i != first]
+        failed = np.zeros(count, bool)
+        failed[tried[: r[R_INDEX]]] = True
+        cols["case"].append(cases[:count].copy())
+        cols["x"].append(feats[:count].copy())
+        cols["node_of"].append(np.full(count, len(cols["label"])))
+        cols["failed"].append(failed)
+        cols["label"].append(label)
+        cols["waste"].append(r[R_WASTE])
+        cols["nodes"].append(r[R_NODES])
+        cols["search"].append(search_id.setdefault((*where, int(data["root_need"][j])), len(search_id)))
+        cols["record"].append(j)
+    case, x, node_of, failed = (np.concatenate(cols[c]) for c in ("case", "x", "node_of", "failed"))
+    label, waste, n_nodes, search, record = (np.array(cols[c]) for c in ("label", "waste", "nodes", "search", "record"))
+    return (case, x, node_of, label, failed, waste, n_nodes, search, record), list(search_id)
+
+
+def subset(nodes, keep):
+    """The Nodes of the nodes where keep (a bool per node) holds, renumbered."""
+    case, x, node_of, failed = nodes[0], nodes[1], nodes[2], nodes[4]
+    moves = keep[node_of]
+    renum = np.cumsum(keep) - 1
+    per_node = [a[keep] for a in (nodes[3], *nodes[5:])]
+    return (case[moves], x[moves], renum[node_of[moves]], per_node[0], failed[moves], *per_node[1:])
+
+
+def pairs(nodes, power, keep_w):
+    """(better, worse, weight): move pairs (global move indices) the ordering should rank so."""
+    _, _, node_of, label, failed, waste, n_nodes, *_ = nodes
+    starts = np.flatnonzero(np.r_[True, node_of[1:] != node_of[:-1]])
+    cut = starts + label
+    moves = np.arange(len(node_of))
+    lost = failed  # moves tried before the cut: below the cutting move
+    n_failed = np.bincount(node_of, weights=failed, minlength=len(label))
+    w_lost = (np.maximum(waste, 1.0) ** power / np.maximum(n_failed, 1))[node_of]
+    first_right = n_failed == 0  # today's first move cut: keep it above the rest
+    sizes = np.diff(np.r_[starts, len(node_of)])
+    kept = first_right[node_of] & (moves != cut[node_of])
+    w_kept = (keep_w * np.maximum(n_nodes, 1.0) ** power / np.maximum(sizes - 1, 1))[node_of]
+    worse = np.r_[moves[lost], moves[kept]]
+    better = cut[node_of][np.r_[np.flatnonzero(lost), np.flatnonzero(kept)]]
+    return better, worse, np.r_[w_lost[lost], w_kept[kept]]
 
 
 def scores(w, case, x):
     return np.einsum("mf,mf->m", w[case], x)
 
 
-def log_likelihood(w, case, x, starts, label, weight):
-    """(weighted log-likelihood of the cutting moves, its gradient in w, each move's probability)."""
+def pair_loss(w, case, x, better, worse, weight):
+    """(weighted logistic loss of the pairs, its gradient in w)."""
     s = scores(w, case, x)
-    mx = np.maximum.reduceat(s, starts)
-    sizes = np.diff(np.r_[starts, len(s)])
-    e = np.exp(s - np.repeat(mx, sizes))
-    z = np.add.reduceat(e, starts)
-    p = e / np.repeat(z, sizes)
-    ll = float((weight * (s[label] - mx - np.log(z))).sum())
-    y = np.zeros(len(s))
-    y[label] = 1.0
-    coef = (y - p) * np.repeat(weight, sizes)
+    d = s[worse] - s[better]
+    loss = float((weight * np.logaddexp(0, d)).sum())
+    sig = weight * np.exp(-np.logaddexp(0, -d))
     grad = np.zeros_like(w)
-    np.add.at(grad, case, coef[:, None] * x)
-    return ll, grad, p
+    np.add.at(grad, case[worse], sig[:, None] * x[worse])
+    np.add.at(grad, case[better], -sig[:, None] * x[better])
+    return loss, grad
 
 
-def first_right(w, case, x, starts, label):
-    """The share of nodes whose cutting move scores highest (ties to the earlier move)."""
-    s = scores(w, case, x)
-    sizes = np.diff(np.r_[starts, len(s)])
-    node = np.repeat(np.arange(len(starts)), sizes)
-    order = np.lexsort((np.arange(len(s)), -s, node))
-    firsts = order[starts]
-    return float(np.mean(firsts == label))
-
-
-def fit(case, x, starts, label, weight, ridge):
-    """The fitted weights (float, per scaled feature), the scale of each feature and the hand
-    ordering's temperature."""
+def fit(nodes, power, keep_w, ridge):
+    """(fitted weights per raw feature, in HAND_ORDER's units, float; the hand temperature)."""
+    case, x = nodes[0], nodes[1].astype(float)
+    better, worse, weight = pairs(nodes, power, keep_w)
     scale = np.maximum(np.abs(x).max(axis=0), 1.0)
     xs = x / scale
-    hand = HAND_ORDER * scale  # per scaled feature
-    # the temperature that makes today's ordering the best logit model of its own kind
-    temps = [2.0**t for t in range(-2, 12)]
-    temp = max(temps, key=lambda t: log_likelihood(hand / t, case, xs, starts, label, weight)[0])
+    hand = HAND_ORDER * scale
+    temp = min((2.0**t for t in range(-2, 14)), key=lambda t: pair_loss(hand / t, case, xs, better, worse, weight)[0])
     prior = hand / temp
     total = weight.sum()
 
     def objective(flat):
         w = flat.reshape(N_CASES, N_FEATURES)
-        ll, grad, _ = log_likelihood(w, case, xs, starts, label, weight)
+        loss, grad = pair_loss(w, case, xs, better, worse, weight)
         d = w - prior
-        return -ll / total + ridge * (d * d).sum(), (-grad / total + 2 * ridge * d).ravel()
+        return loss / total + ridge * (d * d).sum(), (grad / total + 2 * ridge * d).ravel()
 
-    res = minimize(objective, prior.ravel(), jac=True, method="L-BFGS-B", options={"maxiter": 500})
-    return res.x.reshape(N_CASES, N_FEATURES), scale, temp
+    res = minimize(objective, prior.ravel(), jac=True, method="L-BFGS-B", options={"maxiter": 1000})
+    return res.x.reshape(N_CASES, N_FEATURES) * temp / scale, temp
 
 
-def integer_weights(w, scale):
-    """The weights for ordering.py: integer scores, SCALE a logit, per raw feature."""
-    return np.round(SCALE * w / scale).astype(np.int64)
+def waste_caught(w, nodes):
+    """The share of the nodes' waste (nodes spent before the cut) at nodes where the cutting move
+    scores highest under weights w (ties to the earlier move), and of all nodes' nodes at nodes
+    where a move other than the cutting one now comes first."""
+    case, x, node_of, label, _, waste, n_nodes, *_ = nodes
+    s = scores(w.astype(float), case, x.astype(float))
+    starts = np.flatnonzero(np.r_[True, node_of[1:] != node_of[:-1]])
+    order = np.lexsort((np.arange(len(s)), -s, node_of))
+    top = order[starts]
+    right = top == starts + label
+    return float(waste[right].sum() / max(waste.sum(), 1)), float(n_nodes[~right].sum() / max(n_nodes.sum(), 1))
+
+
+def fit_trees(nodes, power, keep_w, iters, leaves):
+    """(trees, roots) of ordering.tree_sum: gradient-boosted trees over the moves' features that
+    tell the cutting move from those tried before it (and, where today's first move cut, from
+    the others), weighted as the pairs are; leaf values in thousandths of a logit."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    _, x, node_of, label, failed, waste, n_nodes, *_ = nodes
+    starts = np.flatnonzero(np.r_[True, node_of[1:] != node_of[:-1]])
+    sizes = np.diff(np.r_[starts, len(node_of)])
+    is_cut = np.zeros(len(node_of), bool)
+    is_cut[starts + label] = True
+    first_right = (np.bincount(node_of, weights=failed, minlength=len(label)) == 0)[node_of]
+    known = is_cut | failed | first_right
+    weight = np.where(
+        failed | (is_cut & ~first_right),
+        np.maximum(waste, 1)[node_of] ** power,
+        keep_w * np.maximum(n_nodes, 1)[node_of] ** power / np.maximum(sizes[node_of] - 1, 1),
+    )
+    model = HistGradientBoostingClassifier(max_iter=iters, learning_rate=0.1, max_leaf_nodes=leaves, random_state=0)
+    model.fit(x[known], is_cut[known], sample_weight=weight[known])
+    rows, roots = [], []
+    for (tree,) in model._predictors:
+        base = len(rows)
+        roots.append(base)
+        for nd in tree.nodes:
+            if nd["is_leaf"]:
+                rows.append((-1, 0, 0, 0, round(1000 * float(nd["value"]))))
+            else:
+                thr = int(np.floor(nd["num_threshold"]))
+                rows.append((int(nd["feature_idx"]), thr, base + int(nd["left"]), base + int(nd["right"]), 0))
+    return np.array(rows, np.int64), np.array(roots, np.int64)
 
 
 def print_weights(w):
@@ -102,135 +254,61 @@ def print_weights(w):
         print(f"  {KIND_NAMES[c % N_KINDS]:>9} {side}: [{', '.join(str(int(v)) for v in w[c])}],")
 
 
-def node_moves(data, max_records):
-    """The cut nodes of a collect_cuts.py .npz (at most max_records of them, the costliest), each
-    one's moves made again: (case, features, node of each move, label index within its node,
-    node weight, search of each node), and the searches (set, seed, index, need) by number.
-    A node's moves are those gen_moves makes with no table move; its label is the move whose
-    group holds the cutting card."""
-    from musim.solver.trace import R_CARD, R_CUT, R_K, R_LEADER, R_NAMED, R_NODES, R_SEAT, R_TRICK, R_TRUMP, R_WON
-
-    from musim.solver.search import set_owners
-    from musim.solver.tt import make_table
-
-    rec = data["rec"]
-    keep = np.flatnonzero(rec[:, R_CUT] == 1)
-    if len(keep) > max_records:
-        keep = np.sort(keep[np.argsort(-rec[keep, R_NODES], kind="stable")[:max_records]])
-    solver = MuSolver(make_table(16))
-    st = solver.st
-    search_id = {}
-    cases, feats = np.zeros(64, np.int64), np.zeros((64, N_FEATURES), np.int64)
-    out_case, out_x, out_node, labels, weights, searches = [], [], [], [], [], []
-    loaded = None
-    for j in keep:
-        r = rec[j]
-        where = (int(data["set"][j]), int(data["seed"][j]), int(data["index"][j]))
-        if where != loaded:
-            setup, *_ = solver.load(position(str(data["sets"][where[0]]), where[1], where[2]))
-            loaded = where
-        g, k = setup.game, int(r[R_K])
-        st.hands[:] = data["hands"][j]
-        st.line[:k] = r[R_TRICK : R_TRICK + k]
-        st.won[0], st.trump[0] = r[R_WON], r[R_TRUMP]
-        set_owners(g, st)
-        leader = int(r[R_LEADER])
-        for m in range(k):
-            st.owner[st.line[m]] = (leader + m) % g.n
-        count = move_table(g, st, int(r[R_SEAT]), leader, k, k, int(r[R_TRUMP]), cases, feats)
-        card, named = np.uint64(1) << np.uint64(r[R_CARD]), r[R_NAMED]
-        label = [i for i in range(count) if st.groups[k, i] & card and st.names[k, i] == named]
-        if len(label) != 1 or count < 2:
-            continue
-        node = len(labels)
-        out_case.append(cases[:count].copy())
-        out_x.append(feats[:count].copy())
-        out_node.append(np.full(count, node))
-        labels.append(label[0])
-        weights.append(np.log2(1 + r[R_NODES]))
-        searches.append(search_id.setdefault((*where, int(data["root_need"][j])), len(search_id)))
-    return (
-        np.concatenate(out_case),
-        np.concatenate(out_x),
-        np.concatenate(out_node),
-        np.array(labels),
-        np.array(weights),
-        np.array(searches),
-    ), list(search_id)
-
-
-def split(data, holdout):
-    """(train, test) of the node data by search: every `holdout`-th search is held out."""
-    case, x, node_of, label_of, weight, search_of = data
-    test_search = search_of % holdout == 0
-    out = []
-    for keep in (~test_search, test_search):
-        nodes = np.flatnonzero(keep)
-        moves = np.isin(node_of, nodes)
-        renum = np.full(len(keep), -1)
-        renum[nodes] = np.arange(len(nodes))
-        nd = renum[node_of[moves]]
-        starts = node_starts(nd)
-        out.append((case[moves], x[moves].astype(float), starts, starts + label_of[nodes], weight[nodes]))
-    return out
-
-
-def search_nodes(searches, weights, tt_mb=256, cap=10**8):
+def search_nodes(searches, order, tt_mb=256, cap=10**8):
     """Nodes of each search (game, tricks, seed, index, need) on a fresh table generation with
-    the Mü ordering `weights` (cap: past it a search counts as cap nodes)."""
-    from common import positions, prefaulted
+    the Mü ordering `order` (weights, trees, roots; cap: past it a search counts as cap nodes)."""
+    from ordering import search
 
-    from musim.games.mu.solve import MuSolver
-    from musim.solver.search import NO_DEADLINE, available, can_reach, set_owners
-    from musim.solver.stats import S_NODES
-    from musim.solver.tt import make_table
-
-    solver = MuSolver(prefaulted(make_table(tt_mb)))
-    st = solver.st
+    solver = MuSolver(make_table(tt_mb))
     out = []
     for game, tricks, seed, index, need in searches:
-        obj = positions(str(game), str(tricks), index + 1, seed)[index]
-        setup, _, leader, trick = solver.load(obj)
-        g, k = setup.game, len(trick)
-        g.order[:] = weights
-        avail = available(g, st.hands, st.line, k)
-        set_owners(g, st)
-        st.stats[S_NODES] = 0
-        st.limit[0] = cap
-        can_reach(g, solver.tt, st, leader, k, need, avail, k)
-        st.limit[0] = NO_DEADLINE
-        out.append(int(st.stats[S_NODES]))
+        obj = position(f"{game}:{tricks}", seed, index)
+        solver.load(obj)
+        out.append(search(solver, obj, need, cap, order=order)[2])
     return np.array(out)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cuts", required=True, help="a collect_cuts.py .npz")
-    ap.add_argument("--ridge", type=float, default=1.0, help="pull towards today's ordering")
+    ap.add_argument("--ridge", type=float, default=1e-3, help="pull towards today's ordering")
+    ap.add_argument("--power", type=float, default=0.5, help="a pair's weight: the nodes at stake to this power")
+    ap.add_argument("--keep", type=float, default=1.0, help="weight of keeping today's first move where it cut")
     ap.add_argument("--max-records", type=int, default=200_000, help="the costliest cut nodes to fit on")
     ap.add_argument("--holdout", type=int, default=4, help="every N-th search held out to test on")
     ap.add_argument("--evaluate", type=int, default=0, help="held-out searches to run again under both orderings")
+    ap.add_argument("--trees", type=int, default=0, help="fit this many boosted trees on the hand ordering instead")
+    ap.add_argument("--leaves", type=int, default=31, help="leaves a tree")
     ap.add_argument("--out", help="write the integer weights to this .npy")
     a = ap.parse_args()
-    data = dict(np.load(a.cuts))
-    moves, keys = node_moves(data, a.max_records)
-    train, test = split(moves, a.holdout)
-    w, scale, temp = fit(*train, ridge=a.ridge)
-    print(f"{len(train[2]):,} nodes to fit on, {len(test[2]):,} held out; today's ordering at temperature {temp:g}")
-    hand = HAND_ORDER * scale / temp
-    for name, (case, x, starts, label, _) in (("train", train), ("held out", test)):
-        xs = x / scale
+    nodes, keys = node_moves(dict(np.load(a.cuts)), a.max_records)
+    held = nodes[7] % a.holdout == 0
+    train, test = subset(nodes, ~held), subset(nodes, held)
+    w, temp = fit(train, a.power, a.keep, a.ridge)
+    weights = np.round(w).astype(np.int64)
+    fitted = (weights, NO_TREES, NO_ROOTS)
+    if a.trees:
+        fitted = (HAND_ORDER,) + fit_trees(train, a.power, a.keep, a.trees, a.leaves)
+        print(f"{a.trees} trees of {a.leaves} leaves; their nodes: {len(fitted[1]):,}")
+    print(f"{len(train[3]):,} nodes to fit on, {len(test[3]):,} held out; hand ordering at temperature {temp:g}")
+    for name, part in (("fitted on", train), ("held out", test)):
+        (h_caught, h_wrong), (f_caught, f_wrong) = waste_caught(HAND_ORDER, part), waste_caught(weights, part)
         print(
-            f"  {name}: cutting move first {first_right(hand, case, xs, starts, label):.1%} today, "
-            f"{first_right(w, case, xs, starts, label):.1%} fitted"
+            f"  {name}: waste at nodes whose cut now comes first {h_caught:.1%} today, {f_caught:.1%} fitted; "
+            f"nodes at nodes whose cut does not come first {h_wrong:.1%} today, {f_wrong:.1%} fitted"
         )
-    weights = integer_weights(w, scale)
     print_weights(weights)
     if a.out:
         np.save(a.out, weights)
     if a.evaluate:
-        held = keys[:: a.holdout][: a.evaluate]
-        specs = [(*str(data["sets"][s]).split(":"), seed, index, need) for s, seed, index, need in held]
-        old, new = search_nodes(specs, HAND_ORDER), search_nodes(specs, weights)
+        specs = [(*str(np.load(a.cuts)["sets"][s]).split(":"), seed, index, need) for s, seed, index, need in keys]
+        specs = specs[:: a.holdout][: a.evaluate]
+        old, new = search_nodes(specs, (HAND_ORDER, NO_TREES, NO_ROOTS)), search_nodes(specs, fitted)
         ratio = np.exp(np.mean(np.log(np.maximum(new, 1) / np.maximum(old, 1))))
         print(f"held-out searches: {len(specs)}, nodes today {old.sum():,}, fitted {new.sum():,}; geomean {ratio:.3f}")
+        for spec, o, n in zip(specs, old, new, strict=True):
+            print(f"  {spec}: {o:,} -> {n:,}")
+
+
+if __name__ == "__main__":
+    main()

@@ -26,11 +26,16 @@ N_CASES = 2 * N_KINDS  # case = kind + N_KINDS if the mover is on the maximising
 # class, the lead's reply cost (REPLY_W per line of replies, scaled to two opponents), whether c
 # is a trump, the mover's cards of c's class, the other seats' cards of it and those above c,
 # whether the mover's team holds the class's top card, whether a teammate void in the class
-# holds a trump (a lead it may ruff), and the teammates and opponents still to play the trick
+# holds a trump (a lead it may ruff), the teammates and opponents still to play the trick, the
+# cards on it, the mover's legal cards, where the need lies between the least and the most the
+# maximising side can still take (per mille: order_slack), c's kind and the mover's side (1:
+# maximising), c's score under the weight table (hand: the trees' input), and whether c is the
+# table's best move of the position (table)
 (F_ONE, F_PTS, F_POWER, F_TRICK_PTS, F_BEATS, F_TO_MATE, F_REPLIES, F_TRUMP, F_LEN, F_OUT, F_HIGHER) = range(11)
-F_SIDE_TOP, F_MATE_RUFF, F_MATES_AFTER, F_OPPS_AFTER = range(11, 15)
-N_FEATURES = 15
-FEATURE_NAMES = (
+(F_SIDE_TOP, F_MATE_RUFF, F_MATES_AFTER, F_OPPS_AFTER, F_K, F_LEGAL, F_SLACK) = range(11, 18)
+F_KIND, F_SIDE, F_HAND, F_TABLE = range(18, 22)
+N_FEATURES = 22
+FEATURE_NAMES = [
     "one",
     "pts",
     "power",
@@ -46,17 +51,25 @@ FEATURE_NAMES = (
     "mate_ruff",
     "mates_after",
     "opps_after",
-)
+    "k",
+    "legal",
+    "slack",
+    "kind",
+    "side",
+    "hand",
+    "table",
+]
 KIND_NAMES = ("lead_sure", "lead", "sure_mine", "cheap", "mate", "take", "duck")
 
 REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents
+TABLE_FIRST = 100000  # the table's best move: first
 
 
 def _hand_order():
-    """Issue 38's ordering: sure leads first (dearest first), then leads whose replies make the
-    smallest tree, a lead to a teammate's top card; mid-trick, points onto a trick the team
-    surely takes, cheap cards to one it loses, points onto a teammate's trick, cheap winners,
-    then low discards.  The same for both sides."""
+    """Issue 38's ordering: the table's best move first, then sure leads (dearest first), leads whose
+    replies make the smallest tree, a lead to a teammate's top card; mid-trick, points onto a trick
+    the team surely takes, cheap cards to one it loses, points onto a teammate's trick, cheap
+    winners, then low discards.  The same for both sides."""
     w = np.zeros((N_CASES, N_FEATURES), np.int64)
     rows = {
         LEAD_SURE: {F_ONE: 1000, F_PTS: 10, F_TO_MATE: 500, F_REPLIES: -1},
@@ -68,12 +81,14 @@ def _hand_order():
         DUCK: {F_PTS: -20, F_POWER: -1},
     }
     for kind, row in rows.items():
-        for f, v in row.items():
+        for f, v in (row | {F_TABLE: TABLE_FIRST}).items():
             w[kind, f] = w[kind + N_KINDS, f] = v
     return w
 
 
 HAND_ORDER = _hand_order()
+NO_TREES = np.zeros((0, 5), np.int64)  # a game ordered by its weight table alone
+NO_ROOTS = np.zeros(0, np.int64)
 
 
 @flat_kernel(inline="always")
@@ -131,6 +146,7 @@ def move_case(g, st, seat, k, c, keen, lost, mate_winning, beats_now, trick_pts,
         else:
             opps += 1
     x[F_MATES_AFTER], x[F_OPPS_AFTER], x[F_MATE_RUFF] = mates, opps, mate_ruff
+    x[F_K] = k
     if k == 0:
         kind = lead_features(g, st, seat, c, others, ruffed, x)
     else:
@@ -148,13 +164,40 @@ def move_case(g, st, seat, k, c, keen, lost, mate_winning, beats_now, trick_pts,
             kind = TAKE
         else:
             kind = DUCK
+    x[F_KIND] = kind
+    x[F_SIDE] = 1 if g.team[seat] else 0
     return kind + N_KINDS if g.team[seat] else kind
 
 
 @flat_kernel(inline="always")
-def case_score(order, case, x):
-    """The order score of a move of `case` with features x: its weight row times x."""
+def order_slack(need, least, avail):
+    """Where the need lies from the least to the most the maximising side can still take, per mille."""
+    return (1000 * (need - least)) // max(avail - least, 1)
+
+
+@flat_kernel(inline="always")
+def tree_sum(trees, roots, x):
+    """The sum of the trees' leaf values for features x: trees[i] = (feature, threshold, left,
+    right, value), a leaf's feature -1; x[feature] <= threshold goes left."""
+    s = 0
+    for r in roots:
+        i = r
+        while trees[i, 0] >= 0:
+            i = trees[i, 2] if x[trees[i, 0]] <= trees[i, 1] else trees[i, 3]
+        s += trees[i, 4]
+    return s
+
+
+@flat_kernel(inline="always")
+def case_score(g, case, x):
+    """The order score of a move of `case` with features x: its row of the weight table times x,
+    or where the game has trees (SolverGame.tree_roots), the table's bonus plus the trees' sum
+    over x and that score (F_HAND)."""
     s = 0
     for f in range(N_FEATURES):
-        s += order[case, f] * x[f]
-    return s
+        s += g.order[case, f] * x[f]
+    if g.tree_roots.shape[0] == 0:
+        return s
+    bonus = g.order[case, F_TABLE] * x[F_TABLE]
+    x[F_HAND] = s - bonus
+    return bonus + tree_sum(g.trees, g.tree_roots, x)

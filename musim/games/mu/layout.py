@@ -24,6 +24,8 @@ from musim.solver.layout import (
     tied_mask,
 )
 from musim.solver.ordering import HAND_ORDER as MU_ORDER
+from musim.solver.ordering import NO_ROOTS as MU_ROOTS
+from musim.solver.ordering import NO_TREES as MU_TREES
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation): 512 finds ~3% fewer
 # nodes but scans twice as long (bench_solver.py 3 players auction contracts: median 58 ms with
@@ -71,7 +73,9 @@ def to_canon(mask, canon_of):
 
 
 MuLayout = namedtuple(
-    "MuLayout", "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi no_bonus no_range team order"
+    "MuLayout",
+    "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi no_bonus no_range team "
+    "order trees tree_roots",
 )
 
 
@@ -92,6 +96,8 @@ def make_layout():
         no_range=z((2, MAX_TRICKS + 1, MAX_TRICKS + 1), np.int64),
         team=z(MAX_SEATS, np.bool_),
         order=MU_ORDER.copy(),
+        trees=MU_TREES.copy(),
+        tree_roots=MU_ROOTS.copy(),
     )
 
 
@@ -143,6 +149,8 @@ def solver_game(n, lay):
         False,
         np.uint64(0),
         lay.order,
+        lay.trees,
+        lay.tree_roots,
     )
 
 

@@ -98,6 +98,8 @@ def _game(dd, seat, trump, won, left, up, down):
         b.later_wins,
         b.namers,
         b.order,
+        b.trees,
+        b.tree_roots,
     )
 
 
