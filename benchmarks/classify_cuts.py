@@ -13,7 +13,8 @@ first, and the cut):
 Per class (records weighted as collect_cuts.py sampled them): its share of those nodes and its
 share of their wasted nodes (the nodes spent before
 the cutting move: what the right first move would have saved there; a node's waste holds the
-waste of the nodes below it, so shares of different depths overlap), costliest first.  The
+waste of the nodes below it, so shares of different depths overlap), costliest first; first by
+the node alone (lead or mid-trick, mover, side winning), then by the node and the two moves.  The
 first lines say what share of the cut nodes today's ordering got right.
 
 Usage: python benchmarks/classify_cuts.py /tmp/cuts.npz [--top 30]
@@ -99,10 +100,20 @@ def main():
         label = classify(games[where], rec[j], hands[j])
         n, w = classes.get(label, (0, 0))
         classes[label] = (n + weight[j], w + weight[j] * rec[j, R_WASTE])
+    kinds = {}
+    for label, (n, w) in classes.items():
+        kn, kw = kinds.get(label.split(":")[0], (0, 0))
+        kinds[label.split(":")[0]] = (kn + n, kw + w)
+    table("node", kinds, len(kinds))
+    table("class", classes, a.top)
+
+
+def table(what, classes, top):
+    """Print the `top` costliest classes {label: (nodes, waste)} as a markdown table."""
     total_n = max(sum(n for n, _ in classes.values()), 1)
     total_w = max(sum(w for _, w in classes.values()), 1)
-    print("\n| class | nodes | share of them | share of their waste |\n| --- | --- | --- | --- |")
-    for label, (n, w) in sorted(classes.items(), key=lambda x: -x[1][1])[: a.top]:
+    print(f"\n| {what} | nodes | share of them | share of their waste |\n| --- | --- | --- | --- |")
+    for label, (n, w) in sorted(classes.items(), key=lambda x: -x[1][1])[:top]:
         print(f"| {label} | {n:,.0f} | {n / total_n:.1%} | {w / total_w:.1%} |")
 
 

@@ -52,6 +52,7 @@ def solver_with(tt, st):
 def search(solver, obj, need, limit=0):
     """One search can_reach(need) of position obj from its start, on a fresh table generation:
     (reached, bound, nodes, seconds), reached None if it gave up past `limit` nodes (0: none)."""
+    solver.st.hands[:] = 0  # the seats a position lacks (load sets its own): the trace keys all MAX_SEATS
     setup, _, leader, trick = solver.load(obj)
     g, st, k = setup.game, solver.st, len(trick)
     st.stats[:] = 0

@@ -89,7 +89,8 @@ def test_replay_gives_the_searched_answer(tt):
 def test_records_round_trip_to_their_search(tt):
     """Each record, loaded into a fresh state, is a position whose search answers as the record
     says: a maximiser's cut reaches the need, a minimiser's denies it, all-failed the reverse; the
-    cutting card is the mover's; the avail matches the cards; the root's record has all the nodes."""
+    cutting card is the mover's; the avail matches the cards; the root's record has all the nodes.
+    The positions alternate player counts, as a study's sets do."""
     traced, plain = solver_with(tt, make_state(tracing=100_000)), solver_with(tt, make_state())
     checked = 0
     for obj in mu_positions():
@@ -99,6 +100,7 @@ def test_records_round_trip_to_their_search(tt):
         _, _, nodes, _ = search(traced, obj, need)
         rec, hands = records(traced.st.trace)
         assert len(rec) == 0 or rec[:, R_NODES].max() == nodes
+        assert not hands[:, setup.game.n :].any()  # no seat the position lacks (the oracle keys them all)
         assert (rec[:, R_WASTE] < rec[:, R_NODES]).all() and ((rec[:, R_INDEX] >= 0) == rec[:, R_CUT]).all()
         for row, h in zip(rec[::7], hands[::7], strict=True):
             rec_copy, hands_copy = row.copy(), h.copy()
