@@ -86,8 +86,8 @@ def main():
     cut = rec[:, R_CUT] == 1
     missed = cut & (rec[:, R_INDEX] > 0)
     n_cut, n_missed = weight[cut].sum(), weight[missed].sum()
-    print(f"{len(rec):,} records standing for {weight.sum():,.0f} nodes (collect_cuts.py's weights): {n_cut:,.0f} cut")
-    print(f"nodes, {n_missed:,.0f} ({n_missed / max(n_cut, 1):.1%}) cut by a move other than the first tried")
+    print(f"{len(rec):,} records standing for {weight.sum():,.0f} recorded nodes (collect_cuts.py's weights):")
+    print(f"{n_cut:,.0f} cut, {n_missed:,.0f} ({n_missed / max(n_cut, 1):.1%}) by a move other than the first tried")
     waste = (weight * rec[:, R_WASTE])[missed].sum()
     print(f"their waste {waste:,.0f} nodes")
     solver = solver_with(make_table(8), make_state())

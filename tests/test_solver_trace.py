@@ -70,8 +70,8 @@ def test_replay_gives_the_searched_answer(tt):
     total = replayed = 0
     for obj in mu_positions():
         for need, reached, *_ in needs(solver_with(tt, make_state()), obj):
-            first, again, dropped = replay(tt, traced, obj, need)
-            assert first[0] == again[0] == reached and dropped == 0
+            first, again, kept_from = replay(tt, traced, obj, need)
+            assert first[0] == again[0] == reached and kept_from == 1
             total, replayed = total + first[2], replayed + again[2]
     assert replayed <= total
     bridge = BridgeSolver(tt)
