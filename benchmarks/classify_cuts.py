@@ -10,9 +10,11 @@ first, and the cut):
 - a lead: each move as `trump` (a trump lead), `top` (no other seat holds a higher card of its
   class), `partner` (the highest other card of its class is a teammate's) or `low` (an opponent's
   is).
-Per class: its share of those nodes and its share of their wasted nodes (the nodes spent before
+Per class (records weighted as collect_cuts.py sampled them): its share of those nodes and its
+share of their wasted nodes (the nodes spent before
 the cutting move: what the right first move would have saved there; a node's waste holds the
-waste of the nodes below it, so shares of different depths overlap), costliest first.  The
+waste of the nodes below it, so shares of different depths overlap), costliest first; first by
+the node alone (lead or mid-trick, mover, side winning), then by the node and the two moves.  The
 first lines say what share of the cut nodes today's ordering got right.
 
 Usage: python benchmarks/classify_cuts.py /tmp/cuts.npz [--top 30]
@@ -78,13 +80,16 @@ def main():
     a = ap.parse_args()
     try:
         data = dict(np.load(a.npz))
-        rec, hands = data["rec"], data["hands"]
+        rec, hands, weight = data["rec"], data["hands"], data["weight"]
     except (OSError, ValueError, KeyError) as exc:
         ap.error(f"{a.npz}: not a collect_cuts.py output ({exc})")
     cut = rec[:, R_CUT] == 1
     missed = cut & (rec[:, R_INDEX] > 0)
-    print(f"{len(rec):,} records, {cut.sum():,} cut nodes, {missed.sum():,} ({missed.sum() / max(cut.sum(), 1):.1%})")
-    print(f"cut by a move other than the first; their waste {rec[missed, R_WASTE].sum():,} nodes")
+    n_cut, n_missed = weight[cut].sum(), weight[missed].sum()
+    print(f"{len(rec):,} records standing for {weight.sum():,.0f} recorded nodes (collect_cuts.py's weights):")
+    print(f"{n_cut:,.0f} cut, {n_missed:,.0f} ({n_missed / max(n_cut, 1):.1%}) by a move other than the first tried")
+    waste = (weight * rec[:, R_WASTE])[missed].sum()
+    print(f"their waste {waste:,.0f} nodes")
     solver = solver_with(make_table(8), make_state())
     games = {}
     classes = {}
@@ -94,12 +99,22 @@ def main():
             games[where] = solver.load(position(str(data["sets"][where[0]]), where[1], where[2]))[0].game
         label = classify(games[where], rec[j], hands[j])
         n, w = classes.get(label, (0, 0))
-        classes[label] = (n + 1, w + int(rec[j, R_WASTE]))
+        classes[label] = (n + weight[j], w + weight[j] * rec[j, R_WASTE])
+    kinds = {}
+    for label, (n, w) in classes.items():
+        kn, kw = kinds.get(label.split(":")[0], (0, 0))
+        kinds[label.split(":")[0]] = (kn + n, kw + w)
+    table("node", kinds, len(kinds))
+    table("class", classes, a.top)
+
+
+def table(what, classes, top):
+    """Print the `top` costliest classes {label: (nodes, waste)} as a markdown table."""
     total_n = max(sum(n for n, _ in classes.values()), 1)
     total_w = max(sum(w for _, w in classes.values()), 1)
-    print("\n| class | nodes | share of them | share of their waste |\n| --- | --- | --- | --- |")
-    for label, (n, w) in sorted(classes.items(), key=lambda x: -x[1][1])[: a.top]:
-        print(f"| {label} | {n:,} | {n / total_n:.1%} | {w / total_w:.1%} |")
+    print(f"\n| {what} | nodes | share of them | share of their waste |\n| --- | --- | --- | --- |")
+    for label, (n, w) in sorted(classes.items(), key=lambda x: -x[1][1])[:top]:
+        print(f"| {label} | {n:,.0f} | {n / total_n:.1%} | {w / total_w:.1%} |")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ def search(solver, obj, need, limit=0, order=None):
     """One search can_reach(need) of position obj from its start, on a fresh table generation:
     (reached, bound, nodes, seconds), reached None if it gave up past `limit` nodes (0: none);
     order: the ordering (weights, trees, tree roots: musim/solver/ordering.py), if not the game's own."""
+    solver.st.hands[:] = 0  # the seats a position lacks (load sets its own): the trace keys all MAX_SEATS
     setup, _, leader, trick = solver.load(obj)
     g, st, k = setup.game, solver.st, len(trick)
     if order is not None:
@@ -87,16 +88,24 @@ def needs(solver, obj, limit=0):
 
 
 def replay(tt, traced, obj, need, limit=0):
-    """(traced search's (reached, bound, nodes, seconds), the replay's, records dropped): the search
-    (obj, need) on `traced` (a solver whose state traces), then on a fresh generation with its
-    cutting moves first.  The replay must reach the same answer (AssertionError if not)."""
+    """(traced search's (reached, bound, nodes, seconds), the replay's, the fewest nodes of a node
+    whose cut the replay knew): the search (obj, need) on `traced` (a solver whose state traces),
+    then on a fresh generation with its cutting moves first.  A trace that runs out of room drops
+    the latest records, those nearest the root, the costliest: then the search is traced again
+    keeping only nodes of twice as many nodes, until none is dropped.  The replay must reach the
+    same answer (AssertionError if not)."""
+    trace = traced.st.trace
+    floor = trace.count[2]
     first = search(traced, obj, need, limit)
-    rec, hands = records(traced.st.trace)
-    oracle = make_oracle(rec, hands)
+    while trace.count[1]:
+        trace.count[2] *= 2
+        first = search(traced, obj, need, limit)
+    kept_from, trace.count[2] = int(trace.count[2]), floor
+    oracle = make_oracle(*records(trace))
     again = search(solver_with(tt, make_state(oracle=oracle)), obj, need, 0 if first[0] is None else limit)
     if first[0] is not None:
         assert again[0] == first[0], f"replay of need {need} answered {again[0]}, the search {first[0]}"
-    return first, again, int(traced.st.trace.count[1])
+    return first, again, kept_from
 
 
 def load_record(solver, obj, rec, hands):

@@ -32,7 +32,7 @@ from musim.solver.stats import S_NODES
     R_NEED,  # the points the maximising side needs from the node (search.can_reach)
     R_AVAIL,  # the most and the least it can still take (frame.F_AVAIL, F_LEAST)
     R_LEAST,
-    R_WON,  # tricks the maximising side has won since the search's root (frame.F_WON)
+    R_WON,  # tricks the maximising side has won since the position loaded (frame.F_WON)
     R_TRUMP,  # the trump in force (-1: none)
     R_SEAT,  # the seat to move
     R_CARD,  # the cutting move's card (canonical layout; -1: every move failed)
@@ -77,7 +77,7 @@ Oracle = namedtuple("Oracle", "keys cards names")
 def make_trace(cap, frames, min_nodes=1):
     """A trace of room for `cap` records, of a search of up to `frames` frames, that records only
     nodes of `min_nodes` nodes or more (2: not those whose first move settled them at once, with
-    no node below, where no ordering can do better; most nodes are of that kind)."""
+    no node below, where no ordering can do better: about a third of the nodes)."""
     return Trace(
         rec=np.zeros((cap, R_FIELDS), np.int64),
         hands=np.zeros((cap, MAX_SEATS), np.uint64),
@@ -112,7 +112,8 @@ def _mix(h, x):
 @flat_kernel(inline="always")
 def node_hash(hands, line, t0, leader, k, need, trump, won):
     """A 64-bit key of a node (never 0): the hands, the leader and the trick line[t0: t0 + k], the
-    need, the trump in force and the tricks won, all that decides whether the need is reachable."""
+    need, the trump in force and the tricks won, all that decides whether the need is reachable.
+    All MAX_SEATS hands: the seats a game lacks must be 0 (the callers clear them)."""
     h = np.uint64(len(hands))
     for s in range(len(hands)):
         h = _mix(h, hands[s])
