@@ -65,7 +65,7 @@ from musim.solver.trace import (
 )
 from musim.solver.tt import make_table
 
-Nodes = tuple  # (case, x, node_of, label, failed, waste, nodes, search, record): moves' and nodes' arrays
+Nodes = tuple  # (case, x, node_of, failed; label, waste, nodes, search, record, stands): moves', then nodes' arrays
 
 
 def load_node(solver, st, setup, data, j):
@@ -97,13 +97,16 @@ def node_moves(data, max_records):
     the search tried first (the table's, R_FIRST) moved to the front, up to the cut's index."""
     rec = data["rec"]
     keep = np.flatnonzero(rec[:, R_CUT] == 1)
-    if len(keep) > max_records:
-        keep = np.sort(keep[np.argsort(-rec[keep, R_NODES], kind="stable")[:max_records]])
+    stands = data["weight"].astype(float)  # the records each one stands for (collect_cuts.py)
+    if len(keep) > max_records:  # a uniform sample, each then standing for more
+        stands = stands * len(keep) / max_records
+        keep = np.sort(np.random.default_rng(0).choice(keep, max_records, replace=False))
     solver = MuSolver(make_table(16))
     st = solver.st
     search_id = {}
     cases, feats = np.zeros(64, np.int64), np.zeros((64, N_FEATURES), np.int64)
-    cols = {name: [] for name in ("case", "x", "node_of", "label", "failed", "waste", "nodes", "search", "record")}
+    names = ("case", "x", "node_of", "label", "failed", "waste", "nodes", "search", "record", "stands")
+    cols = {name: [] for name in names}
     loaded = None
     for j in keep:
         r = rec[j]
@@ -132,33 +135,33 @@ def node_moves(data, max_records):
         cols["nodes"].append(r[R_NODES])
         cols["search"].append(search_id.setdefault((*where, int(data["root_need"][j])), len(search_id)))
         cols["record"].append(j)
+        cols["stands"].append(stands[j])
     case, x, node_of, failed = (np.concatenate(cols[c]) for c in ("case", "x", "node_of", "failed"))
-    label, waste, n_nodes, search, record = (np.array(cols[c]) for c in ("label", "waste", "nodes", "search", "record"))
-    return (case, x, node_of, label, failed, waste, n_nodes, search, record), list(search_id)
+    per_node = (np.array(cols[c]) for c in ("label", "waste", "nodes", "search", "record", "stands"))
+    return (case, x, node_of, failed, *per_node), list(search_id)
 
 
 def subset(nodes, keep):
     """The Nodes of the nodes where keep (a bool per node) holds, renumbered."""
-    case, x, node_of, failed = nodes[0], nodes[1], nodes[2], nodes[4]
+    case, x, node_of, failed = nodes[:4]
     moves = keep[node_of]
     renum = np.cumsum(keep) - 1
-    per_node = [a[keep] for a in (nodes[3], *nodes[5:])]
-    return (case[moves], x[moves], renum[node_of[moves]], per_node[0], failed[moves], *per_node[1:])
+    return (case[moves], x[moves], renum[node_of[moves]], failed[moves], *(a[keep] for a in nodes[4:]))
 
 
 def pairs(nodes, power, keep_w):
     """(better, worse, weight): move pairs (global move indices) the ordering should rank so."""
-    _, _, node_of, label, failed, waste, n_nodes, *_ = nodes
+    _, _, node_of, failed, label, waste, n_nodes, _, _, stands = nodes
     starts = np.flatnonzero(np.r_[True, node_of[1:] != node_of[:-1]])
     cut = starts + label
     moves = np.arange(len(node_of))
     lost = failed  # moves tried before the cut: below the cutting move
     n_failed = np.bincount(node_of, weights=failed, minlength=len(label))
-    w_lost = (np.maximum(waste, 1.0) ** power / np.maximum(n_failed, 1))[node_of]
+    w_lost = (stands * np.maximum(waste, 1.0) ** power / np.maximum(n_failed, 1))[node_of]
     first_right = n_failed == 0  # today's first move cut: keep it above the rest
     sizes = np.diff(np.r_[starts, len(node_of)])
     kept = first_right[node_of] & (moves != cut[node_of])
-    w_kept = (keep_w * np.maximum(n_nodes, 1.0) ** power / np.maximum(sizes - 1, 1))[node_of]
+    w_kept = (stands * keep_w * np.maximum(n_nodes, 1.0) ** power / np.maximum(sizes - 1, 1))[node_of]
     worse = np.r_[moves[lost], moves[kept]]
     better = cut[node_of][np.r_[np.flatnonzero(lost), np.flatnonzero(kept)]]
     return better, worse, np.r_[w_lost[lost], w_kept[kept]]
@@ -205,7 +208,7 @@ def waste_caught(w, nodes):
     """The share of the nodes' waste (nodes spent before the cut) at nodes where the cutting move
     scores highest under weights w (ties to the earlier move), and of all nodes' nodes at nodes
     where a move other than the cutting one now comes first."""
-    case, x, node_of, label, _, waste, n_nodes, *_ = nodes
+    case, x, node_of, _, label, waste, n_nodes, *_ = nodes
     s = scores(w.astype(float), case, x.astype(float))
     starts = np.flatnonzero(np.r_[True, node_of[1:] != node_of[:-1]])
     order = np.lexsort((np.arange(len(s)), -s, node_of))
@@ -220,14 +223,14 @@ def fit_trees(nodes, power, keep_w, iters, leaves):
     the others), weighted as the pairs are; leaf values in thousandths of a logit."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    _, x, node_of, label, failed, waste, n_nodes, *_ = nodes
+    _, x, node_of, failed, label, waste, n_nodes, _, _, stands = nodes
     starts = np.flatnonzero(np.r_[True, node_of[1:] != node_of[:-1]])
     sizes = np.diff(np.r_[starts, len(node_of)])
     is_cut = np.zeros(len(node_of), bool)
     is_cut[starts + label] = True
     first_right = (np.bincount(node_of, weights=failed, minlength=len(label)) == 0)[node_of]
     known = is_cut | failed | first_right
-    weight = np.where(
+    weight = stands[node_of] * np.where(
         failed | (is_cut & ~first_right),
         np.maximum(waste, 1)[node_of] ** power,
         keep_w * np.maximum(n_nodes, 1)[node_of] ** power / np.maximum(sizes[node_of] - 1, 1),
@@ -282,7 +285,7 @@ def main():
     ap.add_argument("--out", help="write the integer weights to this .npy")
     a = ap.parse_args()
     nodes, keys = node_moves(dict(np.load(a.cuts)), a.max_records)
-    held = nodes[7] % a.holdout == 0
+    held = nodes[7] % a.holdout == 0  # by search
     train, test = subset(nodes, ~held), subset(nodes, held)
     w, temp = fit(train, a.power, a.keep, a.ridge)
     weights = np.round(w).astype(np.int64)
@@ -290,7 +293,7 @@ def main():
     if a.trees:
         fitted = (HAND_ORDER,) + fit_trees(train, a.power, a.keep, a.trees, a.leaves)
         print(f"{a.trees} trees of {a.leaves} leaves; their nodes: {len(fitted[1]):,}")
-    print(f"{len(train[3]):,} nodes to fit on, {len(test[3]):,} held out; hand ordering at temperature {temp:g}")
+    print(f"{len(train[4]):,} nodes to fit on, {len(test[4]):,} held out; hand ordering at temperature {temp:g}")
     for name, part in (("fitted on", train), ("held out", test)):
         (h_caught, h_wrong), (f_caught, f_wrong) = waste_caught(HAND_ORDER, part), waste_caught(weights, part)
         print(
