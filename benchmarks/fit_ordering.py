@@ -31,31 +31,16 @@ from ordering import position
 
 from musim.games.mu.solve import MuSolver
 from musim.solver.moves import move_table
-from musim.solver.ordering import (
-    F_HAND,
-    F_TABLE,
-    FEATURE_NAMES,
-    HAND_ORDER,
-    KIND_NAMES,
-    N_CASES,
-    N_FEATURES,
-    N_KINDS,
-    NO_ROOTS,
-    NO_TREES,
-    order_slack,
-)
+from musim.solver.ordering import FEATURE_NAMES, HAND_ORDER, KIND_NAMES, N_CASES, N_FEATURES, N_KINDS
 from musim.solver.search import set_owners
 from musim.solver.trace import (
-    R_AVAIL,
     R_CARD,
     R_CUT,
     R_FIRST,
     R_INDEX,
     R_K,
     R_LEADER,
-    R_LEAST,
     R_NAMED,
-    R_NEED,
     R_NODES,
     R_SEAT,
     R_TRICK,
@@ -115,11 +100,7 @@ def node_moves(data, max_records):
             setup, *_ = solver.load(position(str(data["sets"][where[0]]), where[1], where[2]))
             loaded = where
         g, seat, leader, k, trump = load_node(solver, st, setup, data, j)
-        slack = order_slack(r[R_NEED], r[R_LEAST], r[R_AVAIL])
-        count = move_table(g, st, seat, leader, k, k, trump, slack, cases, feats)
-        feats[:count, F_TABLE] = 0
-        feats[:count, F_HAND] = 0
-        feats[:count, F_HAND] = np.einsum("mf,mf->m", HAND_ORDER[cases[:count]], feats[:count])
+        count = move_table(g, st, seat, leader, k, k, trump, cases, feats)
         label, first = find(st, k, count, r[R_CARD], r[R_NAMED]), find(st, k, count, r[R_FIRST])
         if label < 0 or first < 0 or count < 2:
             continue
@@ -217,39 +198,6 @@ def waste_caught(w, nodes):
     return float(waste[right].sum() / max(waste.sum(), 1)), float(n_nodes[~right].sum() / max(n_nodes.sum(), 1))
 
 
-def fit_trees(nodes, power, keep_w, iters, leaves):
-    """(trees, roots) of ordering.tree_sum: gradient-boosted trees over the moves' features that
-    tell the cutting move from those tried before it (and, where today's first move cut, from
-    the others), weighted as the pairs are; leaf values in thousandths of a logit."""
-    from sklearn.ensemble import HistGradientBoostingClassifier
-
-    _, x, node_of, failed, label, waste, n_nodes, _, _, stands = nodes
-    starts = np.flatnonzero(np.r_[True, node_of[1:] != node_of[:-1]])
-    sizes = np.diff(np.r_[starts, len(node_of)])
-    is_cut = np.zeros(len(node_of), bool)
-    is_cut[starts + label] = True
-    first_right = (np.bincount(node_of, weights=failed, minlength=len(label)) == 0)[node_of]
-    known = is_cut | failed | first_right
-    weight = stands[node_of] * np.where(
-        failed | (is_cut & ~first_right),
-        np.maximum(waste, 1)[node_of] ** power,
-        keep_w * np.maximum(n_nodes, 1)[node_of] ** power / np.maximum(sizes[node_of] - 1, 1),
-    )
-    model = HistGradientBoostingClassifier(max_iter=iters, learning_rate=0.1, max_leaf_nodes=leaves, random_state=0)
-    model.fit(x[known], is_cut[known], sample_weight=weight[known])
-    rows, roots = [], []
-    for (tree,) in model._predictors:
-        base = len(rows)
-        roots.append(base)
-        for nd in tree.nodes:
-            if nd["is_leaf"]:
-                rows.append((-1, 0, 0, 0, round(1000 * float(nd["value"]))))
-            else:
-                thr = int(np.floor(nd["num_threshold"]))
-                rows.append((int(nd["feature_idx"]), thr, base + int(nd["left"]), base + int(nd["right"]), 0))
-    return np.array(rows, np.int64), np.array(roots, np.int64)
-
-
 def print_weights(w):
     print("rows: case (kind, side); columns:", ", ".join(FEATURE_NAMES))
     for c in range(N_CASES):
@@ -259,7 +207,7 @@ def print_weights(w):
 
 def search_nodes(searches, order, tt_mb=256, cap=10**8):
     """Nodes of each search (game, tricks, seed, index, need) on a fresh table generation with
-    the Mü ordering `order` (weights, trees, roots; cap: past it a search counts as cap nodes)."""
+    the Mü ordering's weight table `order` (cap: past it a search counts as cap nodes)."""
     from ordering import search
 
     solver = MuSolver(make_table(tt_mb))
@@ -280,8 +228,6 @@ def main():
     ap.add_argument("--max-records", type=int, default=200_000, help="the costliest cut nodes to fit on")
     ap.add_argument("--holdout", type=int, default=4, help="every N-th search held out to test on")
     ap.add_argument("--evaluate", type=int, default=0, help="held-out searches to run again under both orderings")
-    ap.add_argument("--trees", type=int, default=0, help="fit this many boosted trees on the hand ordering instead")
-    ap.add_argument("--leaves", type=int, default=31, help="leaves a tree")
     ap.add_argument("--out", help="write the integer weights to this .npy")
     a = ap.parse_args()
     nodes, keys = node_moves(dict(np.load(a.cuts)), a.max_records)
@@ -289,10 +235,6 @@ def main():
     train, test = subset(nodes, ~held), subset(nodes, held)
     w, temp = fit(train, a.power, a.keep, a.ridge)
     weights = np.round(w).astype(np.int64)
-    fitted = (weights, NO_TREES, NO_ROOTS)
-    if a.trees:
-        fitted = (HAND_ORDER,) + fit_trees(train, a.power, a.keep, a.trees, a.leaves)
-        print(f"{a.trees} trees of {a.leaves} leaves; their nodes: {len(fitted[1]):,}")
     print(f"{len(train[4]):,} nodes to fit on, {len(test[4]):,} held out; hand ordering at temperature {temp:g}")
     for name, part in (("fitted on", train), ("held out", test)):
         (h_caught, h_wrong), (f_caught, f_wrong) = waste_caught(HAND_ORDER, part), waste_caught(weights, part)
@@ -306,7 +248,7 @@ def main():
     if a.evaluate:
         specs = [(*str(np.load(a.cuts)["sets"][s]).split(":"), seed, index, need) for s, seed, index, need in keys]
         specs = specs[:: a.holdout][: a.evaluate]
-        old, new = search_nodes(specs, (HAND_ORDER, NO_TREES, NO_ROOTS)), search_nodes(specs, fitted)
+        old, new = search_nodes(specs, HAND_ORDER), search_nodes(specs, weights)
         ratio = np.exp(np.mean(np.log(np.maximum(new, 1) / np.maximum(old, 1))))
         print(f"held-out searches: {len(specs)}, nodes today {old.sum():,}, fitted {new.sum():,}; geomean {ratio:.3f}")
         for spec, o, n in zip(specs, old, new, strict=True):

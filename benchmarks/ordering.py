@@ -52,12 +52,12 @@ def solver_with(tt, st):
 def search(solver, obj, need, limit=0, order=None):
     """One search can_reach(need) of position obj from its start, on a fresh table generation:
     (reached, bound, nodes, seconds), reached None if it gave up past `limit` nodes (0: none);
-    order: the ordering (weights, trees, tree roots: musim/solver/ordering.py), if not the game's own."""
+    order: the ordering's weight table (musim/solver/ordering.py), if not the game's own."""
     solver.st.hands[:] = 0  # the seats a position lacks (load sets its own): the trace keys all MAX_SEATS
     setup, _, leader, trick = solver.load(obj)
     g, st, k = setup.game, solver.st, len(trick)
     if order is not None:
-        g = g._replace(order=order[0], trees=order[1], tree_roots=order[2])
+        g = g._replace(order=order)
     st.stats[:] = 0
     st.won[0] = 0
     if st.trace is not None:

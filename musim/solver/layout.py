@@ -16,7 +16,7 @@ from collections import namedtuple
 import numpy as np
 
 from musim.compile.jit import flat_kernel
-from musim.solver.ordering import HAND_ORDER, NO_ROOTS, NO_TREES
+from musim.solver.ordering import HAND_ORDER
 
 MAX_SEATS = 8
 MAX_CLASSES = 8
@@ -28,7 +28,7 @@ MAX_TRICKS = 32  # 64 cards, 2 seats
 SolverGame = namedtuple(
     "SolverGame",
     "n klass power points point_mask level_mask free_points class_mask eq_lo eq_hi tied trump_class trick_bonus "
-    "end_bonus count_bonus bonus_range counts_tricks team later_wins namers order trees tree_roots",
+    "end_bonus count_bonus bonus_range counts_tricks team later_wins namers order",
 )
 # eq_lo[c], eq_hi[c]: the first and last position holding c's power (equal powers are adjacent);
 # tied: the positions with an equal power below them (tied_mask); point_mask[p]: the cards
@@ -46,8 +46,7 @@ SolverGame = namedtuple(
 # card and the class it names, which decides the trick in progress too), each above every other
 # card of its class (the table knows them by their count per class); with namers the trump
 # in force lives in the search state (search.trump_in_force), trump_class being unused;
-# order: the move ordering's weight table (ordering.py), one row per case; trees, tree_roots: its
-# trees (ordering.tree_sum), none for a game ordered by the table alone.
+# order: the move ordering's weight table (ordering.py), one row per case.
 
 
 @flat_kernel
@@ -130,15 +129,13 @@ def make_game(
     count_bonus=(),
     later_wins=False,
     order=HAND_ORDER,
-    trees=NO_TREES,
-    tree_roots=NO_ROOTS,
 ):
     """Build a SolverGame from `classes`: a list (one per class) of lists of (power, points), or
     (power, points, True) for a card that names the trump (SolverGame.namers), each sorted by
     ascending power; trump_class is the index of the trump class or -1; team: the maximising
     seats; end_bonus: the last trick's points; count_bonus[t]: the side's bonus for t tricks won
-    from the position on (none: 0); later_wins: the tie rule; order, trees, tree_roots: the move
-    ordering (ordering.py).
+    from the position on (none: 0); later_wins: the tie rule; order: the move ordering's weight
+    table (ordering.py).
     Returns (game, the canonical index of each input card, as nested lists); ValueError if it
     breaks a limit (check_limits)."""
     cards = sum(len(c) for c in classes)
@@ -208,8 +205,6 @@ def make_game(
         np.bool_(later_wins),
         namers,
         order.copy(),
-        trees.copy(),
-        tree_roots.copy(),
     ), index
 
 

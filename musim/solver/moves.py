@@ -24,7 +24,7 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import drop_lowest, lowest, popcount
 from musim.solver.frame import F_BOUND, F_COUNT, F_DEADLINE, F_IDX, F_MOVE_DEADLINE, F_NEED, F_PHASE, F_SEAT
 from musim.solver.layout import MAX_CLASSES
-from musim.solver.ordering import F_LEGAL, F_SLACK, F_TABLE, case_score, move_case
+from musim.solver.ordering import F_TABLE, case_score, move_case
 from musim.solver.stats import C_SMALL_CARD, S_NODES, tally
 from musim.solver.trick import beats, is_namer, legal_cards, playable_top, remaining, span, trick_winner_pos
 
@@ -202,24 +202,22 @@ def trick_outlook(g, st, seat, leader, k, ply, trump):
 
 
 @flat_kernel(inline="always")
-def score_move(g, st, seat, k, c, keen, outlook, trump, table_best, slack):
+def score_move(g, st, seat, k, c, keen, outlook, trump, table_best):
     """Move c's order score under the game's weights (ordering.py), table_best: the table's best
     move is c; st.feat holds its features."""
     win_card, others, trick_pts = outlook[2], outlook[4], outlook[5]
     mate_winning, lost, ruffed = outlook[6], outlook[7], outlook[8]
     beats_now = k > 0 and beats(g, c, win_card, trump)
     x = st.feat
-    case = move_case(g, st, seat, k, c, keen, lost, mate_winning, beats_now, trick_pts, others, ruffed, trump, x)
+    case = move_case(g, st, seat, k, c, keen, lost, mate_winning, beats_now, trick_pts, others, ruffed, x)
     x[F_TABLE] = table_best
-    x[F_LEGAL] = popcount(outlook[0])
-    x[F_SLACK] = slack
-    return case_score(g, case, x), case
+    return case_score(g.order, case, x), case
 
 
 @flat_kernel(inline="always")
-def gen_moves(g, st, seat, leader, k, ply, tt_best, trump, slack):
+def gen_moves(g, st, seat, leader, k, ply, tt_best, trump):
     """Fill st.moves[ply] (and st.names[ply], the class a namer names) with one move per group of
-    interchangeable legal cards, best first; `trump`: the trump in force; slack: ordering.order_slack."""
+    interchangeable legal cards, best first; `trump`: the trump in force."""
     outlook = trick_outlook(g, st, seat, leader, k, ply, trump)
     legal, led_class, win_card, ws, others = outlook[0], outlook[1], outlook[2], outlook[3], outlook[4]
     live = live_classes(g, st, ply - k, ply) if legal & g.namers else 0
@@ -251,7 +249,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best, trump, slack):
         prev = c
         rep = c
         keen = 0 if namer else trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class, trump)
-        score = score_move(g, st, seat, k, c, keen, outlook, trump, c == tt_best, slack)[0]
+        score = score_move(g, st, seat, k, c, keen, outlook, trump, c == tt_best)[0]
         if namer:
             count = add_named_moves(g, st, seat, k, ply, c, score, live, count)
         else:
@@ -349,17 +347,17 @@ def budget_next(st, p, ply):
 
 
 @flat_kernel
-def move_table(g, st, seat, leader, k, ply, trump, slack, cases, feats):
+def move_table(g, st, seat, leader, k, ply, trump, cases, feats):
     """The moves gen_moves makes of a position (st.moves[ply], in order, no table move), each
     one's case into cases[i] and features into feats[i] as it was scored (the features of its
     group's first card): what an ordering is fitted to (benchmarks/fit_ordering.py)."""
-    count = gen_moves(g, st, seat, leader, k, ply, -1, trump, slack)
+    count = gen_moves(g, st, seat, leader, k, ply, -1, trump)
     outlook = trick_outlook(g, st, seat, leader, k, ply, trump)
     win_card, ws, led_class = outlook[2], outlook[3], outlook[1]
     for i in range(count):
         c = lowest(st.groups[ply, i])
         keen = 0 if is_namer(g, c) else trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class, trump)
-        cases[i] = score_move(g, st, seat, k, c, keen, outlook, trump, False, slack)[1]
+        cases[i] = score_move(g, st, seat, k, c, keen, outlook, trump, False)[1]
         for f in range(st.feat.shape[0]):
             feats[i, f] = st.feat[f]
     return count

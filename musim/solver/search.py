@@ -59,7 +59,7 @@ from musim.solver.moves import (
     next_move,
     start_budget,
 )
-from musim.solver.ordering import N_FEATURES, order_slack
+from musim.solver.ordering import N_FEATURES
 from musim.solver.stats import (
     C_ALL_FAILED,
     C_FIRST_MOVE,
@@ -357,8 +357,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     seat -= n
                 fr[d, F_SEAT] = seat
                 fr[d, F_NODES] = st.stats[S_NODES]
-                slack = order_slack(need, least, avail)
-                fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best, trump, slack)
+                fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best, trump)
                 oracle_first(st.oracle, st, d, ply, leader, k, need, trump, won)
                 start_budget(st, d)
                 fr[d, F_BOUND] = -NO_BOUND_HI if g.team[seat] else NO_BOUND_HI

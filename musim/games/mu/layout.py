@@ -23,9 +23,7 @@ from musim.solver.layout import (
     fill_point_masks,
     tied_mask,
 )
-from musim.solver.ordering import HAND_ORDER as MU_ORDER
-from musim.solver.ordering import NO_ROOTS as MU_ROOTS
-from musim.solver.ordering import NO_TREES as MU_TREES
+from musim.solver.ordering import HAND_ORDER
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation): 512 finds ~3% fewer
 # nodes but scans twice as long (bench_solver.py 3 players auction contracts: median 58 ms with
@@ -74,8 +72,7 @@ def to_canon(mask, canon_of):
 
 MuLayout = namedtuple(
     "MuLayout",
-    "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi no_bonus no_range team "
-    "order trees tree_roots",
+    "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi no_bonus no_range team order",
 )
 
 
@@ -95,9 +92,7 @@ def make_layout():
         no_bonus=z(MAX_TRICKS + 1, np.int64),
         no_range=z((2, MAX_TRICKS + 1, MAX_TRICKS + 1), np.int64),
         team=z(MAX_SEATS, np.bool_),
-        order=MU_ORDER.copy(),
-        trees=MU_TREES.copy(),
-        tree_roots=MU_ROOTS.copy(),
+        order=HAND_ORDER.copy(),
     )
 
 
@@ -149,8 +144,6 @@ def solver_game(n, lay):
         False,
         np.uint64(0),
         lay.order,
-        lay.trees,
-        lay.tree_roots,
     )
 
 

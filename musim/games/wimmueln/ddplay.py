@@ -98,8 +98,6 @@ def _game(dd, seat, trump, won, left, up, down):
         b.later_wins,
         b.namers,
         b.order,
-        b.trees,
-        b.tree_roots,
     )
 
 
