@@ -8,14 +8,15 @@ time.  --replay also runs it traced and replays it with its own cutting moves fi
 what a perfect ordering would cost; it must answer alike), and reports the replay's nodes.
 --csv OUT writes a row per search; --compare OLD.csv prints per search the node ratio new/old,
 the geometric mean over the panel and the searches whose nodes moved (a different answer is a
-bug: exit status 1).  It always prints the geometric mean of the nodes (and, with --replay, of
+bug: exit status 1).  --order W.npy runs the searches (not the replay) under that weight table
+of the ordering (musim/solver/ordering.py; benchmarks/fit_ordering.py --out writes one).  It always prints the geometric mean of the nodes (and, with --replay, of
 the replay/today ratio).
 
 The baseline benchmarks/baselines/panel_main.csv is today's ordering at main 0ea18a4 (the
 commit this tool was written on), with --replay.
 
 Usage: python benchmarks/bench_panel.py [--panel benchmarks/panel.csv] [--replay] [--csv OUT]
-       [--compare benchmarks/baselines/panel_main.csv] [--node-limit 1e9]
+       [--compare benchmarks/baselines/panel_main.csv] [--node-limit 1e9] [--order W.npy]
 """
 
 import argparse
@@ -26,10 +27,13 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import prefaulted
 from ordering import position, replay, search, solver_with
 
+from musim.solver.ordering import HAND_ORDER
 from musim.solver.search import make_state
 from musim.solver.tt import DEFAULT_MB, make_table
 
@@ -60,8 +64,9 @@ def geo_mean(xs):
     return math.exp(sum(math.log(max(x, 1e-12)) for x in xs) / len(xs)) if xs else float("nan")
 
 
-def run(panel, with_replay, limit, out):
-    """Run the panel's searches, writing rows to out (a csv writer, or None); returns the rows."""
+def run(panel, with_replay, limit, out, order=None):
+    """Run the panel's searches, writing rows to out (a csv writer, or None), under `order` (a
+    weight table; None: the game's own); returns the rows."""
     tt = prefaulted(make_table(DEFAULT_MB))
     normal = solver_with(tt, make_state())
     traced = solver_with(tt, make_state(tracing=REPLAY_RECORDS, min_nodes=REPLAY_MIN_NODES)) if with_replay else None
@@ -72,13 +77,13 @@ def run(panel, with_replay, limit, out):
     rows = []
     for p in panel:
         obj = position(p["set"], p["seed"], p["index"])
-        reached, _, nodes, secs = search(normal, obj, p["need"], limit)
+        reached, _, nodes, secs = search(normal, obj, p["need"], limit, order)
         row = {**{f: p[f] for f in ("set", "seed", "index", "need")}, "nodes": nodes, "seconds": round(secs, 3)}
         row["reached"] = "" if reached is None else int(reached)
         line = f"{p['set']} #{p['index']} need {p['need']}: {reached}, {nodes:,} nodes, {secs:.1f} s"
         if with_replay and reached is not None:
             first, again, kept_from = replay(tt, traced, obj, p["need"], limit)
-            assert first[2] == nodes, "the traced search took other nodes than the search"
+            assert order is not None or first[2] == nodes, "the traced search took other nodes than the search"
             row.update(replay_nodes=again[2], replay_seconds=round(again[3], 3))
             line += f"; replay {again[2]:,} nodes ({nodes / max(again[2], 1):.1f}x)"
             line += f", knowing the nodes of {kept_from} nodes or more" if kept_from > REPLAY_MIN_NODES else ""
@@ -129,10 +134,14 @@ def main():
     ap.add_argument("--csv", help="write a row per search to this file")
     ap.add_argument("--compare", help="an earlier run's CSV: node ratios per search and their geometric mean")
     ap.add_argument("--node-limit", type=float, default=1e9, help="nodes a search may take before it gives up")
+    ap.add_argument("--order", help="a weight table of the ordering (.npy) to search under")
     a = ap.parse_args()
     try:
         panel = read_csv(a.panel, ["set", "seed", "index", "need"])
         old = read_csv(a.compare, FIELDS[:6]) if a.compare else None
+        order = np.load(a.order) if a.order else None
+        if order is not None and order.shape != HAND_ORDER.shape:
+            raise ValueError(f"{a.order}: a weight table is {HAND_ORDER.shape}, not {order.shape}")
     except (OSError, ValueError) as exc:
         ap.error(str(exc))
     tmp = a.csv + ".tmp" if a.csv else None
@@ -145,7 +154,7 @@ def main():
         writer = csv.DictWriter(fh, FIELDS) if fh else None
         if writer:
             writer.writeheader()
-        rows = run(panel, a.replay, int(a.node_limit), writer)
+        rows = run(panel, a.replay, int(a.node_limit), writer, order)
     if tmp:
         os.replace(tmp, a.csv)
     summary(rows)
