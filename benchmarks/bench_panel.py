@@ -9,8 +9,8 @@ what a perfect ordering would cost; it must answer alike), and reports the repla
 --csv OUT writes a row per search; --compare OLD.csv prints per search the node ratio new/old,
 the geometric mean over the panel and the searches whose nodes moved (a different answer is a
 bug: exit status 1).  --order W.npy runs the searches (not the replay) under that weight table
-of the ordering (musim/solver/ordering.py; benchmarks/fit_ordering.py --out writes one).  It always prints the geometric mean of the nodes (and, with --replay, of
-the replay/today ratio).
+of the ordering (musim/solver/ordering.py; benchmarks/fit_ordering.py --out writes one).  It
+always prints the geometric mean of the nodes (and, with --replay, of the replay/today ratio).
 
 The baseline benchmarks/baselines/panel_main.csv is today's ordering at main 0ea18a4 (the
 commit this tool was written on), with --replay.
