@@ -26,8 +26,10 @@ values and DDS's seconds and tricks completed).  --compare OLD.csv solves OLD's 
 position; --compare OLD.csv NEW.csv compares two files.  A value that differs (bounds that
 exclude the other run's value, a lead's value) is listed and the exit status is 1, as it is for
 a disagreement with DDS; per set it prints the node ratio new/old over the positions both runs
-solved (of the sums, and the median of the ratios).  --counts solves with the search that counts
-how each node was settled (`musim solve --stats`'s counters; about 20% slower a node), per set
+solved (of the sums, and the median of the ratios).  --order W.npy solves the Mü sets under
+that weight table of the move ordering (musim/solver/ordering.py; benchmarks/fit_ordering.py
+--out writes one).  --counts solves with the search that counts how each node was settled
+(`musim solve --stats`'s counters; about 20% slower a node), per set
 as shares of its nodes and per position in the CSV.  --uniform-points solves the Mü sets with
 every card worth 1 point: what the search costs when points follow the tricks, as in bridge.
 
@@ -47,6 +49,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from common import full_tricks, positions, prefaulted
@@ -57,6 +61,7 @@ from musim.games.mu import solve as mu_solve
 from musim.games.mu.layout import MuSolverSetup
 from musim.games.mu.solve import MuSolver
 from musim.solver.layout import fill_point_masks
+from musim.solver.ordering import HAND_ORDER
 from musim.solver.search import NO_DEADLINE
 from musim.solver.solve import solve_bounds
 from musim.solver.stats import COUNT_NAMES, S_NODES, S_SEARCHES, S_TRICKS, clear_stats, stats_record
@@ -138,14 +143,16 @@ def counts_line(rows):
     return "  counts: " + ", ".join(f"{k} {sum(r[k] for r in rows) / nodes:.1%}" for k in COUNT_NAMES)
 
 
-def solve_mu(solver, obj, limit):
-    """The row of a Mü position: its value, or its bounds past `limit` nodes."""
+def solve_mu(solver, obj, limit, order=None):
+    """The row of a Mü position: its value, or its bounds past `limit` nodes; order: a weight
+    table of the move ordering (musim/solver/ordering.py), if not the game's own."""
     setup, _, leader, trick = solver.load(obj)
+    g = setup.game if order is None else setup.game._replace(order=order)
     st = solver.st
     clear_stats(st)
     st.limit[0] = limit if limit > 0 else NO_DEADLINE
     t = time.perf_counter()
-    lo, hi = solve_bounds(setup.game, solver.tt, st, leader, len(trick), 0)
+    lo, hi = solve_bounds(g, solver.tt, st, leader, len(trick), 0)
     secs = time.perf_counter() - t
     st.limit[0] = NO_DEADLINE
     return {"value": lo if lo == hi else "", "lo": lo, "hi": hi, **counters(st), "seconds": secs}
@@ -228,7 +235,7 @@ def dds_line(rows, disagreements):
     )
 
 
-def run(specs, seed, tt_mb, uniform, out, per_deal, counting):
+def run(specs, seed, tt_mb, uniform, out, per_deal, counting, order=None):
     """Solve the sets, writing the rows to `out` (a file, or None); returns (rows, disagreements with DDS).
     counting: the search that keeps its detailed counters (about 20% slower a node)."""
     if uniform:
@@ -252,7 +259,7 @@ def run(specs, seed, tt_mb, uniform, out, per_deal, counting):
                     print(f"DISAGREE with DDS: {label} #{i} {obj['pbn']} {obj['trump']} {obj['leader']}: {w}")
                 set_bad += bool(wrong)
             else:
-                row = solve_mu(mu, obj, limit)
+                row = solve_mu(mu, obj, limit, order)
             row.update({"set": label, "seed": seed, "index": i, "limit": limit, "tt_mb": tt_mb})
             set_rows.append(row)
             if writer:
@@ -346,6 +353,7 @@ def main():
     )
     ap.add_argument("--per-deal", action="store_true", help="print a line per position")
     ap.add_argument("--counts", action="store_true", help="how the nodes were settled (a slower, counting search)")
+    ap.add_argument("--order", help="solve the Mü sets under this weight table of the move ordering (.npy)")
     a = ap.parse_args()
     if (a.deals is not None and a.deals < 1) or (a.tt_mb is not None and a.tt_mb <= 0):
         ap.error("--deals and --tt-mb must be positive")
@@ -381,13 +389,19 @@ def main():
         specs = [(g, t, a.deals, lim) for g, t, _, lim in specs]
     seed = a.seed if a.seed is not None else seed
     tt_mb = a.tt_mb or tt_mb
+    try:
+        order = np.load(a.order) if a.order else None
+    except (OSError, ValueError) as exc:
+        ap.error(f"--order: {exc}")
+    if order is not None and order.shape != HAND_ORDER.shape:
+        ap.error(f"--order: a weight table is {HAND_ORDER.shape}, not {order.shape}")
     if a.csv:
         try:
             open(a.csv, "w").close()
         except OSError as exc:
             ap.error(f"--csv: {exc}")
     with open(a.csv, "w", newline="") if a.csv else contextlib.nullcontext() as out:
-        rows, bad = run(specs, seed, tt_mb, uniform, out, a.per_deal, a.counts)
+        rows, bad = run(specs, seed, tt_mb, uniform, out, a.per_deal, a.counts, order)
     if old is not None:
         bad += compare(old, rows)
     sys.exit(1 if bad else 0)

@@ -16,7 +16,9 @@ from musim.cli import cli
 from musim.core import bits
 from musim.core.cards import CARD_TEXT, N_CARDS, type_text
 from musim.games.mu.solve import MuSolver
-from musim.solver.search import NO_DEADLINE, available
+from musim.solver.moves import move_table
+from musim.solver.ordering import HAND_ORDER, N_FEATURES
+from musim.solver.search import NO_DEADLINE, available, set_owners
 from musim.solver.solve import solve, solve_bounds
 from musim.solver.stats import S_BUDGET_CUTS, S_GAVE_UP, S_NODES
 from musim.solver.tt import make_table
@@ -162,6 +164,44 @@ def test_values_do_not_depend_on_move_budgets(solver):
         obj, _ = random_position(rng, n, {3: 9, 4: 8, 5: 7, 6: 6}[n], mid_trick=i % 3 == 1)
         assert tight.solve(obj)["value"] == solver.solve(obj)["value"], obj
     assert tight.st.stats[S_BUDGET_CUTS] > 10_000  # the test must cut searches short
+
+
+def test_values_do_not_depend_on_the_ordering(solver):
+    """Under random weight tables of the move ordering (ordering.py: any order of the moves,
+    the table's best move anywhere) every value is the brute-force value: the ordering changes
+    nodes only."""
+    rng = random.Random(51)
+    np_rng = np.random.default_rng(51)
+    for i in range(240):
+        n = 3 + i % 4
+        obj, args = random_position(rng, n, {3: 4, 4: 3, 5: 2, 6: 2}[n], mid_trick=i % 2 == 1)
+        setup, _, leader, trick = solver.load(obj)
+        order = np_rng.integers(-1000, 1000, HAND_ORDER.shape)
+        g = setup.game._replace(order=order)
+        assert solve(g, solver.tt, solver.st, leader, len(trick)) == dd_value(*args)[0], (obj, order)
+
+
+@pytest.mark.slow
+def test_move_table_gives_each_move_its_score():
+    """moves.move_table's cases and features, scored by the weight table, rank the moves as
+    gen_moves listed them (what benchmarks/fit_ordering.py fits to), on random Mü positions."""
+    solver = MuSolver(make_table(1))
+    rng = random.Random(52)
+    cases, feats = np.zeros(64, np.int64), np.zeros((64, N_FEATURES), np.int64)
+    ranked = 0
+    for i in range(300):
+        n = 3 + i % 4
+        obj, _ = random_position(rng, n, 6, mid_trick=i % 2 == 1)
+        setup, _, leader, trick = solver.load(obj)
+        g, st, k = setup.game, solver.st, len(trick)
+        set_owners(g, st)
+        for j, c in enumerate(st.line[:k]):
+            st.owner[c] = (leader + j) % n
+        count = move_table(g, st, (leader + k) % n, leader, k, k, -1 if g.namers else g.trump_class, cases, feats)
+        scores = (HAND_ORDER[cases[:count]] * feats[:count]).sum(axis=1)
+        assert list(scores) == sorted(scores, reverse=True), obj
+        ranked += count > 1 and len(set(scores)) > 1
+    assert ranked > 200
 
 
 def test_golden_positions():

@@ -16,6 +16,7 @@ from collections import namedtuple
 import numpy as np
 
 from musim.compile.jit import flat_kernel
+from musim.solver.ordering import HAND_ORDER
 
 MAX_SEATS = 8
 MAX_CLASSES = 8
@@ -27,7 +28,7 @@ MAX_TRICKS = 32  # 64 cards, 2 seats
 SolverGame = namedtuple(
     "SolverGame",
     "n klass power points point_mask level_mask free_points class_mask eq_lo eq_hi tied trump_class trick_bonus "
-    "end_bonus count_bonus bonus_range counts_tricks team later_wins namers",
+    "end_bonus count_bonus bonus_range counts_tricks team later_wins namers order",
 )
 # eq_lo[c], eq_hi[c]: the first and last position holding c's power (equal powers are adjacent);
 # tied: the positions with an equal power below them (tied_mask); point_mask[p]: the cards
@@ -44,7 +45,8 @@ SolverGame = namedtuple(
 # namers: the cards that name the trump when played (Mückenstich's mosquitoes: the move is the
 # card and the class it names, which decides the trick in progress too), each above every other
 # card of its class (the table knows them by their count per class); with namers the trump
-# in force lives in the search state (search.trump_in_force), trump_class being unused.
+# in force lives in the search state (search.trump_in_force), trump_class being unused;
+# order: the move ordering's weight table (ordering.py), one row per case.
 
 
 @flat_kernel
@@ -117,13 +119,25 @@ def check_limits(n, cards, classes, point_range, counts_tricks=False, namers=0):
         raise ValueError(f"points up to {point_range}: the table's bounds hold at most {MAX_POINTS}")
 
 
-def make_game(n, classes, trump_class, trick_bonus, team, end_bonus=0, count_bonus=(), later_wins=False):
+def make_game(
+    n,
+    classes,
+    trump_class,
+    trick_bonus,
+    team,
+    end_bonus=0,
+    count_bonus=(),
+    later_wins=False,
+    order=HAND_ORDER,
+):
     """Build a SolverGame from `classes`: a list (one per class) of lists of (power, points), or
     (power, points, True) for a card that names the trump (SolverGame.namers), each sorted by
     ascending power; trump_class is the index of the trump class or -1; team: the maximising
     seats; end_bonus: the last trick's points; count_bonus[t]: the side's bonus for t tricks won
-    from the position on (none: 0); later_wins: the tie rule.  Returns (game, the canonical index
-    of each input card, as nested lists); ValueError if it breaks a limit (check_limits)."""
+    from the position on (none: 0); later_wins: the tie rule; order: the move ordering's weight
+    table (ordering.py).
+    Returns (game, the canonical index of each input card, as nested lists); ValueError if it
+    breaks a limit (check_limits)."""
     cards = sum(len(c) for c in classes)
     named = [[len(m) > 2 and bool(m[2]) for m in c] for c in classes]
     if any(flags != sorted(flags) for flags in named):
@@ -190,6 +204,7 @@ def make_game(n, classes, trump_class, trick_bonus, team, end_bonus=0, count_bon
         team_arr,
         np.bool_(later_wins),
         namers,
+        order.copy(),
     ), index
 
 

@@ -1,4 +1,5 @@
-"""Move generation, ordering and budgets: which of the mover's cards to search, in what order.
+"""Move generation, ordering and budgets: which of the mover's cards to search, in what order
+(each move's case and features, and the weights that score them, in ordering.py).
 
 Moves are generated once per group of interchangeable cards (same class, same points,
 and equal power or no card of another seat, nor the trick's winning card so far, with a
@@ -20,13 +21,12 @@ nodes: one of them may settle the node at a fraction of its cost (`budget_next`)
 import numpy as np
 
 from musim.compile.jit import flat_kernel
-from musim.core.bits import drop_lowest, highest, lowest, popcount
+from musim.core.bits import drop_lowest, lowest, popcount
 from musim.solver.frame import F_BOUND, F_COUNT, F_DEADLINE, F_IDX, F_MOVE_DEADLINE, F_NEED, F_PHASE, F_SEAT
 from musim.solver.layout import MAX_CLASSES
+from musim.solver.ordering import F_TABLE, case_score, move_case
 from musim.solver.stats import C_SMALL_CARD, S_NODES, tally
 from musim.solver.trick import beats, is_namer, legal_cards, playable_top, remaining, span, trick_winner_pos
-
-REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents (gen_moves)
 
 # A frame whose mover holds BUDGET_CARDS cards or more gives its first move BUDGET_FIRST
 # nodes; if they run out, each other move gets BUDGET_OTHER, and then those that ran out
@@ -158,9 +158,12 @@ def add_named_moves(g, st, seat, k, ply, c, score, live, count):
 
 
 @flat_kernel(inline="always")
-def gen_moves(g, st, seat, leader, k, ply, tt_best, trump):
-    """Fill st.moves[ply] (and st.names[ply], the class a namer names) with one move per group of
-    interchangeable legal cards, best first; `trump`: the trump in force."""
+def trick_outlook(g, st, seat, leader, k, ply, trump):
+    """What the mover's choice rests on: (legal cards, the led class, the trick's winning card
+    and its seat, the cards that may part two of the mover's, the points on the trick, whether
+    the mover's team holds the trick or a later teammate can surely take it, whether a later
+    opponent can surely take it from the team, and leading: the classes in which an opponent
+    is void and holds a trump)."""
     n = g.n
     hands, line = st.hands, st.line
     t0 = ply - k  # the current trick is line[t0: ply]
@@ -182,13 +185,12 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best, trump):
     ws = leader + win_pos
     if ws >= n:
         ws -= n
-    live = live_classes(g, st, t0, ply) if legal & g.namers else 0
     # the mover's team has the trick, or a later teammate can surely take it: points onto it,
     # unless a later opponent can surely take it from the mover's team: then cheap cards
     mine = g.team[seat]
     mate_winning = k > 0 and (g.team[ws] == mine or side_takes_later(g, st, seat, k, win_card, led_class, mine, trump))
     lost = k > 0 and g.team[ws] == mine and side_takes_later(g, st, seat, k, win_card, led_class, 1 - mine, trump)
-    ruffed = 0  # leading: classes in which an opponent is void and holds a trump
+    ruffed = 0
     if k == 0 and trump >= 0:
         tmask = g.class_mask[trump]
         for s in range(n):
@@ -196,6 +198,29 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best, trump):
                 for kk in range(MAX_CLASSES):
                     if kk != trump and not (hands[s] & g.class_mask[kk]):
                         ruffed |= 1 << kk
+    return legal, led_class, win_card, ws, others, trick_pts, mate_winning, lost, ruffed
+
+
+@flat_kernel(inline="always")
+def score_move(g, st, seat, k, c, keen, outlook, trump, table_best):
+    """Move c's order score under the game's weights (ordering.py), table_best: the table's best
+    move is c; st.feat holds its features."""
+    win_card, others, trick_pts = outlook[2], outlook[4], outlook[5]
+    mate_winning, lost, ruffed = outlook[6], outlook[7], outlook[8]
+    beats_now = k > 0 and beats(g, c, win_card, trump)
+    x = st.feat
+    case = move_case(g, st, seat, k, c, keen, lost, mate_winning, beats_now, trick_pts, others, ruffed, x)
+    x[F_TABLE] = table_best
+    return case_score(g.order, case, x), case
+
+
+@flat_kernel(inline="always")
+def gen_moves(g, st, seat, leader, k, ply, tt_best, trump):
+    """Fill st.moves[ply] (and st.names[ply], the class a namer names) with one move per group of
+    interchangeable legal cards, best first; `trump`: the trump in force."""
+    outlook = trick_outlook(g, st, seat, leader, k, ply, trump)
+    legal, led_class, win_card, ws, others = outlook[0], outlook[1], outlook[2], outlook[3], outlook[4]
+    live = live_classes(g, st, ply - k, ply) if legal & g.namers else 0
     count = 0
     prev = -1
     rep = -1
@@ -224,36 +249,7 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best, trump):
         prev = c
         rep = c
         keen = 0 if namer else trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class, trump)
-        pts = g.points[c]
-        if k == 0:
-            higher = others & g.class_mask[g.klass[c]] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
-            score = 1000 + 10 * pts if not higher and not (ruffed >> g.klass[c]) & 1 else -10 * pts - g.power[c]
-            if higher and not (ruffed >> g.klass[c]) & 1 and g.team[st.owner[highest(higher)]] == g.team[seat]:
-                score += 500  # a lead to a partner's top card
-            # DDS's lead rule: prefer the class whose replies make the smallest tree (the
-            # product of the opponents' choices; a void one may play any card), scaled to
-            # two opponents as in bridge (its 2/opps power): with three or four, the raw
-            # product swamped the lead's other merits
-            replies = 1
-            opps = 0
-            for s in range(n):
-                if g.team[s] != g.team[seat]:
-                    h = hands[s] & g.class_mask[g.klass[c]]
-                    replies *= popcount(h if h else hands[s])
-                    opps += 1
-            score -= np.int64(REPLY_W * replies ** (2.0 / opps))
-        elif keen > 0:  # the trick surely goes to the mover's team: the dearest, lowest card
-            score = 2000 + 10 * pts - g.power[c]
-        elif keen < 0 or lost:  # it goes (or a later opponent can take it) to the others:
-            score = -20 * pts - g.power[c]  # the cheapest, lowest card
-        elif mate_winning:
-            score = 20 * pts - (5 if beats(g, c, win_card, trump) else 0)
-        elif beats(g, c, win_card, trump):
-            score = 500 + 10 * (trick_pts + pts) - g.power[c]
-        else:
-            score = -20 * pts - g.power[c]
-        if c == tt_best:
-            score += 100000
+        score = score_move(g, st, seat, k, c, keen, outlook, trump, c == tt_best)[0]
         if namer:
             count = add_named_moves(g, st, seat, k, ply, c, score, live, count)
         else:
@@ -348,3 +344,20 @@ def budget_next(st, p, ply):
         i += 1
     fr[p, F_IDX] = i
     return i < count
+
+
+@flat_kernel
+def move_table(g, st, seat, leader, k, ply, trump, cases, feats):
+    """The moves gen_moves makes of a position (st.moves[ply], in order, no table move), each
+    one's case into cases[i] and features into feats[i] as it was scored (the features of its
+    group's first card): what an ordering is fitted to (benchmarks/fit_ordering.py)."""
+    count = gen_moves(g, st, seat, leader, k, ply, -1, trump)
+    outlook = trick_outlook(g, st, seat, leader, k, ply, trump)
+    win_card, ws, led_class = outlook[2], outlook[3], outlook[1]
+    for i in range(count):
+        c = lowest(st.groups[ply, i])
+        keen = 0 if is_namer(g, c) else trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class, trump)
+        cases[i] = score_move(g, st, seat, k, c, keen, outlook, trump, False)[1]
+        for f in range(st.feat.shape[0]):
+            feats[i, f] = st.feat[f]
+    return count

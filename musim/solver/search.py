@@ -59,6 +59,7 @@ from musim.solver.moves import (
     next_move,
     start_budget,
 )
+from musim.solver.ordering import N_FEATURES
 from musim.solver.stats import (
     C_ALL_FAILED,
     C_FIRST_MOVE,
@@ -78,6 +79,7 @@ from musim.solver.stats import (
     S_TRICKS,
     tally,
 )
+from musim.solver.trace import make_trace, move_started, oracle_first, record_node
 from musim.solver.trick import finish_trick, is_namer, mask_points, remaining, trick_relevance
 from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_FIELDS, TOP_WORDS, probe, store, top_mask_of
 
@@ -88,7 +90,7 @@ NO_DEADLINE = 1 << 62
 SearchState = namedtuple(
     "SearchState",
     "hands owner line trick_save moves names groups scores status frames words key points segs rel trel stats budget "
-    "counts limit won trump",
+    "counts limit won trump feat trace oracle",
 )
 # owner[c] = the seat holding card c; line[p] = the card played at ply p (the current
 # trick is line[ply - k: ply]); moves/names/groups/scores: each ply's moves (a card, and the
@@ -103,11 +105,15 @@ SearchState = namedtuple(
 # on a search that may take hours); budget: BUDGET_CARDS, BUDGET_FIRST, BUDGET_OTHER (tests
 # shrink them); won[0]: the tricks the maximising side has won since the
 # position it was loaded with (layout.SolverGame.count_bonus; solve.play_card moves it); trump[0]:
-# the trump in force at that position in a game whose namers change it (trump_in_force)
+# the trump in force at that position in a game whose namers change it (trump_in_force); feat:
+# a move's features as gen_moves scores it (ordering.py); trace, oracle: None unless the state
+# was made to record the search's cuts or to replay them (trace.py)
 
 
-def make_state(counting=False):
-    """Scratch for searches; counting: keep st.counts (stats.py), in a search compiled apart."""
+def make_state(counting=False, tracing=0, oracle=None, min_nodes=1):
+    """Scratch for searches; counting: keep st.counts (stats.py); tracing: record up to that many
+    nodes' cuts, of nodes of min_nodes nodes or more (trace.py); oracle: try its moves first
+    (trace.make_oracle).  Each in a search compiled apart."""
     z = np.zeros
     return SearchState(
         hands=z(MAX_SEATS, np.uint64),
@@ -132,6 +138,9 @@ def make_state(counting=False):
         limit=np.array([NO_DEADLINE]),
         won=z(1, np.int64),
         trump=np.full(1, -1, np.int64),
+        feat=z(N_FEATURES, np.int64),
+        trace=make_trace(tracing, MAX_PLY + 2, min_nodes) if tracing else None,
+        oracle=oracle,
     )
 
 
@@ -176,6 +185,7 @@ def _play(g, st, d, ply):
     fr = st.frames
     seat, leader, k = fr[d, F_SEAT], fr[d, F_LEADER], fr[d, F_K]
     c = st.moves[ply + d, fr[d, F_IDX]]
+    move_started(st.trace, d, st.stats[S_NODES])
     st.hands[seat] ^= np.uint64(1) << np.uint64(c)
     st.line[ply + d] = c
     need, avail, least, won = fr[d, F_NEED], fr[d, F_AVAIL], fr[d, F_LEAST], fr[d, F_WON]
@@ -348,6 +358,7 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                 fr[d, F_SEAT] = seat
                 fr[d, F_NODES] = st.stats[S_NODES]
                 fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best, trump)
+                oracle_first(st.oracle, st, d, ply, leader, k, need, trump, won)
                 start_budget(st, d)
                 fr[d, F_BOUND] = -NO_BOUND_HI if g.team[seat] else NO_BOUND_HI
                 st.rel[d] = 0
@@ -386,13 +397,13 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
                     d = p + 1
                     break
                 tally(st.counts, C_ALL_FAILED)
+                record_node(st.trace, st, p, ply, 0)
                 c = -1
                 rr = st.rel[p]
                 rb = fr[p, F_BOUND]
-            elif i == 0:  # this move settles the node
-                tally(st.counts, C_FIRST_MOVE)
-            else:
-                tally(st.counts, C_LATER_MOVE)
+            else:  # this move settles the node
+                tally(st.counts, C_FIRST_MOVE if i == 0 else C_LATER_MOVE)
+                record_node(st.trace, st, p, ply, 1)
             if fr[p, F_K] == 0:
                 _store_result(g, tt, st, p, rb, r, c, rr)
             d = p

@@ -23,6 +23,7 @@ from musim.solver.layout import (
     fill_point_masks,
     tied_mask,
 )
+from musim.solver.ordering import HAND_ORDER
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation): 512 finds ~3% fewer
 # nodes but scans twice as long (bench_solver.py 3 players auction contracts: median 58 ms with
@@ -70,7 +71,8 @@ def to_canon(mask, canon_of):
 
 
 MuLayout = namedtuple(
-    "MuLayout", "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi no_bonus no_range team"
+    "MuLayout",
+    "canon_of orig_of klass power points point_mask class_mask eq_lo eq_hi no_bonus no_range team order",
 )
 
 
@@ -90,6 +92,7 @@ def make_layout():
         no_bonus=z(MAX_TRICKS + 1, np.int64),
         no_range=z((2, MAX_TRICKS + 1, MAX_TRICKS + 1), np.int64),
         team=z(MAX_SEATS, np.bool_),
+        order=HAND_ORDER.copy(),
     )
 
 
@@ -140,6 +143,7 @@ def solver_game(n, lay):
         lay.team,
         False,
         np.uint64(0),
+        lay.order,
     )
 
 

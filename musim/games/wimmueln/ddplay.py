@@ -97,6 +97,7 @@ def _game(dd, seat, trump, won, left, up, down):
         b.team,
         b.later_wins,
         b.namers,
+        b.order,
     )
 
 
