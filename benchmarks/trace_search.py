@@ -59,7 +59,8 @@ def main():
         reached, bound = can_reach(g, solver.tt, st, leader, k, need, avail, k)
         print(
             f"need {need:2d}: {'yes' if reached else 'no '} (bound {bound:2d}), {st.stats[S_NODES]:,} nodes, "
-            f"{time.perf_counter() - t:.1f} s; {meta[STORED] - stored:,} entries stored, {meta[LOST] - lost:,} given up",
+            f"{time.perf_counter() - t:.1f} s; {meta[STORED] - stored:,} entries stored, "
+            f"{meta[LOST] - lost:,} given up",
             flush=True,
         )
         lo, hi = (bound, hi) if reached else (lo, bound)
