@@ -4,7 +4,7 @@ Entries are stored at trick boundaries and describe a *set* of positions (Ginsbe
 partition search; DDS's "winning ranks"), in two parts:
 
 - the primary key: the leader and how many cards each seat holds of each class
-  (keys.position_keys packs it into 2 words);
+  (keys.position_keys packs it into 2 words, which pick the entry's bucket);
 - the top part: for each class, the top few remaining cards (a mask over the
   remaining cards in class and power order) with their owners and equal-power
   links (and points, which a position it holds may have others of: `_point_shift`).
@@ -24,8 +24,9 @@ only where the levels are the points 0, 1 and 2, the game's free_points, else an
 holds only positions of the same points);
 for positions with the same profile the bounds hold as stored.  The top cards, matched
 rank to rank, win the same tricks whatever their points, so their points may differ
-too, at the cost of a dearer shift (`_point_shift`).  Keys are compared in full, so a
-hit is never a hash collision.
+too, at the cost of a dearer shift (`_point_shift`).  Keys are compared in full (the
+profile's runs end where the position's do, and the rest of the key is the same:
+`_same_key`), so a hit is never a hash collision.
 
 Each entry holds a lower and an upper bound on the points the maximising team still
 takes and the last best move (as a position in that order).  The entries of one primary
@@ -35,9 +36,10 @@ rest of what a probe reads sits in one cache line per entry: the top part's mask
 bounds, the points profile, and the top part's bit planes compressed to its t top cards
 (6 planes of 32 bits for t <= 32, nearly all entries; else the 3 owner planes where no
 top card has points or a tie, as in bridge; else the entry holds only its own position,
-its remaining cards in place of the mask: EXACT).  An entry takes 73.5 bytes (stamp 8,
-line 64, work 1, and 0.5: a 4-byte fill word per 8 entries, the smallest bucket), 114
-before the key and the top planes were folded into the line (entry_bytes).  When the bucket is full, the
+its remaining cards in place of the mask: EXACT; 0.01-0.6% of Mü's entries, though
+costly ones).  An entry takes 73.5 bytes (stamp 8, line 64, work 1, and 0.5: a 4-byte
+fill word per 8 entries, the smallest bucket), 114 before the key and the top planes were
+folded into the line (entry_bytes; docs/solver.md).  When the bucket is full, the
 entry whose search took the fewest nodes (the cheapest to redo) moves to a second
 bucket, chosen by its key and points profile: a key with more entries than a bucket
 holds then spreads over the table, and a probe that misses in the key's bucket looks in
