@@ -1,5 +1,6 @@
-"""The transposition table's packed entries (tt.py): what a probe reads back from one cache line
-is what was stored, and the points profile alone tells two positions' primary keys apart."""
+"""The transposition table's packed entries (tt.py): what a probe reads back from an entry's cache
+line (and spill line) is what was stored, and the points profile alone tells two positions'
+primary keys apart."""
 
 import random
 
@@ -11,10 +12,11 @@ from musim.games.mu.layout import MuSolverSetup
 from musim.solver.keys import position_keys
 from musim.solver.search import make_state
 from musim.solver.tt import (
-    EXACT,
     NARROW,
-    REM,
+    PLANES,
     SEG_LEN,
+    SPILL,
+    SPILLED,
     TOP_POINTS,
     WIDE,
     _covers,
@@ -69,10 +71,10 @@ def test_packed_entry_reads_back_what_was_stored(seed):
     """Store random entries (any mask, bounds and best move) and read them back: the bounds, the
     best move, the top mask, the top cards' points, and which positions the entry holds: the
     same top planes under the mask (the point planes only when asked for exactly), nothing
-    beyond it, and for an EXACT entry only its own position."""
+    beyond it; a SPILL entry's planes hold until a later one takes its spill line."""
     rng = random.Random(seed)
     tt, st = make_table(1), make_state()
-    forms = set()
+    forms, spills = set(), 0
     for _ in range(300):
         n = rng.randrange(3, 7)
         tricks = rng.randrange(1, 60 // n + 1)
@@ -95,28 +97,28 @@ def test_packed_entry_reads_back_what_was_stored(seed):
         forms.add(form)
         assert (lower(tt, i), upper(tt, i), best_move(tt, i)) == (lb, ub, best)
         t = bin(int(mask)).count("1")
-        assert form == (NARROW if t <= 32 else WIDE if not (full[3] | full[4] | full[5]) & mask else EXACT)
-        all_cards = np.uint64((1 << count) - 1)
-        assert top_mask_of(tt, i) == (all_cards if form == EXACT else mask)
-        o1, o2 = _top_points(tt, i)
-        if form == NARROW:
-            assert (o1, o2) == (full[TOP_POINTS] & mask, full[TOP_POINTS + 1] & mask)
+        assert form == (NARROW if t <= 32 else WIDE if not (full[3] | full[4] | full[5]) & mask else SPILL)
+        assert top_mask_of(tt, i) == mask
+        assert _top_points(tt, i) == (full[TOP_POINTS] & mask, full[TOP_POINTS + 1] & mask)
         assert _covers(tt, i, points, full, ends, length, True)
         for _ in range(12):
             w = rng.randrange(6)
             pos = rng.randrange(count)
             other = full.copy()
             other[w] ^= np.uint64(1 << pos)
-            on_top = (form == EXACT and w < 3) or (form != EXACT and mask >> np.uint64(pos) & np.uint64(1))
+            on_top = bool(mask >> np.uint64(pos) & np.uint64(1))
             point_plane = TOP_POINTS <= w < TOP_POINTS + 2
             assert _covers(tt, i, points, other, ends, length, False) == (not on_top or point_plane)
-            if form != EXACT:
-                assert _covers(tt, i, points, other, ends, length, True) == (not on_top)
-        if form == EXACT:
-            other = full.copy()
-            other[REM] ^= np.uint64(1 << rng.randrange(64))
-            assert not _covers(tt, i, points, other, ends, length, False)
-    assert forms == {NARROW, WIDE, EXACT}
+            assert _covers(tt, i, points, other, ends, length, True) == (not on_top)
+        if form == SPILL:  # a later SPILL entry (another stamp) takes its spill line over
+            spills += 1
+            tt.meta[SPILLED] = tt.line[i, PLANES]
+            store(tt, st.key[0], tops, 1, 0, points, full, mask, lb, ub, best, 0)
+            later = [int(j) for j in np.flatnonzero(tt.stamp) if j != i]
+            assert len(later) == 1 and tt.line[later[0], PLANES] == tt.line[i, PLANES]
+            assert _covers(tt, later[0], points, full, ends, length, True)
+            assert not _covers(tt, i, points, full, ends, length, False)
+    assert forms == {NARROW, WIDE, SPILL} and spills > 10
 
 
 @pytest.mark.parametrize("seed", range(3))

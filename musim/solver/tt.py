@@ -35,11 +35,11 @@ each class's top cards) lets the scan skip most of them with one compare, and al
 rest of what a probe reads sits in one cache line per entry: the top part's mask, the
 bounds, the points profile, and the top part's bit planes compressed to its t top cards
 (6 planes of 32 bits for t <= 32, nearly all entries; else the 3 owner planes where no
-top card has points or a tie, as in bridge; else the entry holds only its own position,
-its remaining cards in place of the mask: EXACT; 0.01-0.6% of Mü's entries, though
-costly ones).  An entry takes 73.5 bytes (stamp 8, line 64, work 1, and 0.5: a 4-byte
-fill word per 8 entries, the smallest bucket), 114 before the key and the top planes were
-folded into the line (entry_bytes; docs/solver.md).  When the bucket is full, the
+top card has points or a tie, as in bridge; else, for 0.01-0.6% of Mü's entries, though
+costly ones, the planes go to a line of a small ring of spill lines: SPILL).  An entry
+takes 74.5 bytes (stamp 8, line 64, work 1, 0.5: a 4-byte fill word per 8 entries, the
+smallest bucket, and 1: a spill line per 64 entries), 114 before the key and the top
+planes were folded into the line (entry_bytes; docs/solver.md).  When the bucket is full, the
 entry whose search took the fewest nodes (the cheapest to redo) moves to a second
 bucket, chosen by its key and points profile: a key with more entries than a bucket
 holds then spreads over the table, and a probe that misses in the key's bucket looks in
@@ -64,12 +64,11 @@ from musim.solver.table_size import DEFAULT_MB
 
 KEY_WORDS = 2
 POINTS_WORDS = 3
-TOP_WORDS = 7  # a position's words (keys.position_keys): 6 bit planes over the remaining cards, then REM
-REM = 6  # ... the remaining cards themselves (canonical positions), for an EXACT entry
+TOP_WORDS = 6
 MAX_BUCKET = 512
 MIN_BUCKET = 8
 
-TransTable = namedtuple("TransTable", "stamp line work fill meta flags")
+TransTable = namedtuple("TransTable", "stamp line work fill meta flags spill")
 # stamp[i] = a 16-bit hash of the primary key, then per class (6 bits from bit 16 + 6k) whether
 # the top part covers it, whether two deep, and the owners (mod 4) of its top two cards: one
 # compare rejects most entries that cannot hold the position (hundreds may share its key);
@@ -80,17 +79,20 @@ TransTable = namedtuple("TransTable", "stamp line work fill meta flags")
 # one short run of memory;
 # fill[b] = generation << 16 | the number of entries bucket b holds (they come first);
 # meta[0] = current generation (below 2**16), meta[1] = number of buckets, meta[2] = entries per bucket,
-# meta[STORED] = new entries taken in, meta[LOST] = entries given up for them (since the table was made);
-# flags: scratch for a bucket's scan, one byte per entry (see _candidates)
-STORED, LOST = 3, 4
+# meta[STORED] = new entries taken in, meta[LOST] = entries given up for them (since the table was made),
+# meta[SPILLED] = the next spill line to take;
+# flags: scratch for a bucket's scan, one byte per entry (see _candidates);
+# spill[j] = a SPILL entry's top planes (full words & mask, columns 1..6) and in column 0 the
+# entry that owns it (a ring: a later SPILL entry takes it over, and the first then holds nothing)
+STORED, LOST, SPILLED = 3, 4, 5
+SPILL_SHARE = 64  # entries per spill line
 LINE_WORDS = 8
 MASK, BOUNDS, PROFILE, PLANES = 0, 1, 2, 2 + POINTS_WORDS  # line columns
 # an entry's form (_pack's bits 40-41): how its top part's planes (owners 0-2, point levels 3-4,
 # ties 5) are packed in line[PLANES:] for its t top cards (the mask's bits):
 NARROW = 0  # t <= 32: two planes a word, (0, 1), (2, 5), (3, 4), each compressed to t bits
 WIDE = 1  # t > 32, no points or ties on top (bridge): owners 0-2 a word each, compressed
-EXACT = 2  # t > 32 otherwise: the entry holds its own position only: line[MASK] = its remaining
-# cards (REM), line[PLANES:] its owner planes over all of them
+SPILL = 2  # t > 32 otherwise: line[PLANES] = the spill line holding its planes
 SEG_STARTS = MAX_CLASSES * MAX_SEATS  # a probe's segs: points runs' offsets, then class starts,
 SEG_LEN = SEG_STARTS + MAX_CLASSES + 1  # then their number, then the profile's length
 SEG_FIELDS = SEG_LEN + 1  # (keys.position_keys)
@@ -104,7 +106,7 @@ THIRDS = np.array([sum(1 << k for k in range(64) if (k + r) % 3 == 2) for r in r
 
 def entry_bytes():
     """Bytes a table entry takes: stamp, line, work, and its share of its bucket's fill word."""
-    return 8 + LINE_WORDS * 8 + 1 + 4 / MIN_BUCKET
+    return 8 + LINE_WORDS * 8 + 1 + 4 / MIN_BUCKET + LINE_WORDS * 8 / SPILL_SHARE
 
 
 def _cache_lines(entries):
@@ -124,8 +126,9 @@ def make_table(megabytes=DEFAULT_MB):
         line=_cache_lines(entries),
         work=np.zeros(entries, np.int8),
         fill=np.zeros(entries // MIN_BUCKET, np.uint32),
-        meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET, 0, 0], np.int64),
+        meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET, 0, 0, 0], np.int64),
         flags=np.zeros(MAX_BUCKET, np.uint8),
+        spill=_cache_lines(entries // SPILL_SHARE),
     )
 
 
@@ -198,9 +201,8 @@ def _low_ones(n):
 
 @flat_kernel(inline="always")
 def top_mask_of(tt, i):
-    """The positions of entry i's top cards among the remaining cards (an EXACT entry: all)."""
-    m = tt.line[i, MASK]
-    return _low_ones(popcount(m)) if form_of(tt, i) == EXACT else m
+    """The positions of entry i's top cards among the remaining cards."""
+    return tt.line[i, MASK]
 
 
 @flat_kernel(inline="always")
@@ -211,14 +213,27 @@ def _pair(a, b, m):
 
 @flat_kernel(inline="always")
 def _planes(full, mask):
-    """(form, mask word, the 3 plane words) of an entry whose top part is `full` at `mask`
-    (EXACT: the mask word is the remaining cards, full[REM])."""
+    """(form, the 3 plane words) of an entry whose top part is `full` at `mask` (SPILL: none,
+    store spills them)."""
     t = popcount(mask)
     if t <= 32:
-        return NARROW, mask, _pair(full[0], full[1], mask), _pair(full[2], full[5], mask), _pair(full[3], full[4], mask)
+        return NARROW, _pair(full[0], full[1], mask), _pair(full[2], full[5], mask), _pair(full[3], full[4], mask)
     if not ((full[TOP_POINTS] | full[TOP_POINTS + 1] | full[5]) & mask):
-        return WIDE, mask, compress(full[0], mask), compress(full[1], mask), compress(full[2], mask)
-    return EXACT, full[REM], full[0], full[1], full[2]
+        return WIDE, compress(full[0], mask), compress(full[1], mask), compress(full[2], mask)
+    return SPILL, np.uint64(0), np.uint64(0), np.uint64(0)
+
+
+@flat_kernel(inline="always")
+def _spilled(tt, i, full, m, exact):
+    """Does SPILL entry i still own its spill line, whose planes agree with full at m (exact:
+    the point planes too)?"""
+    j = tt.line[i, PLANES]
+    if tt.spill[j, 0] != np.uint64(i):
+        return False
+    for w in range(TOP_WORDS):
+        if (exact or w < TOP_POINTS or w >= TOP_POINTS + 2) and full[w] & m != tt.spill[j, 1 + w]:
+            return False
+    return True
 
 
 @flat_kernel
@@ -354,12 +369,8 @@ def _covers(tt, i, points, full, ends, length, exact):
                 return False
         if full[5] & m or (exact and (full[TOP_POINTS] | full[TOP_POINTS + 1]) & m):
             return False
-    else:
-        if m != full[REM]:
-            return False
-        for w in range(3):
-            if full[w] != tt.line[i, PLANES + w]:
-                return False
+    elif not _spilled(tt, i, full, m, exact):
+        return False
     return _same_key(tt, i, points, ends, length)
 
 
@@ -384,10 +395,13 @@ def _run_counts(words, p):
 @flat_kernel(inline="always")
 def _top_points(tt, i):
     """Entry i's top cards' point planes (1 point; 2 or more) at their positions among the
-    remaining cards (an EXACT entry: none, as it holds only positions with its points)."""
+    remaining cards."""
     form = form_of(tt, i)
-    if form != NARROW:
+    if form == WIDE:
         return np.uint64(0), np.uint64(0)
+    if form == SPILL:
+        j = tt.line[i, PLANES]
+        return tt.spill[j, 1 + TOP_POINTS], tt.spill[j, 2 + TOP_POINTS]
     m, v = tt.line[i, MASK], tt.line[i, PLANES + 2]
     return deposit(v & LOW32, m), deposit(v >> np.uint64(32), m)
 
@@ -395,8 +409,6 @@ def _top_points(tt, i):
 @flat_kernel(inline="always")
 def _top_differ(tt, i, full):
     """The positions of entry i's top cards whose points differ from those of `full`."""
-    if form_of(tt, i) == EXACT:
-        return np.uint64(0)
     m = tt.line[i, MASK]
     o1, o2 = _top_points(tt, i)
     return ((full[TOP_POINTS] & m) ^ o1) | ((full[TOP_POINTS + 1] & m) ^ o2)
@@ -557,9 +569,9 @@ def probe(tt, key, tops, points, full, segs, need, free):
 
 
 @flat_kernel
-def _merge(tt, b, stamp, points, form, mask, p0, p1, p2, lb, ub, best, work):
+def _merge(tt, b, stamp, points, full, mask, form, p0, p1, p2, lb, ub, best, work):
     """Merge the bounds into bucket b's entry for exactly these positions (the same stamp, points
-    profile, form, mask word and planes: _planes), if it has one."""
+    profile, mask, form and planes: _planes), if it has one."""
     base = b * tt.meta[2]
     used = _used(tt, b)
     _candidates(tt, base, used, stamp, True)
@@ -569,9 +581,11 @@ def _merge(tt, b, stamp, points, form, mask, p0, p1, p2, lb, ub, best, work):
             tt.flags[j]
             and tt.line[i, MASK] == mask
             and form_of(tt, i) == form
-            and tt.line[i, PLANES] == p0
-            and tt.line[i, PLANES + 1] == p1
-            and tt.line[i, PLANES + 2] == p2
+            and (
+                _spilled(tt, i, full, mask, True)
+                if form == SPILL
+                else tt.line[i, PLANES] == p0 and tt.line[i, PLANES + 1] == p1 and tt.line[i, PLANES + 2] == p2
+            )
             and _same_points(tt, i, points)
         ):
             old = best_move(tt, i)
@@ -604,6 +618,9 @@ def _move(tt, src, dst):
     for w in range(LINE_WORDS):
         tt.line[dst, w] = tt.line[src, w]
     tt.work[dst] = tt.work[src]
+    j = tt.line[src, PLANES]
+    if form_of(tt, src) == SPILL and tt.spill[j, 0] == np.uint64(src):
+        tt.spill[j, 0] = dst
 
 
 @flat_kernel(inline="always")
@@ -621,11 +638,11 @@ def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
     b, h = _place(tt, key)
     b2 = _second(tt, points)
     stamp = _stamp(h, tops, covered, deep)
-    form, word, p0, p1, p2 = _planes(full, mask)
-    if _merge(tt, b, stamp, points, form, word, p0, p1, p2, lb, ub, best, work):
+    form, p0, p1, p2 = _planes(full, mask)
+    if _merge(tt, b, stamp, points, full, mask, form, p0, p1, p2, lb, ub, best, work):
         return
     full_b = _used(tt, b) == tt.meta[2]
-    if full_b and b2 != b and _merge(tt, b2, stamp, points, form, word, p0, p1, p2, lb, ub, best, work):
+    if full_b and b2 != b and _merge(tt, b2, stamp, points, full, mask, form, p0, p1, p2, lb, ub, best, work):
         return
     i = _slot(tt, b)
     lost = full_b
@@ -639,8 +656,15 @@ def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
         i = _slot(tt, b2)
     tt.meta[STORED] += 1
     tt.meta[LOST] += lost
+    if form == SPILL:  # the next spill line, taken from the entry that had it
+        j = tt.meta[SPILLED]
+        tt.meta[SPILLED] = j + 1 if j + 1 < tt.spill.shape[0] else 0
+        tt.spill[j, 0] = i
+        for w in range(TOP_WORDS):
+            tt.spill[j, 1 + w] = full[w] & mask
+        p0 = np.uint64(j)
     tt.stamp[i] = stamp
-    tt.line[i, MASK] = word
+    tt.line[i, MASK] = mask
     tt.line[i, BOUNDS] = _pack(lb, ub, best, form)
     for w in range(POINTS_WORDS):
         tt.line[i, PROFILE + w] = points[w]
