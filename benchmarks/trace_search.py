@@ -4,8 +4,9 @@
 `need` points?") whose answers narrow [lo, hi] until they meet.  This runs the same
 loop from Python on one full deal of bench_solver.py's sets (random contracts,
 or a heuristic run's) and prints, per search, the need asked, the answer,
-the bound it proved, the nodes it searched and its time, so that a slow deal shows
-which searches cost what; --tt-mb shows what a larger table changes.  (The first run
+the bound it proved, the nodes it searched and its time, and the table's fill: the entries
+it took in and those it gave up for them (tt.STORED, tt.LOST) of the table's capacity, so
+that a slow deal shows which searches cost what; --tt-mb shows what a larger table changes.  (The first run
 compiles the search on its own, some 30 s, before its first line.)
 
 Usage: python benchmarks/trace_search.py --players 4 --deal 0 [--tt-mb 512] [--contracts auction]
@@ -22,7 +23,7 @@ from common import full_tricks, positions, prefaulted
 from musim.games.mu.solve import MuSolver
 from musim.solver.search import available, can_reach, set_owners
 from musim.solver.stats import S_NODES
-from musim.solver.tt import DEFAULT_MB, make_table
+from musim.solver.tt import DEFAULT_MB, LOST, STORED, make_table
 
 
 def start_position(players, deal, contracts, seed):
@@ -47,19 +48,26 @@ def main():
     avail = available(g, st.hands, st.line, k)
     set_owners(g, st)
     lo, hi = 0, avail
+    meta = solver.tt.meta
+    print(f"table: {a.tt_mb} MB, {solver.tt.stamp.shape[0]:,} entries", flush=True)
     start = time.perf_counter()
     while lo < hi:
         need = (lo + hi + 1) // 2
         st.stats[S_NODES] = 0
         t = time.perf_counter()
+        stored, lost = meta[STORED], meta[LOST]
         reached, bound = can_reach(g, solver.tt, st, leader, k, need, avail, k)
         print(
             f"need {need:2d}: {'yes' if reached else 'no '} (bound {bound:2d}), {st.stats[S_NODES]:,} nodes, "
-            f"{time.perf_counter() - t:.1f} s",
+            f"{time.perf_counter() - t:.1f} s; {meta[STORED] - stored:,} entries stored, "
+            f"{meta[LOST] - lost:,} given up",
             flush=True,
         )
         lo, hi = (bound, hi) if reached else (lo, bound)
-    print(f"value {lo}, {time.perf_counter() - start:.1f} s in all")
+    print(
+        f"value {lo}, {time.perf_counter() - start:.1f} s in all; {meta[STORED]:,} entries stored, "
+        f"{meta[LOST]:,} given up"
+    )
 
 
 if __name__ == "__main__":

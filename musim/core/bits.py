@@ -3,8 +3,9 @@
 Hands are uint64 masks (docs/rules.md §1); counting and iterating their bits is the
 innermost operation of every kernel, so popcount and count-trailing-zeros go
 straight to LLVM's intrinsics instead of a Python-level loop.  `compress` (x86's
-PEXT) packs the bits of one mask at the positions of another; it is one instruction
-where the CPU has BMI2 and numba compiles for it, else a loop over the mask's bits.
+PEXT) packs the bits of one mask at the positions of another, `deposit` (PDEP) unpacks
+them; each is one instruction where the CPU has BMI2 and numba compiles for it, else a
+loop over the mask's bits.
 """
 
 import platform
@@ -61,16 +62,25 @@ def _ctlz(typingctx, x):
     return sig, codegen
 
 
-@intrinsic
-def _pext(typingctx, x, m):
-    sig = types.uint64(types.uint64, types.uint64)
+def _bmi2(name):
+    """The codegen of BMI2's 64-bit instruction `name` (pext, pdep)."""
 
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=ir.FunctionType(i64, [i64, i64]))
+        fn = builder.module.declare_intrinsic(f"llvm.x86.bmi.{name}.64", fnty=ir.FunctionType(i64, [i64, i64]))
         return builder.call(fn, args)
 
-    return sig, codegen
+    return codegen
+
+
+@intrinsic
+def _pext(typingctx, x, m):
+    return types.uint64(types.uint64, types.uint64), _bmi2("pext")
+
+
+@intrinsic
+def _pdep(typingctx, x, m):
+    return types.uint64(types.uint64, types.uint64), _bmi2("pdep")
 
 
 HAS_PEXT = (
@@ -130,6 +140,21 @@ def compress(x, m):
         if x & low:
             out |= np.uint64(1) << i
         i += np.uint64(1)
+        m ^= low
+    return out
+
+
+@njit(cache=True, inline="always")
+def deposit(x, m):
+    """The low bits of x placed, in order, at the set positions of m (x86's PDEP; compress's inverse)."""
+    if HAS_PEXT:
+        return _pdep(np.uint64(x), np.uint64(m))
+    out = np.uint64(0)
+    while m:
+        low = m & (~m + np.uint64(1))
+        if x & np.uint64(1):
+            out |= low
+        x = np.uint64(x) >> np.uint64(1)
         m ^= low
     return out
 

@@ -11,7 +11,7 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import compress, drop_lowest, highest, lowest, nth_bit, popcount
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.trick import from_power_of, remaining, span
-from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_STARTS, top_owners
+from musim.solver.tt import KEY_WORDS, POINTS_WORDS, SEG_LEN, SEG_STARTS, top_owners
 
 
 @flat_kernel(inline="always")
@@ -23,13 +23,16 @@ def position_keys(g, st, leader, won, trump, words, key, points):
     game's count_bonus makes the value depend on it (layout.SolverGame); trump: the trump in
     force, in the key where the game's namers change it, with the namers left in each class.
     words: remaining cards numbered 0.. in class and power order; words 0-2 are the
-    bit planes of their owners, 3-4 their point levels (1 and 2: layout.SolverGame), 5 marks a card of the
-    same power as the one before it.  key: the leader and the number of cards each seat
-    holds per class, as that many 1 bits and a 0 (at most 60 cards + 8 classes x 6 seats
-    + 3 bits: 2 words; layout.check_limits).  points: the number of cards each seat holds per class
-    and point level, packed alike (at most 192 bits: 3 words).  st.segs: where each
-    class and seat's run of points starts (k * MAX_SEATS + s), and from SEG_STARTS on where each
-    class starts among the remaining cards, then their number (for tt._point_shift).
+    bit planes of their owners, 3-4 their point levels (1 and 2: layout.SolverGame), 5 marks a
+    card of the same power as the one before it.  key: the leader and the number of cards each
+    seat holds per class, as that many 1 bits and a 0 (at most layout.KEY_BITS + 3 bits: 2
+    words; layout.check_limits), then won and trump as above: it picks the table bucket.
+    points: the number of cards each seat holds per class and point level, packed alike
+    (1^c0 0 1^c1 0 1^c2 0), then the key's other parts as in key (at most layout.POINTS_BITS +
+    3 bits: 3 words); so it holds the key, and the table stores only it (tt._same_key).
+    st.segs: where each class and seat's run of points starts (k * MAX_SEATS + s), and from
+    SEG_STARTS on where each class starts among the remaining cards, then their number (for
+    tt._point_shift), then the runs' length (SEG_LEN).
     """
     rem = remaining(g, st)
     for w in range(KEY_WORDS):
@@ -79,15 +82,26 @@ def position_keys(g, st, leader, won, trump, words, key, points):
                 st.segs[k * MAX_SEATS + s] = ppos
                 ppos += cnt + 3
     st.segs[SEG_STARTS + MAX_CLASSES] = at
+    st.segs[SEG_LEN] = ppos
+    pos = _key_rest(g, rem, key, pos, leader, won, trump)
+    _key_rest(g, rem, points, ppos, leader, won, trump)
+    return rem, tops
+
+
+@flat_kernel(inline="always")
+def _key_rest(g, rem, words, pos, leader, won, trump):
+    """Write the primary key's parts after the counts into the bit string `words` from bit `pos`
+    on (the tricks won, the trump in force and the namers left, where the game keys them), and
+    the leader into its last 3 bits; returns the position after them."""
     if g.counts_tricks:
-        pos = put_run(key, pos, won)
+        pos = put_run(words, pos, won)
     if g.namers:  # the top part knows cards by their rank order only: the namers are the top
-        pos = put_run(key, pos, trump + 1)  # ones of their class (layout.make_game), so many of them
+        pos = put_run(words, pos, trump + 1)  # ones of their class (layout.make_game), so many of them
         for k in range(MAX_CLASSES):
             if g.class_mask[k]:
-                pos = put_run(key, pos, popcount(rem & g.namers & g.class_mask[k]))
-    key[KEY_WORDS - 1] |= np.uint64(leader) << np.uint64(61)
-    return rem, tops
+                pos = put_run(words, pos, popcount(rem & g.namers & g.class_mask[k]))
+    words[words.shape[0] - 1] |= np.uint64(leader) << np.uint64(61)
+    return pos
 
 
 @flat_kernel(inline="always")

@@ -21,7 +21,7 @@ from musim.solver.ordering import HAND_ORDER
 MAX_SEATS = 8
 MAX_CLASSES = 8
 KEY_BITS = 125  # keys.position_keys: the cards' and the seats' runs per class, before the leader's 3 bits
-POINTS_BITS = 192  # keys.position_keys: the points profile's runs
+POINTS_BITS = 189  # keys.position_keys: the points profile's runs and the key's other parts, before the leader's 3 bits
 MAX_POINTS = 16000  # tt: bounds are 16-bit, and the search's "no bound" is 32000
 MAX_TRICKS = 32  # 64 cards, 2 seats
 
@@ -113,7 +113,8 @@ def check_limits(n, cards, classes, point_range, counts_tricks=False, namers=0):
         raise ValueError(f"{classes} classes: the solver takes at most {MAX_CLASSES}")
     tricks_bits = cards // n + 1 if counts_tricks else 0
     trump_bits = 2 * classes + 1 + namers if namers else 0
-    if cards + classes * n + tricks_bits + trump_bits > KEY_BITS or cards + 3 * classes * n > POINTS_BITS:
+    rest = tricks_bits + trump_bits
+    if cards + classes * n + rest > KEY_BITS or cards + 3 * classes * n + rest > POINTS_BITS:
         raise ValueError(f"{cards} cards in {classes} classes for {n} seats do not fit the table's keys")
     if point_range > MAX_POINTS:
         raise ValueError(f"points up to {point_range}: the table's bounds hold at most {MAX_POINTS}")

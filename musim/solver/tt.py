@@ -4,7 +4,7 @@ Entries are stored at trick boundaries and describe a *set* of positions (Ginsbe
 partition search; DDS's "winning ranks"), in two parts:
 
 - the primary key: the leader and how many cards each seat holds of each class
-  (keys.position_keys packs it into 2 words);
+  (keys.position_keys packs it into 2 words, which pick the entry's bucket);
 - the top part: for each class, the top few remaining cards (a mask over the
   remaining cards in class and power order) with their owners and equal-power
   links (and points, which a position it holds may have others of: `_point_shift`).
@@ -17,20 +17,29 @@ fixes: the same play, card for card of each seat and class, wins the same tricks
 Only their points may differ, and the team's points move by at most the points the
 low cards lose (or gain) when each seat's cards of a class are matched cheapest to
 cheapest.  So an entry also keeps the stored position's points profile (per class
-and seat, the count of cards of each point level, layout.SolverGame: 3 words), and a
+and seat, the count of cards of each point level, layout.SolverGame; with the rest of the
+primary key after it, it holds the whole key: 3 words, the only key an entry keeps), and a
 probe lowers its lower bound by that loss and raises its upper bound by that gain (`_shift`;
 only where the levels are the points 0, 1 and 2, the game's free_points, else an entry
 holds only positions of the same points);
 for positions with the same profile the bounds hold as stored.  The top cards, matched
 rank to rank, win the same tricks whatever their points, so their points may differ
-too, at the cost of a dearer shift (`_point_shift`).  Keys are compared in full, so a
-hit is never a hash collision.
+too, at the cost of a dearer shift (`_point_shift`).  Keys are compared in full (the
+profile's runs end where the position's do, and the rest of the key is the same:
+`_same_key`), so a hit is never a hash collision.
 
 Each entry holds a lower and an upper bound on the points the maximising team still
 takes and the last best move (as a position in that order).  The entries of one primary
 key share a bucket, scanned in full; a stamp per entry (the key's hash and the owners of
-each class's top cards) lets the scan skip most of them with one compare, and the rest
-of what a probe reads sits in one cache line per entry.  When the bucket is full, the
+each class's top cards) lets the scan skip most of them with one compare, and all the
+rest of what a probe reads sits in one cache line per entry: the top part's mask, the
+bounds, the points profile, and the top part's bit planes compressed to its t top cards
+(6 planes of 32 bits for t <= 32, nearly all entries; else the 3 owner planes where no
+top card has points or a tie, as in bridge; else, for 0.01-0.6% of Mü's entries, though
+costly ones, the planes go to a line of a small ring of spill lines: SPILL).  An entry
+takes 74.5 bytes (stamp 8, line 64, work 1, 0.5: a 4-byte fill word per 8 entries, the
+smallest bucket, and 1: a spill line per 64 entries), 114 before the key and the top
+planes were folded into the line (entry_bytes; docs/solver.md).  When the bucket is full, the
 entry whose search took the fewest nodes (the cheapest to redo) moves to a second
 bucket, chosen by its key and points profile: a key with more entries than a bucket
 holds then spreads over the table, and a probe that misses in the key's bucket looks in
@@ -49,7 +58,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from musim.compile.jit import flat_kernel
-from musim.core.bits import drop_lowest, lowest, popcount
+from musim.core.bits import compress, deposit, drop_lowest, lowest, popcount
 from musim.solver.layout import MAX_CLASSES, MAX_SEATS
 from musim.solver.table_size import DEFAULT_MB
 
@@ -59,28 +68,45 @@ TOP_WORDS = 6
 MAX_BUCKET = 512
 MIN_BUCKET = 8
 
-TransTable = namedtuple("TransTable", "stamp line key points work fill meta flags")
+TransTable = namedtuple("TransTable", "stamp line work fill meta flags spill")
 # stamp[i] = a 16-bit hash of the primary key, then per class (6 bits from bit 16 + 6k) whether
 # the top part covers it, whether two deep, and the owners (mod 4) of its top two cards: one
 # compare rejects most entries that cannot hold the position (hundreds may share its key);
-# line[i] = one cache line with all a probe needs next: the top part's mask, its TOP_WORDS
-# words, and the bounds and best move packed (see _pack);
+# line[i] = one cache line with all a probe reads: the top part's mask, the bounds, best move
+# and form packed (_pack), the points profile with the rest of the primary key (keys.position_keys:
+# it holds the key's counts, _same_key) and the top part's bit planes packed (_planes);
 # work[i] = log2 of the nodes entry i's search took, apart so that choosing a victim reads
 # one short run of memory;
 # fill[b] = generation << 16 | the number of entries bucket b holds (they come first);
-# meta[0] = current generation, meta[1] = number of buckets, meta[2] = entries per bucket;
-# flags: scratch for a bucket's scan, one byte per entry (see _candidates)
+# meta[0] = current generation (below 2**16), meta[1] = number of buckets, meta[2] = entries per bucket,
+# meta[STORED] = new entries taken in, meta[LOST] = entries given up for them (since the table was made),
+# meta[SPILLED] = the next spill line to take;
+# flags: scratch for a bucket's scan, one byte per entry (see _candidates);
+# spill[j] = a SPILL entry's top planes (full words & mask, columns 1..6) and in column 0 the
+# entry that owns it (a ring: a later SPILL entry takes it over, and the first then holds nothing)
+STORED, LOST, SPILLED = 3, 4, 5
+SPILL_SHARE = 64  # entries per spill line
 LINE_WORDS = 8
-MASK, BOUNDS = 0, TOP_WORDS + 1  # line columns; the top words are 1..TOP_WORDS
-SEG_STARTS = MAX_CLASSES * MAX_SEATS  # a probe's segs: points runs' offsets, then class starts
-SEG_FIELDS = SEG_STARTS + MAX_CLASSES + 1  # (keys.position_keys)
+MASK, BOUNDS, PROFILE, PLANES = 0, 1, 2, 2 + POINTS_WORDS  # line columns
+# an entry's form (_pack's bits 40-41): how its top part's planes (owners 0-2, point levels 3-4,
+# ties 5) are packed in line[PLANES:] for its t top cards (the mask's bits):
+NARROW = 0  # t <= 32: two planes a word, (0, 1), (2, 5), (3, 4), each compressed to t bits
+WIDE = 1  # t > 32, no points or ties on top (bridge): owners 0-2 a word each, compressed
+SPILL = 2  # t > 32 otherwise: line[PLANES] = the spill line holding its planes
+SEG_STARTS = MAX_CLASSES * MAX_SEATS  # a probe's segs: points runs' offsets, then class starts,
+SEG_LEN = SEG_STARTS + MAX_CLASSES + 1  # then their number, then the profile's length
+SEG_FIELDS = SEG_LEN + 1  # (keys.position_keys)
 TOP_POINTS = 3  # the first of the top words' point planes, 3 (1 point) and 4 (2 or more): keys.position_keys
 LOW16 = np.uint64(0xFFFF)  # the stamp's hash
+LOW32 = np.uint64(0xFFFFFFFF)
 COVERED = np.uint64(sum(1 << (16 + 6 * k) for k in range(MAX_CLASSES)))  # the stamp's class flags
+# _ends: the bits k of a word's zeros that end a run of three, by the zeros before the word (mod 3)
+THIRDS = np.array([sum(1 << k for k in range(64) if (k + r) % 3 == 2) for r in range(3)], np.uint64)
 
 
 def entry_bytes():
-    return (1 + 8 + KEY_WORDS + POINTS_WORDS) * 8 + 1 + 8 / MIN_BUCKET
+    """Bytes a table entry takes: stamp, line, work, and its share of its bucket's fill word."""
+    return 8 + LINE_WORDS * 8 + 1 + 4 / MIN_BUCKET + LINE_WORDS * 8 / SPILL_SHARE
 
 
 def _cache_lines(entries):
@@ -98,12 +124,11 @@ def make_table(megabytes=DEFAULT_MB):
     return TransTable(
         stamp=np.zeros(entries, np.uint64),
         line=_cache_lines(entries),
-        key=np.zeros((entries, KEY_WORDS), np.uint64),
-        points=np.zeros((entries, POINTS_WORDS), np.uint64),
         work=np.zeros(entries, np.int8),
-        fill=np.zeros(entries // MIN_BUCKET, np.uint64),
-        meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET], np.int64),
+        fill=np.zeros(entries // MIN_BUCKET, np.uint32),
+        meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET, 0, 0, 0], np.int64),
         flags=np.zeros(MAX_BUCKET, np.uint8),
+        spill=_cache_lines(entries // SPILL_SHARE),
     )
 
 
@@ -131,10 +156,13 @@ def _prefetch_row(typingctx, arr, i):
 
 
 @flat_kernel(inline="always")
-def _pack(lb, ub, best):
-    """lb and ub as 16-bit two's complement, best as 8 bits (-1: none)."""
+def _pack(lb, ub, best, form):
+    """lb and ub as 16-bit two's complement, best as 8 bits (-1: none), the entry's form 2 bits."""
     return (
-        np.uint64(lb & 0xFFFF) | (np.uint64(ub & 0xFFFF) << np.uint64(16)) | (np.uint64(best & 0xFF) << np.uint64(32))
+        np.uint64(lb & 0xFFFF)
+        | (np.uint64(ub & 0xFFFF) << np.uint64(16))
+        | (np.uint64(best & 0xFF) << np.uint64(32))
+        | (np.uint64(form) << np.uint64(40))
     )
 
 
@@ -161,8 +189,51 @@ def best_move(tt, i):
 
 
 @flat_kernel(inline="always")
+def form_of(tt, i):
+    return np.int64((tt.line[i, BOUNDS] >> np.uint64(40)) & np.uint64(3))
+
+
+@flat_kernel(inline="always")
+def _low_ones(n):
+    """The n low bits set, 1 <= n <= 64."""
+    return ~np.uint64(0) >> np.uint64(64 - n)
+
+
+@flat_kernel(inline="always")
 def top_mask_of(tt, i):
+    """The positions of entry i's top cards among the remaining cards."""
     return tt.line[i, MASK]
+
+
+@flat_kernel(inline="always")
+def _pair(a, b, m):
+    """The bits of a and of b at m's positions, compressed into a word's low and high halves."""
+    return compress(a, m) | (compress(b, m) << np.uint64(32))
+
+
+@flat_kernel(inline="always")
+def _planes(full, mask):
+    """(form, the 3 plane words) of an entry whose top part is `full` at `mask` (SPILL: none,
+    store spills them)."""
+    t = popcount(mask)
+    if t <= 32:
+        return NARROW, _pair(full[0], full[1], mask), _pair(full[2], full[5], mask), _pair(full[3], full[4], mask)
+    if not ((full[TOP_POINTS] | full[TOP_POINTS + 1] | full[5]) & mask):
+        return WIDE, compress(full[0], mask), compress(full[1], mask), compress(full[2], mask)
+    return SPILL, np.uint64(0), np.uint64(0), np.uint64(0)
+
+
+@flat_kernel(inline="always")
+def _spilled(tt, i, full, m, exact):
+    """Does SPILL entry i still own its spill line, whose planes agree with full at m (exact:
+    the point planes too)?"""
+    j = tt.line[i, PLANES]
+    if tt.spill[j, 0] != np.uint64(i):
+        return False
+    for w in range(TOP_WORDS):
+        if (exact or w < TOP_POINTS or w >= TOP_POINTS + 2) and full[w] & m != tt.spill[j, 1 + w]:
+            return False
+    return True
 
 
 @flat_kernel
@@ -178,7 +249,7 @@ def new_generation(tt, bucket):
     tt.meta[2] = bucket
     tt.meta[1] = tt.stamp.shape[0] // bucket
     tt.meta[0] += 1
-    if tt.meta[0] >= 2**50:
+    if tt.meta[0] >= 2**16:  # fill keeps 16 bits of it
         tt.fill[:] = 0
         tt.meta[0] = 1
 
@@ -208,8 +279,8 @@ def _place(tt, key):
 @flat_kernel(inline="always")
 def _used(tt, b):
     """Number of entries bucket b holds in the current generation."""
-    f = tt.fill[b]
-    return np.int64(f & np.uint64(0xFFFF)) if f >> np.uint64(16) == np.uint64(tt.meta[0]) else 0
+    f = np.int64(tt.fill[b])
+    return f & 0xFFFF if f >> 16 == tt.meta[0] else 0
 
 
 @flat_kernel(inline="always")
@@ -242,17 +313,65 @@ def _stamp(h, tops, covered, deep):
 
 
 @flat_kernel(inline="always")
-def _covers(tt, i, key, full, exact):
-    """Does entry i, whose stamp matched (_candidates), hold positions with this primary key and
-    full top words (exact: with the same points on top; else any, for _point_shift)?"""
+def _ends(words, length):
+    """The last bits of the profile runs in a points profile's first `length` bits: every third
+    0 (keys.position_keys: a class and seat's run is 1^c0 0 1^c1 0 1^c2 0), as 3 words."""
+    out0 = out1 = out2 = np.uint64(0)
+    phase = 0
+    for w in range(POINTS_WORDS):
+        left = length - 64 * w
+        if left <= 0:
+            break
+        zeros = ~words[w] & (_low_ones(left) if left < 64 else ~np.uint64(0))
+        e = deposit(THIRDS[phase], zeros)
+        if w == 0:
+            out0 = e
+        elif w == 1:
+            out1 = e
+        else:
+            out2 = e
+        phase = (phase + popcount(zeros)) % 3
+    return out0, out1, out2
+
+
+@flat_kernel(inline="always")
+def _same_key(tt, i, points, ends, length):
+    """Has entry i the primary key of the position with points profile `points`, whose first
+    `length` bits are its runs (ending at `ends`, _ends)?  The profile holds the key: its runs
+    give each class and seat's count of cards, and the rest (tricks won, trump, leader) follows
+    them, so the runs must end at the same bits and the rest be the same."""
+    if _same_points(tt, i, points):  # the same profile (in bridge, every entry of the key)
+        return True
+    for w in range(POINTS_WORDS):
+        left = length - 64 * w
+        rest = ~np.uint64(0) if left <= 0 else (~_low_ones(left) if left < 64 else np.uint64(0))
+        if (tt.line[i, PROFILE + w] ^ points[w]) & rest:
+            return False
+    e0, e1, e2 = _ends(tt.line[i, PROFILE : PROFILE + POINTS_WORDS], length)
+    return e0 == ends[0] and e1 == ends[1] and e2 == ends[2]
+
+
+@flat_kernel(inline="always")
+def _covers(tt, i, points, full, ends, length, exact):
+    """Does entry i, whose stamp matched (_candidates), hold positions with this points profile's
+    primary key and these full top words (exact: with the same points on top; else any, for
+    _point_shift)?"""
     m = tt.line[i, MASK]
-    for w in range(TOP_WORDS):
-        if (exact or w < TOP_POINTS or w >= TOP_POINTS + 2) and full[w] & m != tt.line[i, 1 + w]:
+    form = form_of(tt, i)
+    if form == NARROW:
+        if _pair(full[0], full[1], m) != tt.line[i, PLANES] or _pair(full[2], full[5], m) != tt.line[i, PLANES + 1]:
             return False
-    for w in range(KEY_WORDS):
-        if tt.key[i, w] != key[w]:
+        if exact and _pair(full[TOP_POINTS], full[TOP_POINTS + 1], m) != tt.line[i, PLANES + 2]:
             return False
-    return True
+    elif form == WIDE:
+        for w in range(3):
+            if compress(full[w], m) != tt.line[i, PLANES + w]:
+                return False
+        if full[5] & m or (exact and (full[TOP_POINTS] | full[TOP_POINTS + 1]) & m):
+            return False
+    elif not _spilled(tt, i, full, m, exact):
+        return False
+    return _same_key(tt, i, points, ends, length)
 
 
 @flat_kernel(inline="always")
@@ -274,11 +393,25 @@ def _run_counts(words, p):
 
 
 @flat_kernel(inline="always")
+def _top_points(tt, i):
+    """Entry i's top cards' point planes (1 point; 2 or more) at their positions among the
+    remaining cards."""
+    form = form_of(tt, i)
+    if form == WIDE:
+        return np.uint64(0), np.uint64(0)
+    if form == SPILL:
+        j = tt.line[i, PLANES]
+        return tt.spill[j, 1 + TOP_POINTS], tt.spill[j, 2 + TOP_POINTS]
+    m, v = tt.line[i, MASK], tt.line[i, PLANES + 2]
+    return deposit(v & LOW32, m), deposit(v >> np.uint64(32), m)
+
+
+@flat_kernel(inline="always")
 def _top_differ(tt, i, full):
     """The positions of entry i's top cards whose points differ from those of `full`."""
     m = tt.line[i, MASK]
-    one = (full[TOP_POINTS] & m) ^ tt.line[i, 1 + TOP_POINTS]
-    return one | ((full[TOP_POINTS + 1] & m) ^ tt.line[i, 2 + TOP_POINTS])
+    o1, o2 = _top_points(tt, i)
+    return ((full[TOP_POINTS] & m) ^ o1) | ((full[TOP_POINTS + 1] & m) ^ o2)
 
 
 @flat_kernel
@@ -295,7 +428,7 @@ def _point_shift(tt, i, points, full, segs, x, loss, budget):
     matching changes nothing, so that is the other cards' matching), plus what the top cards
     themselves lose (gain).  segs: keys.position_keys's segment offsets and class starts."""
     m = tt.line[i, MASK]
-    o1, o2 = tt.line[i, 1 + TOP_POINTS], tt.line[i, 2 + TOP_POINTS]
+    o1, o2 = _top_points(tt, i)
     n1, n2 = full[TOP_POINTS] & m, full[TOP_POINTS + 1] & m
     # the top cards given the stored points take at most their differences off the profiles' cost
     most = budget + popcount(o1 ^ n1) + 2 * popcount((o2 ^ n2) & ~(o1 ^ n1))
@@ -319,7 +452,7 @@ def _point_shift(tt, i, points, full, segs, x, loss, budget):
                 same &= ~full[b]
         group = x & same
         x &= ~group
-        a0, a1 = _run_counts(tt.points[i], segs[k * MAX_SEATS + s])
+        a0, a1 = _run_counts(tt.line[i, PROFILE : PROFILE + POINTS_WORDS], segs[k * MAX_SEATS + s])
         b0, b1 = _run_counts(points, segs[k * MAX_SEATS + s])
         if not loss:
             a0, a1, b0, b1 = b0, b1, a0, a1
@@ -346,7 +479,7 @@ def _shift(tt, i, points, loss, budget):
     total = 0
     prev = 0
     for w in range(POINTS_WORDS):
-        old, new = tt.points[i, w], points[w]
+        old, new = tt.line[i, PROFILE + w], points[w]
         diff = old ^ new
         while diff:
             j = lowest(diff)
@@ -374,26 +507,27 @@ def _candidates(tt, base, used, cur, exact):
 
 
 @flat_kernel(inline="always")
-def _second(tt, key, points):
-    """The bucket of a primary key with one points profile, where entries its own bucket
-    has no room for go: a key that gathers more entries than a bucket holds then spreads
-    over the table, as it would if the profile were part of the key."""
-    return _bucket(tt, _hash(_hash(np.uint64(0x9E3779B97F4A7C15), key), points))
+def _second(tt, points):
+    """The bucket of a primary key with one points profile (the profile holds the key, _same_key),
+    where entries its own bucket has no room for go: a key that gathers more entries than a
+    bucket holds then spreads over the table, as it would if the profile were part of the key."""
+    return _bucket(tt, _hash(np.uint64(0x9E3779B97F4A7C15), points))
 
 
 @flat_kernel
-def _probe_bucket(tt, b, h, key, tops, points, full, segs, need, hint, free):
+def _probe_bucket(tt, b, h, tops, points, full, segs, ends, need, hint, free):
     """probe's answer from bucket b alone (hint: the best-move hint found so far; free: the
     game's free_points, layout.SolverGame)."""
     base = b * tt.meta[2]
     used = _used(tt, b)
+    length = segs[SEG_LEN]
     _candidates(tt, base, used, h | tops, False)
     for j in range(used):
         if tt.flags[j]:
             _prefetch_row(tt.line, base + j)
     for j in range(used):
         i = base + j
-        if tt.flags[j] and _covers(tt, i, key, full, False):
+        if tt.flags[j] and _covers(tt, i, points, full, ends, length, False):
             lb, ub = lower(tt, i), upper(tt, i)
             x = _top_differ(tt, i, full)
             if not free and (x or not _same_points(tt, i, points)):
@@ -425,25 +559,37 @@ def probe(tt, key, tops, points, full, segs, need, free):
     bucket may hold it with other points, those of the second bucket (`_second`) with these;
     free: the game's free_points (else only an entry of the same points holds a position)."""
     b, h = _place(tt, key)
-    found, bound, i, hint = _probe_bucket(tt, b, h, key, tops, points, full, segs, need, -1, free)
+    ends = _ends(points, segs[SEG_LEN])
+    found, bound, i, hint = _probe_bucket(tt, b, h, tops, points, full, segs, ends, need, -1, free)
     if found < 0 and _used(tt, b) == tt.meta[2]:  # only a full bucket passes entries on
-        b2 = _second(tt, key, points)
+        b2 = _second(tt, points)
         if b2 != b:
-            found, bound, i, hint = _probe_bucket(tt, b2, h, key, tops, points, full, segs, need, hint, free)
+            found, bound, i, hint = _probe_bucket(tt, b2, h, tops, points, full, segs, ends, need, hint, free)
     return found, bound, i, hint
 
 
 @flat_kernel
-def _merge(tt, b, stamp, key, points, full, mask, lb, ub, best, work):
-    """Merge the bounds into bucket b's entry for exactly these positions, if it has one."""
+def _merge(tt, b, stamp, points, full, mask, form, p0, p1, p2, lb, ub, best, work):
+    """Merge the bounds into bucket b's entry for exactly these positions (the same stamp, points
+    profile, mask, form and planes: _planes), if it has one."""
     base = b * tt.meta[2]
     used = _used(tt, b)
     _candidates(tt, base, used, stamp, True)
     for j in range(used):
         i = base + j
-        if tt.flags[j] and tt.line[i, MASK] == mask and _covers(tt, i, key, full, True) and _same_points(tt, i, points):
+        if (
+            tt.flags[j]
+            and tt.line[i, MASK] == mask
+            and form_of(tt, i) == form
+            and (
+                _spilled(tt, i, full, mask, True)
+                if form == SPILL
+                else tt.line[i, PLANES] == p0 and tt.line[i, PLANES + 1] == p1 and tt.line[i, PLANES + 2] == p2
+            )
+            and _same_points(tt, i, points)
+        ):
             old = best_move(tt, i)
-            tt.line[i, BOUNDS] = _pack(max(lower(tt, i), lb), min(upper(tt, i), ub), best if best >= 0 else old)
+            tt.line[i, BOUNDS] = _pack(max(lower(tt, i), lb), min(upper(tt, i), ub), best if best >= 0 else old, form)
             tt.work[i] = max(tt.work[i], work)
             return True
     return False
@@ -455,7 +601,7 @@ def _slot(tt, b):
     base = b * tt.meta[2]
     used = _used(tt, b)
     if used < tt.meta[2]:
-        tt.fill[b] = (np.uint64(tt.meta[0]) << np.uint64(16)) | np.uint64(used + 1)
+        tt.fill[b] = np.uint32((tt.meta[0] << 16) | (used + 1))
         return base + used
     least = np.int8(127)
     for i in range(base, base + used):  # a minimum first (vector code), then where it is
@@ -471,11 +617,10 @@ def _move(tt, src, dst):
     tt.stamp[dst] = tt.stamp[src]
     for w in range(LINE_WORDS):
         tt.line[dst, w] = tt.line[src, w]
-    for w in range(KEY_WORDS):
-        tt.key[dst, w] = tt.key[src, w]
-    for w in range(POINTS_WORDS):
-        tt.points[dst, w] = tt.points[src, w]
     tt.work[dst] = tt.work[src]
+    j = tt.line[src, PLANES]
+    if form_of(tt, src) == SPILL and tt.spill[j, 0] == np.uint64(src):
+        tt.spill[j, 0] = dst
 
 
 @flat_kernel(inline="always")
@@ -491,35 +636,47 @@ def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
     redid the same work over and over (5-player deal 16 of benchmarks/trace_search.py,
     need 22 at 512 MB: 2,100 million nodes then, 1,539 million now)."""
     b, h = _place(tt, key)
-    b2 = _second(tt, key, points)
+    b2 = _second(tt, points)
     stamp = _stamp(h, tops, covered, deep)
-    if _merge(tt, b, stamp, key, points, full, mask, lb, ub, best, work):
+    form, p0, p1, p2 = _planes(full, mask)
+    if _merge(tt, b, stamp, points, full, mask, form, p0, p1, p2, lb, ub, best, work):
         return
     full_b = _used(tt, b) == tt.meta[2]
-    if full_b and b2 != b and _merge(tt, b2, stamp, key, points, full, mask, lb, ub, best, work):
+    if full_b and b2 != b and _merge(tt, b2, stamp, points, full, mask, form, p0, p1, p2, lb, ub, best, work):
         return
     i = _slot(tt, b)
+    lost = full_b
     if full_b and tt.work[i] <= work:
-        v2 = _second(tt, tt.key[i], tt.points[i])
+        v2 = _second(tt, tt.line[i, PROFILE : PROFILE + POINTS_WORDS])
         if v2 != b:
+            lost = _used(tt, v2) == tt.meta[2]
             _move(tt, i, _slot(tt, v2))
     elif full_b:
+        lost = _used(tt, b2) == tt.meta[2]
         i = _slot(tt, b2)
+    tt.meta[STORED] += 1
+    tt.meta[LOST] += lost
+    if form == SPILL:  # the next spill line, taken from the entry that had it
+        j = tt.meta[SPILLED]
+        tt.meta[SPILLED] = j + 1 if j + 1 < tt.spill.shape[0] else 0
+        tt.spill[j, 0] = i
+        for w in range(TOP_WORDS):
+            tt.spill[j, 1 + w] = full[w] & mask
+        p0 = np.uint64(j)
     tt.stamp[i] = stamp
-    for w in range(KEY_WORDS):
-        tt.key[i, w] = key[w]
-    for w in range(POINTS_WORDS):
-        tt.points[i, w] = points[w]
     tt.line[i, MASK] = mask
-    for w in range(TOP_WORDS):
-        tt.line[i, 1 + w] = full[w] & mask
-    tt.line[i, BOUNDS] = _pack(lb, ub, best)
+    tt.line[i, BOUNDS] = _pack(lb, ub, best, form)
+    for w in range(POINTS_WORDS):
+        tt.line[i, PROFILE + w] = points[w]
+    tt.line[i, PLANES] = p0
+    tt.line[i, PLANES + 1] = p1
+    tt.line[i, PLANES + 2] = p2
     tt.work[i] = work
 
 
 @flat_kernel(inline="always")
 def _same_points(tt, i, points):
     for w in range(POINTS_WORDS):
-        if tt.points[i, w] != points[w]:
+        if tt.line[i, PROFILE + w] != points[w]:
             return False
     return True
