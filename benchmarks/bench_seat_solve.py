@@ -60,7 +60,8 @@ POSITIONS = {"panther": panther_position, "wimmueln": wimmueln_position, "muecke
 
 def deal_position(game, players, seed, index):
     """The full-deal position of deal `index` of a heuristic run, for seat 0."""
-    spec = argparse.Namespace(players=players, seed=seed, play="heuristic")
+    options = {o.name: o.default for o in game.options}
+    spec = argparse.Namespace(players=players, seed=seed, play="heuristic", options=options)
     rec = game.record(spec, index)
     replayed = game.replay(rec)
     obj = {"game": game.name, "players": players, "seat": 0} | POSITIONS[game.name](rec, replayed)
