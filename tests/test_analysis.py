@@ -20,6 +20,7 @@ from musim.games.mu.hand_model import N_FEATURES, hand_features
 from musim.games.mu.policies import HEURISTIC
 from musim.games.mu.rules import hand_size
 from musim.games.mu.run import simulate_deals
+from musim.solver.version import SEARCH_VERSION
 
 FIVE = "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5"
 ALL_RED = " ".join(CARD_TEXT[c] for c in range(12))
@@ -479,6 +480,9 @@ def test_balance_checkpoint_is_keyed_by_what_decides_its_rows_alone(tmp_path):
     assert len({name(**kw) for kw in changed} | {name()}) == len(changed) + 1
     assert name(tt_mb=8) == name()
     assert name(node_limit=10**9, tt_mb=8) != name(node_limit=10**9)
+    # under a node limit the search's version too (solver/version.py): which deals give up
+    assert checkpoint_key(**{**base, "node_limit": 10**9})["params"]["search"] == SEARCH_VERSION
+    assert "search" not in checkpoint_key(**base)["params"]
     # the question decides the deals' rows, not the pure-strength view's; the value keeps its old key
     assert name(job="balance-strength", question="reach") == name(job="balance-strength")
     assert "question" not in checkpoint_key(**base)["params"]

@@ -13,6 +13,7 @@ import musim
 from musim.cli import cli
 from musim.engine.parquet import read_metadata
 from musim.games.bridge.solve import random_pbn
+from musim.solver.version import SEARCH_VERSION
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 POSITIONS = (EXAMPLES / "mu-positions.jsonl", EXAMPLES / "trick-positions.jsonl")
@@ -133,7 +134,9 @@ def test_stats_under_a_node_limit_count_each_solve_and_leave_stdout_alone(exact)
     assert any(s["gave_up"] for s in stats)
 
 
-def test_the_node_limit_and_then_the_table_size_name_a_runs_rows():
+def test_the_node_limit_and_then_the_table_size_name_a_runs_rows(monkeypatch):
+    """Under a node limit the key holds the table size and the search's version (which deals give
+    up depends on both); without one, neither."""
     from musim.engine.key import result_key
     from musim.engine.run import default_out, run_key
     from musim.engine.spec import RunSpec, checked
@@ -149,6 +152,8 @@ def test_the_node_limit_and_then_the_table_size_name_a_runs_rows():
     assert name.endswith("mu-4p-dd-seed1")
     limited, limited_name = key_and_name(16, node_limit=10**6)
     options = {"goal": 200, "dd_tricks": 0, "node_limit": 10**6}
-    assert limited == result_key("mu", params | {"tt_mb": 16, "options": options})
+    assert limited == result_key("mu", params | {"tt_mb": 16, "search": SEARCH_VERSION, "options": options})
     assert limited != key_and_name(32, node_limit=10**6)[0]
+    monkeypatch.setattr("musim.engine.run.SEARCH_VERSION", SEARCH_VERSION + 1)
+    assert key_and_name(16, node_limit=10**6)[0] != limited and key_and_name(16)[0] == key
     assert limited_name.endswith("mu-4p-dd-node-limit1000000-seed1")

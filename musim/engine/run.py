@@ -32,6 +32,7 @@ from musim.engine.parts import RunDirectory, read_held
 from musim.engine.spec import RunSpec, checked, keyed_options
 from musim.engine.stop import Stopped, listening
 from musim.games.contract import plays_exactly
+from musim.solver.version import SEARCH_VERSION
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
 
@@ -131,10 +132,11 @@ def resume_command(spec, game):
 
 def run_key(spec, game):
     """The result key (engine/key.py) of a run's rows: what --resume must find unchanged (the
-    table size too under an option that makes rows depend on it: Option.table_sized)."""
+    table size and the search's version too under an option that makes rows depend on the
+    search's node counts: Option.table_sized, solver/version.py)."""
     params = dict(mode=spec.mode, count=spec.count, players=spec.players, play=spec.play, seed=spec.seed)
     if any(o.table_sized and spec.options[o.name] != o.default for o in game.options):
-        params["tt_mb"] = spec.tt_mb
+        params |= {"tt_mb": spec.tt_mb, "search": SEARCH_VERSION}
     return result_key(spec.game, params | {"options": keyed_options(spec, game)})
 
 
