@@ -93,7 +93,7 @@ def test_solve_stats_report_numba_compiling_apart_from_the_solve(monkeypatch):
 
     search = 0.25
 
-    def solve(obj, all_moves):
+    def solve(obj, all_moves, node_limit):
         njit(lambda x: x + 1)(obj["n"])  # a kernel compiled on its first call, as the search is
         time.sleep(search)
         return {"value": obj["n"]}
