@@ -72,13 +72,12 @@ def deal_position(game, players, seed, index):
 
 def run_set(game, players, args, tt, writer):
     solver = game.solver(tt)
-    solver.st.limit[0] = args.node_limit
     rows = []
     for i in range(args.deals):
         obj = deal_position(game, players, args.seed, i)
         clear_stats(solver.st)  # the node limit counts from 0
         start = time.perf_counter()
-        value = solver.solve(obj)["value"]
+        value = solver.solve(obj, node_limit=int(args.node_limit))["value"]
         seconds = time.perf_counter() - start
         nodes = int(solver.st.stats[S_NODES])
         gave_up = bool(solver.st.stats[S_GAVE_UP])
