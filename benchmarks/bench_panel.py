@@ -8,15 +8,17 @@ time.  --replay also runs it traced and replays it with its own cutting moves fi
 what a perfect ordering would cost; it must answer alike), and reports the replay's nodes.
 --csv OUT writes a row per search; --compare OLD.csv prints per search the node ratio new/old,
 the geometric mean over the panel and the searches whose nodes moved (a different answer is a
-bug: exit status 1).  --order W.npy runs the searches (not the replay) under that weight table
-of the ordering (musim/solver/ordering.py; benchmarks/fit_ordering.py --out writes one).  It
-always prints the geometric mean of the nodes (and, with --replay, of the replay/today ratio).
+bug: exit status 1).  --budget CARDS,FIRST,OTHER runs them under those move budgets (moves.py;
+today 6,65536,1024), --order W.npy under that weight table of the ordering
+(musim/solver/ordering.py; benchmarks/fit_ordering.py --out writes one); the replay keeps the
+search's own.  It always prints the geometric mean of the nodes (and, with --replay, of the replay/today ratio).
 
 The baseline benchmarks/baselines/panel_main.csv is today's ordering at main 0ea18a4 (the
 commit this tool was written on), with --replay.
 
 Usage: python benchmarks/bench_panel.py [--panel benchmarks/panel.csv] [--replay] [--csv OUT]
        [--compare benchmarks/baselines/panel_main.csv] [--node-limit 1e9] [--order W.npy]
+       [--budget 6,262144,4096]
 """
 
 import argparse
@@ -64,11 +66,14 @@ def geo_mean(xs):
     return math.exp(sum(math.log(max(x, 1e-12)) for x in xs) / len(xs)) if xs else float("nan")
 
 
-def run(panel, with_replay, limit, out, order=None):
+def run(panel, with_replay, limit, out, order=None, budget=None):
     """Run the panel's searches, writing rows to out (a csv writer, or None), under `order` (a
-    weight table; None: the game's own); returns the rows."""
+    weight table; None: the game's own) and `budget` (the move budgets, SearchState.budget; None:
+    the search's own); returns the rows."""
     tt = prefaulted(make_table(DEFAULT_MB))
     normal = solver_with(tt, make_state())
+    if budget is not None:
+        normal.st.budget[:] = budget
     traced = solver_with(tt, make_state(tracing=REPLAY_RECORDS, min_nodes=REPLAY_MIN_NODES)) if with_replay else None
     warm = position("4:3", 1, 0)  # load the kernels untimed
     search(normal, warm, 1)
@@ -83,7 +88,8 @@ def run(panel, with_replay, limit, out, order=None):
         line = f"{p['set']} #{p['index']} need {p['need']}: {reached}, {nodes:,} nodes, {secs:.1f} s"
         if with_replay and reached is not None:
             first, again, kept_from = replay(tt, traced, obj, p["need"], limit)
-            assert order is not None or first[2] == nodes, "the traced search took other nodes than the search"
+            same = order is None and budget is None
+            assert not same or first[2] == nodes, "the traced search took other nodes than the search"
             row.update(replay_nodes=again[2], replay_seconds=round(again[3], 3))
             line += f"; replay {again[2]:,} nodes ({nodes / max(again[2], 1):.1f}x)"
             line += f", knowing the nodes of {kept_from} nodes or more" if kept_from > REPLAY_MIN_NODES else ""
@@ -135,11 +141,15 @@ def main():
     ap.add_argument("--compare", help="an earlier run's CSV: node ratios per search and their geometric mean")
     ap.add_argument("--node-limit", type=float, default=1e9, help="nodes a search may take before it gives up")
     ap.add_argument("--order", help="a weight table of the ordering (.npy) to search under")
+    ap.add_argument("--budget", help="CARDS,FIRST,OTHER: the move budgets (moves.py) to search under")
     a = ap.parse_args()
     try:
         panel = read_csv(a.panel, ["set", "seed", "index", "need"])
         old = read_csv(a.compare, FIELDS[:6]) if a.compare else None
         order = np.load(a.order) if a.order else None
+        budget = [int(float(x)) for x in a.budget.split(",")] if a.budget else None
+        if budget is not None and (len(budget) != 3 or min(budget) < 1):
+            raise ValueError(f"--budget {a.budget!r}: expected CARDS,FIRST,OTHER, each 1 or more")
         if order is not None and order.shape != HAND_ORDER.shape:
             raise ValueError(f"{a.order}: a weight table is {HAND_ORDER.shape}, not {order.shape}")
     except (OSError, ValueError) as exc:
@@ -154,7 +164,7 @@ def main():
         writer = csv.DictWriter(fh, FIELDS) if fh else None
         if writer:
             writer.writeheader()
-        rows = run(panel, a.replay, int(a.node_limit), writer, order)
+        rows = run(panel, a.replay, int(a.node_limit), writer, order, budget)
     if tmp:
         os.replace(tmp, a.csv)
     summary(rows)
