@@ -230,7 +230,11 @@ def main():
     ap.add_argument("--evaluate", type=int, default=0, help="held-out searches to run again under both orderings")
     ap.add_argument("--out", help="write the integer weights to this .npy")
     a = ap.parse_args()
-    nodes, keys = node_moves(dict(np.load(a.cuts)), a.max_records)
+    try:
+        data = dict(np.load(a.cuts))
+        nodes, keys = node_moves(data, a.max_records)
+    except (OSError, ValueError, KeyError) as exc:
+        ap.error(f"--cuts: {a.cuts} is not a collect_cuts.py file ({exc})")
     held = nodes[7] % a.holdout == 0  # by search
     train, test = subset(nodes, ~held), subset(nodes, held)
     w, temp = fit(train, a.power, a.keep, a.ridge)
@@ -246,7 +250,7 @@ def main():
     if a.out:
         np.save(a.out, weights)
     if a.evaluate:
-        specs = [(*str(np.load(a.cuts)["sets"][s]).split(":"), seed, index, need) for s, seed, index, need in keys]
+        specs = [(*str(data["sets"][s]).split(":"), seed, index, need) for s, seed, index, need in keys]
         specs = specs[:: a.holdout][: a.evaluate]
         old, new = search_nodes(specs, HAND_ORDER), search_nodes(specs, weights)
         ratio = np.exp(np.mean(np.log(np.maximum(new, 1) / np.maximum(old, 1))))
