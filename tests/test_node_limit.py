@@ -154,6 +154,6 @@ def test_the_node_limit_and_then_the_table_size_name_a_runs_rows(monkeypatch):
     options = {"goal": 200, "dd_tricks": 0, "node_limit": 10**6}
     assert limited == result_key("mu", params | {"tt_mb": 16, "search": SEARCH_VERSION, "options": options})
     assert limited != key_and_name(32, node_limit=10**6)[0]
-    monkeypatch.setattr("musim.engine.run.SEARCH_VERSION", SEARCH_VERSION + 1)
+    monkeypatch.setattr("musim.solver.version.SEARCH_VERSION", SEARCH_VERSION + 1)
     assert key_and_name(16, node_limit=10**6)[0] != limited and key_and_name(16)[0] == key
     assert limited_name.endswith("mu-4p-dd-node-limit1000000-seed1")

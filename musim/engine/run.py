@@ -32,7 +32,7 @@ from musim.engine.parts import RunDirectory, read_held
 from musim.engine.spec import RunSpec, checked, keyed_options
 from musim.engine.stop import Stopped, listening
 from musim.games.contract import plays_exactly
-from musim.solver.version import SEARCH_VERSION
+from musim.solver.version import node_count_params
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
 
@@ -136,7 +136,7 @@ def run_key(spec, game):
     search's node counts: Option.table_sized, solver/version.py)."""
     params = dict(mode=spec.mode, count=spec.count, players=spec.players, play=spec.play, seed=spec.seed)
     if any(o.table_sized and spec.options[o.name] != o.default for o in game.options):
-        params |= {"tt_mb": spec.tt_mb, "search": SEARCH_VERSION}
+        params |= node_count_params(spec.tt_mb)
     return result_key(spec.game, params | {"options": keyed_options(spec, game)})
 
 

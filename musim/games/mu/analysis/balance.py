@@ -53,7 +53,7 @@ from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
 from musim.games.mu.policies import NAMES
 from musim.games.mu.run import deal_chunk, simulate_deals
 from musim.play.search_budget import DEFAULT_WORLDS
-from musim.solver.version import SEARCH_VERSION
+from musim.solver.version import node_count_params
 
 MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
@@ -84,8 +84,8 @@ def checkpoint_key(
     before there was a choice.  A variant's targets (compact text, targets.py) are in both, the
     rulebook's in neither (saved deals stay valid); so is a search budget other than the default."""
     params = dict(job=job, players=players, seed=seed, play=play, dd_tricks=dd_tricks, node_limit=node_limit)
-    if node_limit:  # which deals give up depends on the table and the search (solver/version.py)
-        params |= {"tt_mb": tt_mb, "search": SEARCH_VERSION}
+    if node_limit:
+        params |= node_count_params(tt_mb)
     if question != "value" and job == "balance-deals":
         params["question"] = question
     if auction != DEFAULT_AUCTION:
