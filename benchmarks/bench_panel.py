@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import prefaulted
-from ordering import position, replay, search, solver_with
+from ordering import parse_budget, position, replay, search, solver_with
 
 from musim.solver.ordering import HAND_ORDER
 from musim.solver.search import make_state
@@ -147,9 +147,7 @@ def main():
         panel = read_csv(a.panel, ["set", "seed", "index", "need"])
         old = read_csv(a.compare, FIELDS[:6]) if a.compare else None
         order = np.load(a.order) if a.order else None
-        budget = [int(float(x)) for x in a.budget.split(",")] if a.budget else None
-        if budget is not None and (len(budget) != 3 or min(budget) < 1):
-            raise ValueError(f"--budget {a.budget!r}: expected CARDS,FIRST,OTHER, each 1 or more")
+        budget = parse_budget(a.budget) if a.budget else None
         if order is not None and order.shape != HAND_ORDER.shape:
             raise ValueError(f"{a.order}: a weight table is {HAND_ORDER.shape}, not {order.shape}")
     except (OSError, ValueError) as exc:

@@ -28,7 +28,8 @@ exclude the other run's value, a lead's value) is listed and the exit status is 
 a disagreement with DDS; per set it prints the node ratio new/old over the positions both runs
 solved (of the sums, and the median of the ratios).  --order W.npy solves the Mü sets under
 that weight table of the move ordering (musim/solver/ordering.py; benchmarks/fit_ordering.py
---out writes one).  --counts solves with the search that counts how each node was settled
+--out writes one), --budget CARDS,FIRST,OTHER under those move budgets (musim/solver/moves.py).
+--counts solves with the search that counts how each node was settled
 (`musim solve --stats`'s counters; about 20% slower a node), per set
 as shares of its nodes and per position in the CSV.  --uniform-points solves the Mü sets with
 every card worth 1 point: what the search costs when points follow the tricks, as in bridge.
@@ -55,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from common import full_tricks, positions, prefaulted
 from dds_reference import dds_solve
+from ordering import parse_budget
 
 from musim.games.bridge.solve import BridgeSolver
 from musim.games.mu import solve as mu_solve
@@ -235,13 +237,16 @@ def dds_line(rows, disagreements):
     )
 
 
-def run(specs, seed, tt_mb, uniform, out, per_deal, counting, order=None):
+def run(specs, seed, tt_mb, uniform, out, per_deal, counting, order=None, budget=None):
     """Solve the sets, writing the rows to `out` (a file, or None); returns (rows, disagreements with DDS).
-    counting: the search that keeps its detailed counters (about 20% slower a node)."""
+    counting: the search that keeps its detailed counters (about 20% slower a node); budget: the
+    move budgets (SearchState.budget) if not the search's own."""
     if uniform:
         mu_solve.MuSolverSetup = UniformPointsSetup
     tt = prefaulted(make_table(tt_mb))
     mu, bridge = MuSolver(tt, counting), BridgeSolver(tt, counting)
+    if budget is not None:
+        mu.st.budget[:] = bridge.st.budget[:] = budget
     solve_mu(mu, positions("4", "1", 1, seed)[0], 1000)  # load the kernels untimed
     solve_bridge(bridge, positions("bridge", "1", 1, seed)[0])
     writer = csv.DictWriter(out, FIELDS) if out else None
@@ -354,6 +359,7 @@ def main():
     ap.add_argument("--per-deal", action="store_true", help="print a line per position")
     ap.add_argument("--counts", action="store_true", help="how the nodes were settled (a slower, counting search)")
     ap.add_argument("--order", help="solve the Mü sets under this weight table of the move ordering (.npy)")
+    ap.add_argument("--budget", help="CARDS,FIRST,OTHER: solve under these move budgets (musim/solver/moves.py)")
     a = ap.parse_args()
     if (a.deals is not None and a.deals < 1) or (a.tt_mb is not None and a.tt_mb <= 0):
         ap.error("--deals and --tt-mb must be positive")
@@ -395,13 +401,17 @@ def main():
         ap.error(f"--order: {exc}")
     if order is not None and order.shape != HAND_ORDER.shape:
         ap.error(f"--order: a weight table is {HAND_ORDER.shape}, not {order.shape}")
+    try:
+        budget = parse_budget(a.budget) if a.budget else None
+    except ValueError as exc:
+        ap.error(str(exc))
     if a.csv:
         try:
             open(a.csv, "w").close()
         except OSError as exc:
             ap.error(f"--csv: {exc}")
     with open(a.csv, "w", newline="") if a.csv else contextlib.nullcontext() as out:
-        rows, bad = run(specs, seed, tt_mb, uniform, out, a.per_deal, a.counts, order)
+        rows, bad = run(specs, seed, tt_mb, uniform, out, a.per_deal, a.counts, order, budget)
     if old is not None:
         bad += compare(old, rows)
     sys.exit(1 if bad else 0)

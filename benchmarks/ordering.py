@@ -36,6 +36,18 @@ def parse_sets(text):
     return out
 
 
+def parse_budget(text):
+    """[CARDS, FIRST, OTHER] of "CARDS,FIRST,OTHER" (the move budgets, moves.py; each 1 or more,
+    2**18 or 262144 alike); ValueError naming the bad text."""
+    try:
+        budget = [int(float(x)) for x in text.split(",")]
+    except ValueError:
+        budget = []
+    if len(budget) != 3 or min(budget) < 1:
+        raise ValueError(f"--budget {text!r}: expected CARDS,FIRST,OTHER, each 1 or more")
+    return budget
+
+
 def position(label, seed, index):
     """Position `index` of the Mü set GAME:TRICKS (label) of `seed`."""
     game, tricks = label.split(":")
