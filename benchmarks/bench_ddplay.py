@@ -32,7 +32,7 @@ from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record
 from musim.games.mu.solve import MuSolver
 from musim.solver.moves import gen_moves
-from musim.solver.search import set_owners
+from musim.solver.search import set_owners, trump_in_force
 from musim.solver.solve import first_keeping_move, keeps_value, solve
 from musim.solver.stats import S_NODES
 from musim.solver.trick import finish_trick
@@ -43,7 +43,7 @@ def first_in_search_order(setup, tt, st, leader, k, value):
     """The earlier rule: the first move, in gen_moves' order with no table move, that keeps the value."""
     g = setup.game
     set_owners(g, st)
-    count = gen_moves(g, st, (leader + k) % g.n, leader, k, k, -1)
+    count = gen_moves(g, st, (leader + k) % g.n, leader, k, k, -1, trump_in_force(g, st))
     for c in [int(st.moves[k, i]) for i in range(count)]:
         if keeps_value(g, tt, st, leader, k, c, -1, value):
             return c

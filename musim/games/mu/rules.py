@@ -39,16 +39,6 @@ GOAL = 200
 
 
 @flat_kernel(inline="always")
-def type_matches(t, card):
-    """Does card match trump type t (colour 0..4, number 5..14; -1 never)?"""
-    if t < 0:
-        return False
-    if t < N_COLOURS:
-        return CARD_COLOUR[card] == t
-    return CARD_NUMBER[card] == t - N_COLOURS
-
-
-@flat_kernel(inline="always")
 def trump_masks(chief_trump, vice_trump):
     """(chief trump cards, vice trump cards) of a trump pair; empty for -1."""
     chief = TYPE_MASK[chief_trump] if chief_trump >= 0 else np.uint64(0)
