@@ -10,6 +10,7 @@ from collections import Counter
 from functools import partial
 
 import numpy as np
+import pyarrow as pa
 
 from musim.analysis.compare import figure
 from musim.engine.parquet import schema_of
@@ -27,7 +28,9 @@ from musim.games.summary_lines import (
     rate_text,
     seat_names,
 )
+from musim.play import node_limit
 from musim.play.search_budget import WORLDS, searches
+from musim.play.seat_columns import DD_LIMITED
 
 CHUNK_DEALS = 4096
 CHUNK_MATCHES = 64
@@ -67,12 +70,23 @@ def job(spec, simulate, columns):
         kernel, size = partial(kernel, tt_mb=spec.tt_mb), 1
     if searches(spec.play):  # milliseconds a deal: small chunks, so that every worker has some
         kernel, size = partial(kernel, worlds=spec.options[WORLDS.name]), min(size, CHUNK_SEARCH)
+    if node_limit.limited(spec) and spec.mode == "deals":  # the rows count the dd cards whose search gave up
+        kernel, to_batch = partial(kernel, node_limit=node_limit.limited(spec)), partial(_limited_batch, to_batch)
+        cols += (DD_LIMITED,)
     return Job(
         size,
         partial(_simulate, kernel, n, spec.seed, spec.play),
         lambda chunk: to_batch(chunk.out, chunk.start, n),
         schema_of(cols, n),
     )
+
+
+def _limited_batch(to_batch, out, start, n):
+    """The game's batch of deal rows (to_batch) with the column dd_cards_limited after the others."""
+    rows = to_batch(out, start, n)
+    column = pa.array(out["dd_limited"], type=DD_LIMITED.type)
+    schema = pa.schema([*rows.schema, *schema_of((DD_LIMITED,))])
+    return pa.RecordBatch.from_arrays([*rows.columns, column], schema=schema)
 
 
 def header(params, items, unit="deal"):

@@ -20,6 +20,7 @@ from musim.core.deck import MU
 from musim.io.batch import InputError
 from musim.io.records import is_int, show
 from musim.solver.answer import solve_position
+from musim.solver.choice import GAVE_UP, LIMIT, make_limited
 from musim.solver.layout import MAX_CLASSES
 from musim.solver.search import make_state
 from musim.solver.table_size import DEFAULT_MB
@@ -27,28 +28,49 @@ from musim.solver.tt import make_table, new_generation
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation), as Mü's
 
-SeatDD = namedtuple("SeatDD", "tt st game canon orig order")
+SeatDD = namedtuple("SeatDD", "tt st game canon orig order lim")
 # game: the SolverGame of the player count; canon[card] = its canonical position (-1: not in the
-# deck), orig[position] = its card; order: the deck's canonical positions by card index
+# deck), orig[position] = its card; order: the deck's canonical positions by card index; lim: the
+# node limit and the count of cards whose search gave up (solver/choice.py)
 
 _per_thread = threading.local()
 
 
-def worker_dd(solver_game, players, tt_mb=DEFAULT_MB):
-    """This thread's exact-play scratch for a game scored per seat (solver_game(players, 0) ->
-    its SolverGame and canon): the table and search state are made once per thread and reused
-    (a fresh table's first touch costs page faults), the rest once per game and player count."""
+def worker_scratch(tt_mb, node_limit):
+    """(table, search state, limited_play's scratch, a dict for the caller's games) of this
+    thread, made once per table size and reused (a fresh table's first touch costs page
+    faults); the scratch's searches within `node_limit` nodes (0: no limit) from now on."""
     cache = getattr(_per_thread, "dd", None)
     if cache is None or cache[0] != tt_mb:
-        cache = _per_thread.dd = (tt_mb, make_table(tt_mb), make_state(), {})
-    _, tt, st, games = cache
+        cache = _per_thread.dd = (tt_mb, make_table(tt_mb), make_state(), make_limited(), {})
+    _, tt, st, lim, games = cache
+    lim.meta[LIMIT], lim.meta[GAVE_UP] = node_limit, 0
+    return tt, st, lim, games
+
+
+def worker_dd(solver_game, players, tt_mb=DEFAULT_MB, node_limit=0):
+    """This thread's exact-play scratch for a game scored per seat (solver_game(players, 0) ->
+    its SolverGame and canon), each card's searches within `node_limit` nodes (0: no limit):
+    worker_scratch, and the rest made once per game and player count."""
+    tt, st, lim, games = worker_scratch(tt_mb, node_limit)
     if (solver_game, players) not in games:
         game, canon = solver_game(players, 0)
         orig = np.full(64, -1, np.int64)
         order = np.flatnonzero(canon >= 0)
         orig[canon[order]] = order
-        games[solver_game, players] = SeatDD(tt, st, game, canon, orig, canon[order])
+        games[solver_game, players] = SeatDD(tt, st, game, canon, orig, canon[order], lim)
     return games[solver_game, players]
+
+
+@flat_kernel
+def cards_limited(dd):
+    """The cards of the deal so far whose search gave up (limited_play), the count cleared for
+    the next deal; 0 without a solver (dd: a scratch with `lim`, or None)."""
+    if dd is None:
+        return 0
+    count = dd.lim.meta[GAVE_UP]
+    dd.lim.meta[GAVE_UP] = 0
+    return count
 
 
 @flat_kernel(inline="always")

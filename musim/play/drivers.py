@@ -223,25 +223,27 @@ class SeatGame:
     tt_mb) holds the solver's scratch (a table of tt_mb) when a seat plays dd.  `layout`: the
     game's Deal of (dtype, shape) per column (deal_arrays).  `worlds`, the search budget
     (musim.play.search_budget), goes to make_workspace as its `worlds` keyword when given: a
-    game with a search player takes it."""
+    game with a search player takes it; so does `node_limit` (musim.play.node_limit), a game
+    with dd play taking it, when not 0."""
 
     def __init__(self, layout, names, make_workspace):
         self.layout, self.names, self.make_workspace = layout, names, make_workspace
 
-    def _codes_and_workspace(self, players, policy, ws, tt_mb, worlds):
+    def _codes_and_workspace(self, players, policy, ws, tt_mb, worlds, node_limit):
         codes = seat_policies(players, policy, self.names)
         if ws is None:
             budget = {} if worlds is None else {"worlds": worlds}
+            budget |= {"node_limit": node_limit} if node_limit else {}
             ws = self.make_workspace(players, codes, tt_mb, **budget)
         return codes, ws
 
-    def simulate_deals(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None):
+    def simulate_deals(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None, node_limit=0):
         """Deals start..start+count-1 of a run as a dict of arrays, one row per deal: dealer, then
         the game's layout columns (simulate_layout_deals)."""
-        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds)
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds, node_limit)
         return simulate_layout_deals(self.layout, players, codes, seed, start, count, ws)
 
     def simulate_matches(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None):
         """Matches start..start+count-1 as a dict of arrays, one row per match (simulate_matches)."""
-        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds)
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds, 0)
         return simulate_matches(players, codes, seed, start, count, ws)

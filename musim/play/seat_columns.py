@@ -58,6 +58,16 @@ def list_array(values, typ):
     return pa.ListArray.from_arrays(offsets, pa.array(flat, type=typ.value_type), type=typ)
 
 
+# With --node-limit (musim.play.node_limit) only.
+DD_LIMITED = Column(
+    "dd_cards_limited",
+    pa.int16(),
+    "The cards of the deal played double-dummy whose search passed --node-limit: each was chosen by the "
+    "bounds its moves' searches proved within the limit, the best for its mover (docs/players.md), not "
+    "necessarily a double-dummy card. 0: every dd card is exact double-dummy play.",
+)
+
+
 def match_columns(end, cap):
     """Columns of a match row: `end` says when a match ends, `cap` the deal cap."""
     return (

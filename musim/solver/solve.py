@@ -228,6 +228,22 @@ def first_keeping_play(g, tt, st, leader, k, value, order):
     one null-window search per candidate until one keeps it.  The choice depends on the
     position and `order` alone, not on the search's move order or on what the table holds,
     so work on the search's speed cannot change it."""
+    return first_keeping_within(g, tt, st, leader, k, value, order, 0)
+
+
+@flat_kernel(inline="always")
+def keeps_within(g, tt, st, leader, k, card, named, value, limit):
+    """(keeps_value, did its search give up?), the search within `limit` nodes (0: no limit)."""
+    start_limit(st, limit)
+    r = keeps_value(g, tt, st, leader, k, card, named, value)
+    st.limit[0] = NO_DEADLINE
+    return r, st.stats[S_GAVE_UP] != 0
+
+
+@flat_kernel(inline="always")
+def first_keeping_within(g, tt, st, leader, k, value, order, limit):
+    """first_keeping_play with each null-window search within `limit` nodes (0: no limit):
+    (-1, -1) as soon as one gives up."""
     seat = leader + k
     if seat >= g.n:
         seat -= g.n
@@ -235,13 +251,16 @@ def first_keeping_play(g, tt, st, leader, k, value, order):
     for c in order:
         if not legal & (np.uint64(1) << np.uint64(c)):
             continue
-        if not is_namer(g, c):
-            if keeps_value(g, tt, st, leader, k, c, -1, value):
-                return c, -1
-            continue
-        for t in range(MAX_CLASSES):
-            if g.class_mask[t] and keeps_value(g, tt, st, leader, k, c, t, value):
-                return c, t
+        namer = is_namer(g, c)
+        for t in range(MAX_CLASSES if namer else 1):
+            if namer and not g.class_mask[t]:
+                continue
+            named = t if namer else -1
+            r, gave_up = keeps_within(g, tt, st, leader, k, c, named, value, limit)
+            if gave_up:
+                return -1, -1
+            if r:
+                return c, named
     return -1, -1
 
 

@@ -2,9 +2,9 @@
 
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
-from musim.games.contract import EXACT_PLAY, Game, Option, lazy, whole_count
+from musim.games.contract import EXACT_PLAY, Game, Option, lazy
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
-from musim.play import search_budget
+from musim.play import node_limit, search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (tests/golden keeps
 # rows made under this version and fails when they change without a bump).
@@ -90,18 +90,10 @@ GAME = Game(
             named_by_digest=True,
         ),
         search_budget.WORLDS,
-        Option(
-            "node_limit",
-            int,
-            0,
+        node_limit.option(
             "With --play dd: a deal whose solve takes more than N nodes (1e7 and 2.5e5 are fine; about 3 million "
             "a second) is left unresolved: its row carries the bounds the solve proved (dd_low, dd_high) and its "
-            "cards are played by the heuristic. Give N >= 1; the default 0 sets no limit.",
-            range=(0, 10**12),
-            omit_default=True,
-            parse=whole_count,
-            example=10**6,
-            table_sized=True,
+            "cards are played by the heuristic."
         ),
     ),
     job=lazy("musim.games.mu.run", "job"),

@@ -2,7 +2,7 @@
 
 from musim.core.deck import MUECKENSTICH
 from musim.games.contract import EXACT_PLAY, Game, lazy
-from musim.play import search_budget
+from musim.play import node_limit, search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -21,8 +21,8 @@ GAME = Game(
         "search: heuristic discards and scoring colours, every card (and trump named) the best for its own "
         "score over --search-worlds deals of the cards it cannot see, played out by the heuristic (docs/players.md)."
     ),
-    options=(search_budget.WORLDS,),
-    check=search_budget.check,
+    options=(search_budget.WORLDS, node_limit.PER_CARD),
+    check=node_limit.check_seat_game,
     job=lazy("musim.games.mueckenstich.run", "job"),
     make_summary=lazy("musim.games.mueckenstich.summary", "for_run"),
     record=lazy("musim.games.mueckenstich.run", "record"),

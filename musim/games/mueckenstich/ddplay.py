@@ -9,12 +9,13 @@ keep that value, the first by card index, a mosquito with the first colour that 
 null-window search per candidate).  That choice depends on the position alone, not on the table
 or the search's move order.  The discards and the colours named at scoring stay with the
 heuristic (policies.py).  Every card starts a fresh table generation: a deal costs one solve
-per card played.
+per card played.  Under --node-limit each search of a card's choice takes at most that many
+nodes (solver/choice.py limited_play).
 """
 
 from musim.compile.jit import flat_kernel
 from musim.games.seat_solve import TT_BUCKET, load_position
-from musim.solver.solve import first_keeping_play, solve
+from musim.solver.choice import limited_play
 from musim.solver.tt import new_generation
 
 
@@ -29,6 +30,5 @@ def dd_move(dd, n, seat, held, trick, k, leader, trump):
     load_position(dd.canon, n, held, trick, k, st)
     st.trump[0] = trump
     st.won[0] = 0
-    value = solve(g, dd.tt, st, leader, k)
-    c, named = first_keeping_play(g, dd.tt, st, leader, k, value, dd.order)
+    c, named = limited_play(g, dd.tt, st, leader, k, dd.order, dd.lim)
     return dd.orig[c], named if named >= 0 else trump

@@ -19,7 +19,7 @@ from musim.games.mueckenstich import cardplay, policies
 from musim.games.mueckenstich.rules import MAX_PLAYERS, UNDEALT, discard_count, match_deals, tricks_per_deal
 from musim.games.mueckenstich.search import decide, make_context
 from musim.games.mueckenstich.solve import solver_game
-from musim.games.seat_solve import worker_dd
+from musim.games.seat_solve import cards_limited, worker_dd
 from musim.play import drivers
 from musim.play.drivers import SEATS
 from musim.play.search_budget import DEFAULT_WORLDS
@@ -29,11 +29,12 @@ Workspace = namedtuple("Workspace", "cards held won trick voids log named at rng
 FULL = np.uint64(DECK.full)
 NAMING = 4  # per deal: double colour, its namer, zero colour, its namer (-1: none)
 Deal = namedtuple(  # one deal's results
-    "Deal", "hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming"
+    "Deal", "hands discards scores tricks mosquitoes_played mosquitoes_won trumps naming dd_limited"
 )
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat hands and discards (uint64
     # masks), scores, tricks, mosquitoes_played and mosquitoes_won; trumps (the colours named, in
-    # play order, -1 after the last); naming (NAMING)
+    # play order, -1 after the last); naming (NAMING); the dd cards whose search gave up
+    # (seat_solve.cards_limited)
     hands=(np.uint64, (SEATS,)),
     discards=(np.uint64, (SEATS,)),
     scores=(np.int64, (SEATS,)),
@@ -42,14 +43,16 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat hands a
     mosquitoes_won=(np.int64, (SEATS,)),
     trumps=(np.int64, (cardplay.MOSQUITO_COUNT,)),
     naming=(np.int64, (NAMING,)),
+    dd_limited=(np.int64, ()),
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
-    table of tt_mb (seat_solve.worker_dd), else none; with a seat searching its context, drawing
-    `worlds` worlds a decision (search.make_context), else none."""
+    table of tt_mb, each card's searches within node_limit nodes (seat_solve.worker_dd), else none;
+    with a seat searching its context, drawing `worlds` worlds a decision (search.make_context),
+    else none."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -62,7 +65,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAUL
         at=z(cardplay.AT, np.int64),
         rng=z(1, np.uint64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
-        dd=worker_dd(solver_game, players, tt_mb) if policies.DD in list(seat_policy) else None,
+        dd=worker_dd(solver_game, players, tt_mb, node_limit) if policies.DD in list(seat_policy) else None,
         search=make_context(worlds) if policies.SEARCH in list(seat_policy) else None,
     )
 
@@ -98,6 +101,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
     cardplay.start(n, tb, (dealer + 1) % n)
     play_cards(n, seat_policy, state, tb, discards, ws.dd, ws.search)
     cardplay.score_deal(n, seat_policy, state, ws.won, out.tricks, out.mosquitoes_won, out.naming, out.scores)
+    out.dd_limited[0] = cards_limited(ws.dd)
 
 
 drivers.register(Workspace, play=play_deal, length=match_deals)

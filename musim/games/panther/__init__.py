@@ -2,7 +2,7 @@
 
 from musim.core.deck import MU
 from musim.games.contract import EXACT_PLAY, Game, lazy
-from musim.play import search_budget
+from musim.play import node_limit, search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 2  # 2: the black_sevens column
@@ -21,8 +21,8 @@ GAME = Game(
         "heuristic passes, every card by the best own deal score over --search-worlds deals of the hidden "
         "cards, each played out by the heuristic (docs/players.md)."
     ),
-    options=(search_budget.WORLDS,),
-    check=search_budget.check,
+    options=(search_budget.WORLDS, node_limit.PER_CARD),
+    check=node_limit.check_seat_game,
     job=lazy("musim.games.panther.run", "job"),
     make_summary=lazy("musim.games.panther.summary", "for_run"),
     record=lazy("musim.games.panther.run", "record"),

@@ -8,12 +8,13 @@ of its legal cards that keep that value, the one of lowest card index (one null-
 per candidate).  That choice depends on the position alone, not on the table or the search's
 move order.  The pass stays with the heuristic (policies.choose_pass).  A new mover means a
 new maximising side, so every card starts a fresh table generation: a full deal costs one
-solve per card played.
+solve per card played.  Under --node-limit each search of a card's choice takes at most that
+many nodes (solver/choice.py limited_play).
 """
 
 from musim.compile.jit import flat_kernel
 from musim.games.seat_solve import TT_BUCKET, load_position
-from musim.solver.solve import first_keeping_move, solve
+from musim.solver.choice import limited_play
 from musim.solver.tt import new_generation
 
 
@@ -26,5 +27,4 @@ def dd_card(dd, n, seat, held, trick, k, leader):
         g.team[s] = s == seat
     new_generation(dd.tt, TT_BUCKET)
     load_position(dd.canon, n, held, trick, k, st)
-    value = solve(g, dd.tt, st, leader, k)
-    return dd.orig[first_keeping_move(g, dd.tt, st, leader, k, value, dd.order)]
+    return dd.orig[limited_play(g, dd.tt, st, leader, k, dd.order, dd.lim)[0]]

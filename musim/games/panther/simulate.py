@@ -32,7 +32,7 @@ from musim.games.panther.rules import (
     points,
 )
 from musim.games.panther.solve import solver_game
-from musim.games.seat_solve import worker_dd
+from musim.games.seat_solve import cards_limited, worker_dd
 from musim.play import drivers
 from musim.play import search as flat_search
 from musim.play.drivers import SEATS
@@ -40,27 +40,30 @@ from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.table_size import DEFAULT_MB
 
 Workspace = namedtuple("Workspace", "cards held trick voids log rng deal dd search")
-Deal = namedtuple("Deal", "hands passed scores tricks last_trick sevens")  # one deal's results
+Deal = namedtuple("Deal", "hands passed scores tricks last_trick sevens dd_limited")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat, hands and passed (uint64 masks),
-    # scores, tricks and black 7s taken; the seat that took the last trick
+    # scores, tricks and black 7s taken; the seat that took the last trick; the dd cards whose
+    # search gave up (seat_solve.cards_limited)
     hands=(np.uint64, (SEATS,)),
     passed=(np.uint64, (SEATS,)),
     scores=(np.int64, (SEATS,)),
     tricks=(np.int64, (SEATS,)),
     last_trick=(np.int64, ()),
     sevens=(np.int64, (SEATS,)),
+    dd_limited=(np.int64, ()),
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; voids: per
     seat, the colours it showed it lacks (card masks); with a seat playing dd (seat_policy: codes
-    per seat) the solver's scratch for `players` seats and a table of tt_mb (seat_solve.worker_dd),
-    else none; with a seat searching, its context drawing `worlds` worlds a decision, else none."""
+    per seat) the solver's scratch for `players` seats and a table of tt_mb, each card's searches
+    within node_limit nodes (seat_solve.worker_dd), else none; with a seat searching, its context
+    drawing `worlds` worlds a decision, else none."""
     z = np.zeros
     dd = None
     if policies.DD in list(seat_policy):
-        dd = worker_dd(solver_game, players, tt_mb)
+        dd = worker_dd(solver_game, players, tt_mb, node_limit)
     return Workspace(
         cards=z(64, np.int64),
         held=z(MAX_PLAYERS, np.uint64),
@@ -170,6 +173,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
         passed[s] = policies.choose_pass(seat_policy[s], hands[s], k, state)
     after_pass(n, hands, passed, ws.held)
     out.last_trick[0] = play_tricks(n, (dealer + 1) % n, seat_policy, state, out, ws, ws.dd)
+    out.dd_limited[0] = cards_limited(ws.dd)
 
 
 @flat_kernel

@@ -2,7 +2,7 @@
 
 from musim.core.deck import MU
 from musim.games.contract import EXACT_PLAY, Game, lazy
-from musim.play import search_budget
+from musim.play import node_limit, search_budget
 from musim.play.search_budget import SEARCH
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
@@ -22,8 +22,8 @@ GAME = Game(
         "heuristic lead and estimates, every card the best for its own score over --search-worlds "
         "deals of the cards it cannot see, each played out by the heuristic (docs/players.md)."
     ),
-    options=(search_budget.WORLDS,),
-    check=search_budget.check,
+    options=(search_budget.WORLDS, node_limit.PER_CARD),
+    check=node_limit.check_seat_game,
     job=lazy("musim.games.wimmueln.run", "job"),
     make_summary=lazy("musim.games.wimmueln.summary", "for_run"),
     record=lazy("musim.games.wimmueln.run", "record"),

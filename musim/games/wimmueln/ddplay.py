@@ -8,45 +8,41 @@ legal cards that keep that value, the one of lowest card index (one null-window 
 candidate).  The lead without a trump and the estimates stay with the heuristic
 (policies.py).  The SolverGame is made in the kernel from the layout of the whole deck, with
 the deal's trump and the mover's bonus per number of tricks; every card starts a fresh
-table generation, so a deal costs one solve per card played.
+table generation, so a deal costs one solve per card played.  Under --node-limit each search of
+a card's choice takes at most that many nodes (solver/choice.py limited_play).
 """
 
-import threading
 from collections import namedtuple
 
 import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import popcount
-from musim.games.seat_solve import TT_BUCKET, load_position
+from musim.games.seat_solve import TT_BUCKET, load_position, worker_scratch
 from musim.games.wimmueln.rules import estimate_bonus
 from musim.games.wimmueln.solve import TRUMP_POWER, solver_game
+from musim.solver.choice import limited_play
 from musim.solver.layout import MAX_TRICKS, SolverGame
-from musim.solver.search import make_state
-from musim.solver.solve import first_keeping_move, solve
 from musim.solver.table_size import DEFAULT_MB
-from musim.solver.tt import make_table, new_generation
+from musim.solver.tt import new_generation
 
-WimDD = namedtuple("WimDD", "tt st base power bonus bonus_range canon orig order")
+WimDD = namedtuple("WimDD", "tt st base power bonus bonus_range canon orig order lim")
 # base: the SolverGame of the deck with no trump and no bonus, whose arrays the kernel's games
 # share but for power, count_bonus and bonus_range (scratch, rewritten per card); canon[card]
-# = its canonical position, orig[position] = its card; order: the canonical positions by card
+# = its canonical position, orig[position] = its card; order: the canonical positions by card;
+# lim: the node limit and the count of cards whose search gave up (solver/choice.py)
 
-_per_thread = threading.local()
 
-
-def worker_dd(players, tt_mb=DEFAULT_MB):
-    """This thread's scratch for `players` seats, made once and reused."""
-    cache = getattr(_per_thread, "dd", None)
-    if cache is None or cache[0] != tt_mb:
-        cache = _per_thread.dd = (tt_mb, make_table(tt_mb), make_state(), {})
-    _, tt, st, made = cache
-    if players not in made:
+def worker_dd(players, tt_mb=DEFAULT_MB, node_limit=0):
+    """This thread's scratch for `players` seats (seat_solve.worker_scratch, the rest made once
+    and reused), each card's searches within `node_limit` nodes (0: no limit)."""
+    tt, st, lim, made = worker_scratch(tt_mb, node_limit)
+    if (solver_game, players) not in made:
         base, canon = solver_game(0, players, -1, [])
         orig = np.full(64, -1, np.int64)
         order = np.flatnonzero(canon >= 0)
         orig[canon[order]] = order
-        made[players] = WimDD(
+        made[solver_game, players] = WimDD(
             tt,
             st,
             base,
@@ -56,8 +52,9 @@ def worker_dd(players, tt_mb=DEFAULT_MB):
             canon,
             orig,
             canon[order],
+            lim,
         )
-    return made[players]
+    return made[solver_game, players]
 
 
 @flat_kernel
@@ -109,5 +106,4 @@ def dd_card(dd, n, seat, held, trick, k, leader, trump, won, up, down):
     load_position(dd.canon, n, held, trick, k, st)
     g = _game(dd, seat, trump, won, popcount(held[seat]), up, down)
     new_generation(dd.tt, TT_BUCKET)
-    value = solve(g, dd.tt, st, leader, k)
-    return dd.orig[first_keeping_move(g, dd.tt, st, leader, k, value, dd.order)]
+    return dd.orig[limited_play(g, dd.tt, st, leader, k, dd.order, dd.lim)[0]]

@@ -3,6 +3,7 @@
 from musim.games import seat_run
 from musim.games.wimmueln import columns, simulate
 from musim.games.wimmueln import record as records
+from musim.play import node_limit
 from musim.play.search_budget import WORLDS
 
 
@@ -13,4 +14,6 @@ def job(spec):
 
 def record(spec, index):
     """The game record of deal `index` of the run `spec`."""
-    return records.record(spec.players, spec.seed, spec.play, index, spec.options[WORLDS.name])
+    return records.record(
+        spec.players, spec.seed, spec.play, index, spec.options[WORLDS.name], spec.tt_mb, node_limit.limited(spec)
+    )

@@ -15,6 +15,7 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
 from musim.core.deal import deal_cards
+from musim.games.seat_solve import cards_limited
 from musim.games.wimmueln import policies
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.ddplay import dd_card, worker_dd
@@ -38,10 +39,12 @@ from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.table_size import DEFAULT_MB
 
 Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength deal dd search")
-Deal = namedtuple("Deal", "trump hands revealed estimates tricks card_points bonus scores")  # one deal's results
+# one deal's results
+Deal = namedtuple("Deal", "trump hands revealed estimates tricks card_points bonus scores dd_limited")
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): trump (-1: none); hands (uint64 per seat);
     # revealed (the dealer's two cards); estimates (per seat the face-up then the hidden card
-    # index); tricks, card_points, bonus and scores per seat
+    # index); tricks, card_points, bonus and scores per seat; the dd cards whose search gave up
+    # (seat_solve.cards_limited)
     trump=(np.int64, ()),
     hands=(np.uint64, (SEATS,)),
     revealed=(np.int64, (2,)),
@@ -50,14 +53,16 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): trump (-1: none)
     card_points=(np.int64, (SEATS,)),
     bonus=(np.int64, (SEATS,)),
     scores=(np.int64, (SEATS,)),
+    dd_limited=(np.int64, ()),
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
-    table of tt_mb (ddplay.worker_dd), else none; with a seat searching, the search's scratch
-    and its budget of `worlds` a decision (search.py), else none."""
+    table of tt_mb, each card's searches within node_limit nodes (ddplay.worker_dd), else none;
+    with a seat searching, the search's scratch and its budget of `worlds` a decision (search.py),
+    else none."""
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -69,7 +74,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAUL
         kind_rank=z(20, np.int64),
         kind_strength=z(20, np.int64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
-        dd=worker_dd(players, tt_mb) if policies.DD in list(seat_policy) else None,
+        dd=worker_dd(players, tt_mb, node_limit) if policies.DD in list(seat_policy) else None,
         search=wsearch.make_context(worlds) if policies.SEARCH in list(seat_policy) else None,
     )
 
@@ -234,6 +239,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
         out.bonus[s] = bonus(won, estimates, s)
         out.scores[s] = card_points[s] + out.bonus[s]
     out.trump[0] = trump
+    out.dd_limited[0] = cards_limited(ws.dd)
 
 
 drivers.register(Workspace, play=play_deal, over=match_over)
