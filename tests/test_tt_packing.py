@@ -21,6 +21,7 @@ from musim.solver.tt import (
     WIDE,
     _covers,
     _ends,
+    _move,
     _same_key,
     _top_points,
     best_move,
@@ -119,6 +120,43 @@ def test_packed_entry_reads_back_what_was_stored(seed):
             assert _covers(tt, later[0], points, full, ends, length, True)
             assert not _covers(tt, i, points, full, ends, length, False)
     assert forms == {NARROW, WIDE, SPILL} and spills > 10
+
+
+def test_an_entry_moved_after_losing_its_spill_line_holds_nothing():
+    """A SPILL entry whose spill line a later entry took, moved into that later entry's slot (as
+    store moves an entry to its second bucket), must not take the later entry's planes for its
+    own: it holds no position afterwards, while an owner moved elsewhere keeps its positions."""
+    rng = random.Random(7)
+    tt, st = make_table(1), make_state()
+    tried = 0
+    while tried < 20:
+        n = rng.randrange(3, 7)
+        setup = MuSolverSetup(n, rng.randrange(-1, 15), -1, {0})
+        tops = _keys(setup.game, st, _deal(rng, n, 60 // n, setup), rng.randrange(n))
+        points, full, ends, length = _probe_args(st)
+        mask = np.uint64(_random_mask(rng, 60))
+        new_generation(tt, 16)
+        tt.stamp[:] = 0
+        store(tt, st.key[0], tops, 0, 0, points, full, mask, 0, 5, -1, 0)
+        first = int(np.flatnonzero(tt.stamp)[0])
+        if form_of(tt, first) != SPILL:
+            continue
+        tried += 1
+        other = full.copy()  # the later entry's planes: another owner of one top card
+        pos = rng.choice([p for p in range(60) if mask >> np.uint64(p) & np.uint64(1)])
+        other[rng.randrange(3)] ^= np.uint64(1 << pos)
+        tt.meta[SPILLED] = tt.line[first, PLANES]
+        store(tt, st.key[0], tops, 1, 0, points, other, mask, 0, 5, -1, 0)
+        later = next(int(j) for j in np.flatnonzero(tt.stamp) if j != first)
+        assert _covers(tt, later, points, other, ends, length, True)
+        _move(tt, first, later)
+        assert not _covers(tt, later, points, other, ends, length, False)
+        assert not _covers(tt, later, points, full, ends, length, False)
+        spare = int(np.flatnonzero(tt.stamp == 0)[0])
+        store(tt, st.key[0], tops, 2, 0, points, full, mask, 0, 5, -1, 0)  # an owner, moved away
+        owner = next(int(j) for j in np.flatnonzero(tt.stamp) if j not in (first, later))
+        _move(tt, owner, spare)
+        assert _covers(tt, spare, points, full, ends, length, True)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -83,9 +83,11 @@ TransTable = namedtuple("TransTable", "stamp line work fill meta flags spill")
 # meta[SPILLED] = the next spill line to take;
 # flags: scratch for a bucket's scan, one byte per entry (see _candidates);
 # spill[j] = a SPILL entry's top planes (full words & mask, columns 1..6) and in column 0 the
-# entry that owns it (a ring: a later SPILL entry takes it over, and the first then holds nothing)
+# entry that owns it (a ring: a later SPILL entry takes it over, and the first then holds nothing);
+# its last row belongs to no entry: where an entry that lost its line moves (_move), it points there
 STORED, LOST, SPILLED = 3, 4, 5
 SPILL_SHARE = 64  # entries per spill line
+NO_OWNER = np.uint64(2**64 - 1)  # the owner of the spill ring's last line: no entry
 LINE_WORDS = 8
 MASK, BOUNDS, PROFILE, PLANES = 0, 1, 2, 2 + POINTS_WORDS  # line columns
 # an entry's form (_pack's bits 40-41): how its top part's planes (owners 0-2, point levels 3-4,
@@ -116,6 +118,13 @@ def _cache_lines(entries):
     return buf[skip : skip + entries * LINE_WORDS].reshape(entries, LINE_WORDS)
 
 
+def _spill_lines(count):
+    """The spill ring of `count` lines, and after it the line of no entry (NO_OWNER)."""
+    spill = _cache_lines(count + 1)
+    spill[count, 0] = NO_OWNER
+    return spill
+
+
 def make_table(megabytes=DEFAULT_MB):
     """A table of at most `megabytes` MB (a whole number of the largest buckets, at least 4)."""
     if megabytes <= 0:
@@ -128,7 +137,7 @@ def make_table(megabytes=DEFAULT_MB):
         fill=np.zeros(entries // MIN_BUCKET, np.uint32),
         meta=np.array([1, entries // MAX_BUCKET, MAX_BUCKET, 0, 0, 0], np.int64),
         flags=np.zeros(MAX_BUCKET, np.uint8),
-        spill=_cache_lines(entries // SPILL_SHARE),
+        spill=_spill_lines(entries // SPILL_SHARE),
     )
 
 
@@ -248,6 +257,7 @@ def new_generation(tt, bucket):
     bucket = min(max(bucket, MIN_BUCKET), MAX_BUCKET)  # the scan's scratch holds MAX_BUCKET
     tt.meta[2] = bucket
     tt.meta[1] = tt.stamp.shape[0] // bucket
+    tt.meta[SPILLED] = 0
     tt.meta[0] += 1
     if tt.meta[0] >= 2**16:  # fill keeps 16 bits of it
         tt.fill[:] = 0
@@ -614,13 +624,19 @@ def _slot(tt, b):
 
 @flat_kernel
 def _move(tt, src, dst):
+    """Move entry src to slot dst.  A SPILL entry takes its spill line along; one that lost its
+    line points at the ring's line of no entry, lest the line's new owner was the entry at dst
+    and the moved one took its planes for its own."""
     tt.stamp[dst] = tt.stamp[src]
     for w in range(LINE_WORDS):
         tt.line[dst, w] = tt.line[src, w]
     tt.work[dst] = tt.work[src]
     j = tt.line[src, PLANES]
-    if form_of(tt, src) == SPILL and tt.spill[j, 0] == np.uint64(src):
-        tt.spill[j, 0] = dst
+    if form_of(tt, src) == SPILL:
+        if tt.spill[j, 0] == np.uint64(src):
+            tt.spill[j, 0] = dst
+        else:
+            tt.line[dst, PLANES] = tt.spill.shape[0] - 1
 
 
 @flat_kernel(inline="always")
@@ -658,7 +674,7 @@ def store(tt, key, tops, covered, deep, points, full, mask, lb, ub, best, work):
     tt.meta[LOST] += lost
     if form == SPILL:  # the next spill line, taken from the entry that had it
         j = tt.meta[SPILLED]
-        tt.meta[SPILLED] = j + 1 if j + 1 < tt.spill.shape[0] else 0
+        tt.meta[SPILLED] = j + 1 if j + 2 < tt.spill.shape[0] else 0
         tt.spill[j, 0] = i
         for w in range(TOP_WORDS):
             tt.spill[j, 1 + w] = full[w] & mask
