@@ -81,11 +81,63 @@ def test_a_bad_node_limit_is_refused(command, value):
     assert res.exit_code == 2 and f"Invalid value for '--node-limit': '{value}'" in res.output
 
 
-@pytest.mark.parametrize("play", ["heuristic", "dd,heuristic,dd"])
-def test_a_run_takes_a_node_limit_only_under_dd_play_at_every_seat(play):
-    args = ["run", "--deals", "1", "--players", "3", "--play", play, "--node-limit", "100"]
-    res = CliRunner().invoke(cli, args)
-    assert res.exit_code == 2 and "--node-limit applies only" in res.output
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--deals", "1", "--play", "heuristic"],
+        ["--matches", "1", "--play", "dd,heuristic,dd"],
+        ["--matches", "1", "--play", "dd"],
+        ["--deals", "1", "--play", "dd", "--dd-tricks", "2"],
+        ["--deals", "1", "--play", "dd,heuristic,dd", "--dd-tricks", "2"],
+    ],
+)
+def test_a_run_takes_a_node_limit_only_under_dd_play_over_deals_of_every_trick(args, tmp_path):
+    """dd at every seat or at some: the rows account for the limit (deal rows only, every trick)."""
+    out = tmp_path / "x.parquet"
+    res = CliRunner().invoke(cli, ["run", "--players", "3", *args, "--node-limit", "100", "--out", str(out)])
+    assert res.exit_code == 2 and " applies only with " in res.output and "Traceback" not in res.output
+    assert not out.exists()
+
+
+def test_the_node_limit_says_both_its_meanings():
+    res = CliRunner().invoke(cli, ["run", "--game", "mu", "--help"], terminal_width=200)
+    text = " ".join(res.output.split())
+    assert "With --play dd at every seat: a deal whose solve takes more than N nodes" in text
+    assert "With dd at some seats only: each search of a dd card's choice takes at most N nodes" in text
+
+
+def seat_run(tmp_path, name, *extra):
+    """A Mü run of 3 deals with dd at one seat of 3."""
+    out = tmp_path / f"{name}.parquet"
+    args = ["run", "--game", "mu", "--players", "3", "--deals", "3", "--play", "dd,heuristic,heuristic"]
+    res = CliRunner().invoke(cli, [*args, "--seed", "2", "--tt-mb", "16", *extra, "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out, musim.read_run(out)
+
+
+@pytest.mark.slow  # compiles Mü's dd play at some seats (about two minutes)
+def test_dd_at_some_seats_under_a_node_limit_counts_the_cards_chosen_by_bounds(tmp_path):
+    _, full = seat_run(tmp_path, "full", "--workers", "1")
+    small_out, small = seat_run(tmp_path, "small", "--workers", "1", "--node-limit", "200")
+    _, large = seat_run(tmp_path, "large", "--workers", "2", "--node-limit", "1e9")
+    same = [c for c in full.columns if c != "solve_ms"]
+    assert "dd_cards_limited" not in full and "dd_low" not in large  # no start solve to bound
+    assert list(large.columns) == [*full.columns, "dd_cards_limited"]
+    assert (large.dd_cards_limited == 0).all()
+    assert large[same].astype(str).equals(full[same].astype(str))
+    # the dd seat plays one card in each of the 12 tricks: at 200 nodes some searches give up
+    assert (small.dd_cards_limited > 0).any() and (small.dd_cards_limited <= 12).all()
+    assert (small.dd_cards_limited[small.outcome == "eklat"] == 0).all()
+    assert read_metadata(small_out)["params"]["options"]["node_limit"] == 200
+    assert small.hands.astype(str).equals(full.hands.astype(str))
+    # other workers, the same rows; the record of a limited deal replays the run's cards
+    _, again = seat_run(tmp_path, "again", "--workers", "2", "--node-limit", "200")
+    assert again[[*same, "dd_cards_limited"]].astype(str).equals(small[[*same, "dd_cards_limited"]].astype(str))
+    deal = int(small.dd_cards_limited.idxmax())
+    record = CliRunner().invoke(cli, ["record", str(small_out), "--deal", str(deal)])
+    assert record.exit_code == 0, record.output
+    replayed = CliRunner().invoke(cli, ["replay", "-"], input=record.output)
+    assert json.loads(replayed.output)["team_points"] == small.team_points[deal]
 
 
 def test_a_limited_run_bounds_each_deal_by_its_unlimited_value(tmp_path):

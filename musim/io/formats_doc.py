@@ -85,14 +85,18 @@ def _game_sections(game):
             exact = _schema(game, mode, EXACT_PLAY)
             notes = dict.fromkeys(set(exact.names) - set(schema.names), f"`--play {EXACT_PLAY}`")
             schema = exact
-        play = EXACT_PLAY if game.exact_play else game.policies[0]
+        first = game.policies[0]
+        plays = {first: f"`--play {first}`"}
+        if game.exact_play:  # every seat exact, then exact at some seats only (a seat of `first` beside)
+            plays = {EXACT_PLAY: f"`--play {EXACT_PLAY}`", f"{EXACT_PLAY},{first}": f"`{EXACT_PLAY}` at some seats"}
         for option in game.options:  # columns an option adds (Option.example), after the others
             if option.example is None:
                 continue
-            more = _schema(game, mode, play, **{option.name: option.example})
-            added = [f for f in more if f.name not in schema.names]
-            notes |= dict.fromkeys((f.name for f in added), f"`--play {play}` and `{option.flag}`")
-            schema = pa.schema(list(schema) + added, metadata=schema.metadata)
+            for play, said in plays.items():
+                more = _schema(game, mode, play, **{option.name: option.example})
+                added = [f for f in more if f.name not in schema.names]
+                notes |= dict.fromkeys((f.name for f in added), f"{said} and `{option.flag}`")
+                schema = pa.schema(list(schema) + added, metadata=schema.metadata)
         what = "Match rows" if mode == "matches" else "Rows"
         rows.append(f"### {what} of `musim run --game {game.name} --{mode} N`\n")
         rows.append(_column_table(schema, notes))

@@ -2,7 +2,7 @@
 
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
-from musim.games.contract import EXACT_PLAY, Game, Option, lazy
+from musim.games.contract import EXACT_PLAY, Game, Option, lazy, plays_exactly
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.play import node_limit, search_budget
 
@@ -33,13 +33,13 @@ def check_dd_tricks(play, dd_tricks):
 
 
 def check_node_limit(spec):
-    """A node limit bounds the one start solve of whole-deal double-dummy play, whose bounds the
-    deal rows carry (dd_low, dd_high): every seat dd, all tricks, deals (match rows have no
-    such columns)."""
+    """A node limit bounds double-dummy play's searches, which deal rows account for (match rows
+    have no such columns): every seat dd, the one start solve of the whole deal (dd_low, dd_high,
+    all tricks); dd at some seats, each search of their cards (dd_cards_limited)."""
     if not spec.options["node_limit"]:
         return
-    if spec.play != EXACT_PLAY or spec.options["dd_tricks"] or spec.mode != "deals":
-        raise SpecError("--node-limit applies only with --deals, --play dd (every seat) and no --dd-tricks")
+    if not plays_exactly(spec.play) or spec.options["dd_tricks"] or spec.mode != "deals":
+        raise SpecError("--node-limit applies only with --deals, --play dd (at some seat) and no --dd-tricks")
 
 
 def check(spec):
@@ -91,9 +91,12 @@ GAME = Game(
         ),
         search_budget.WORLDS,
         node_limit.option(
-            "With --play dd: a deal whose solve takes more than N nodes (1e7 and 2.5e5 are fine; about 3 million "
-            "a second) is left unresolved: its row carries the bounds the solve proved (dd_low, dd_high) and its "
-            "cards are played by the heuristic."
+            "With --play dd at every seat: a deal whose solve takes more than N nodes (1e7 and 2.5e5 are fine; "
+            "about 3 million a second) is left unresolved: its row carries the bounds the solve proved (dd_low, "
+            "dd_high) and its cards are played by the heuristic.\n\n"
+            "With dd at some seats only: each search of a dd card's choice takes at most N nodes; a card whose "
+            "search gives up is chosen by the bounds its moves' searches proved (docs/players.md), and the row's "
+            "dd_cards_limited counts such cards."
         ),
     ),
     job=lazy("musim.games.mu.run", "job"),

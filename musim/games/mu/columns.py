@@ -11,7 +11,7 @@ import pyarrow as pa
 from musim.core.cards import COLOURS
 from musim.engine.parquet import SEAT, Column, schema_of
 from musim.play.drivers import MATCH_DEAL_CAP
-from musim.play.seat_columns import PER_SEAT, SEAT_NUMBER, row_index
+from musim.play.seat_columns import DD_LIMITED, PER_SEAT, SEAT_NUMBER, row_index
 
 _TYPES = f"a colour letter ({', '.join(COLOURS)}) or a number digit (0..9)"
 
@@ -91,7 +91,8 @@ DD_COLUMNS = (
     ),
 )
 
-# Filled under a node limit only (`--node-limit`): the bounds its start solve proved.
+# Filled under a node limit only (`--node-limit`) with every seat playing dd: the bounds its
+# start solve proved (with dd at some seats only, DD_LIMITED instead).
 BOUNDS_COLUMNS = tuple(
     Column(
         f"dd_{side}",
@@ -124,8 +125,9 @@ MATCH_SCHEMA = schema_of(MATCH_COLUMNS)
 
 
 @lru_cache
-def deal_schema(players, dd, bounds=False):
+def deal_schema(players, dd, bounds=False, limited=False):
     """Schema of deal rows at `players` seats (None: score_<i> kept as one template column, as
     docs/formats.md lists it): with the double-dummy columns if the cards were played double-dummy,
-    and the bounds columns under a node limit."""
-    return schema_of(DEAL_COLUMNS + (DD_COLUMNS if dd else ()) + (BOUNDS_COLUMNS if bounds else ()), players)
+    and under a node limit the bounds columns (every seat dd) or DD_LIMITED (dd at some seats)."""
+    more = (DD_COLUMNS if dd else ()) + (BOUNDS_COLUMNS if bounds else ()) + ((DD_LIMITED,) if limited else ())
+    return schema_of(DEAL_COLUMNS + more, players)

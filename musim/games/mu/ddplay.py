@@ -1,6 +1,8 @@
 """Double-dummy card play inside the deal kernel: every card chosen by the exact solver.
 
-(A run with dd at some seats only solves afresh at each of their cards: dd_seat_card.)
+(A run with dd at some seats only solves afresh at each of their cards: dd_seat_card; under
+`musim run --node-limit` each search of such a card's choice takes at most that many nodes,
+solver/choice.py limited_play.)
 
 When the play phase reaches the last `tricks` tricks (all of them by default), the position
 is mapped into the solver's layout and solved once: its value is the most card points the
@@ -33,18 +35,22 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
 from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
+from musim.solver.choice import GAVE_UP as CARDS_GAVE_UP
+from musim.solver.choice import LIMIT, limited_play, make_limited
 from musim.solver.search import NO_DEADLINE, available, can_reach, make_state, set_owners
 from musim.solver.solve import first_keeping_move, solve_bounds, start_limit
 from musim.solver.stats import S_GAVE_UP
 from musim.solver.tt import make_table, new_generation
 
-DDPlay = namedtuple("DDPlay", "tt st lay meta")
+DDPlay = namedtuple("DDPlay", "tt st lay meta lim")
 # meta[0] = value solved at the start of double-dummy play (-1 if none, UNRESOLVED past the
 # node limit), meta[1] = tricks to play double-dummy (0 = all), meta[2] = the current exact
 # value, meta[3] = nodes a solve or search may take (0: no limit), meta[4] = the need a limited
 # start solve asks first, or alone under the reach question (0: none), meta[5..6] = the bounds
 # of the team's points of the deal proved by the last start solve, meta[7] = 1 once a search of
-# dd_reaches gave up (the caller clears it), meta[8] = the question of a start solve (QUESTIONS)
+# dd_reaches gave up (the caller clears it), meta[8] = the question of a start solve (QUESTIONS);
+# lim: dd_seat_card's node limit and count of cards chosen by bounds (solver/choice.py; the deal
+# reads it with seat_solve.cards_limited)
 START_VALUE, TRICKS, VALUE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_UP, QUESTION = range(9)
 UNRESOLVED = -2  # START_VALUE: the value is not known (the node limit, or the reach question)
 QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target
@@ -58,6 +64,7 @@ def make_ddplay(tt_megabytes, tricks=0):
         st=make_state(),
         lay=make_layout(),
         meta=np.array([-1, tricks, 0, 0, 0, -1, -1, 0, VALUE_QUESTION], np.int64),
+        lim=make_limited(),
     )
 
 
@@ -67,7 +74,8 @@ _per_thread = threading.local()
 def worker_ddplay(tt_mb, tricks=0, node_limit=0, question="value"):
     """This worker thread's scratch, made once and reused by every chunk it runs: a fresh
     table's first touch costs about 1.5 s of page faults per 512 MB.  `question` (QUESTIONS):
-    what its start solves answer."""
+    what its start solves answer.  node_limit bounds the start solve of whole-deal play, or with
+    dd at some seats only each search of a dd card's choice (dd_seat_card)."""
     dd = getattr(_per_thread, "dd", None)
     if dd is None or _per_thread.tt_mb != tt_mb:
         dd = _per_thread.dd = make_ddplay(tt_mb)
@@ -75,6 +83,7 @@ def worker_ddplay(tt_mb, tricks=0, node_limit=0, question="value"):
     dd.meta[TRICKS] = tricks
     dd.meta[NODE_LIMIT] = node_limit
     dd.meta[QUESTION] = QUESTIONS.index(question)
+    dd.lim.meta[LIMIT], dd.lim.meta[CARDS_GAVE_UP] = node_limit, 0
     return dd
 
 
@@ -222,13 +231,14 @@ def dd_seat_card(n, chief_trump, vice_trump, held, on_team, trick, k, leader, dd
     """The card (original index) a seat plays double-dummy among seats that do not (a run with
     dd at some seats only): the position, the trick's first k cards on the table, solved afresh
     for the chief's team (the others' cards are not the solver's, so the value moves between
-    cards), and of the legal cards that keep that value the lowest card index, as dd_card."""
+    cards), and of the legal cards that keep that value the lowest card index, as dd_card; each
+    search within dd.lim's node limit, a card past it chosen by its moves' proved bounds
+    (solver/choice.py limited_play, which counts it)."""
     dd_setup(n, chief_trump, vice_trump, held, on_team, dd, klass, power, class_mask)
     for j in range(k):
         dd.st.line[j] = dd.lay.canon_of[trick[j]]
     g = solver_game(n, dd.lay)
-    value = solve_bounds(g, dd.tt, dd.st, leader, k, 0)[0]
-    return dd.lay.orig_of[first_keeping_move(g, dd.tt, dd.st, leader, k, value, dd.lay.canon_of)]
+    return dd.lay.orig_of[limited_play(g, dd.tt, dd.st, leader, k, dd.lay.canon_of, dd.lim)[0]]
 
 
 @flat_kernel

@@ -16,7 +16,7 @@ from musim.core.cards import CARD_TEXT, type_text
 from musim.core.deck import MU
 from musim.engine.progress import report, slices
 from musim.engine.run import Job
-from musim.games.contract import plays_exactly
+from musim.games.contract import EXACT_PLAY, plays_exactly
 from musim.games.mu import BY_PLAY, RULEBOOK
 from musim.games.mu import simulate as sim
 from musim.games.mu import targets as variant
@@ -26,6 +26,7 @@ from musim.games.mu.policies import AUCTIONS, DD, RANDOM
 from musim.play import drivers
 from musim.play.drivers import MATCH_DEAL_CAP
 from musim.play.search_budget import DEFAULT_WORLDS, WORLDS, searches
+from musim.play.seat_columns import DD_LIMITED
 from musim.solver.tt import DEFAULT_MB
 
 CHUNK_DEALS = 1 << 15
@@ -65,14 +66,26 @@ def policy_codes(players, play, auction=BY_PLAY):
     return bid, card
 
 
-class DealChunk:
-    """The arrays of one chunk of deals, as the kernels fill them (musim.play.drivers.run_rows)."""
+def node_limit_columns(play, node_limit):
+    """(bounds, limited): does a node limit give deal rows dd_low and dd_high (every seat plays dd:
+    one start solve of the whole deal), or dd_cards_limited (dd at some seats only: each card's
+    searches, ddplay.dd_seat_card)?  `play`: the run's --play text."""
+    seats = {p.strip() for p in play.split(",")}
+    limited = node_limit > 0 and EXACT_PLAY in seats
+    return limited and seats == {EXACT_PLAY}, limited and seats != {EXACT_PLAY}
 
-    def __init__(self, players, start, count, dd=False, bounds=False):
+
+class DealChunk:
+    """The arrays of one chunk of deals, as the kernels fill them (musim.play.drivers.run_rows);
+    dd, bounds, limited: the columns its rows carry (deal_schema)."""
+
+    def __init__(self, players, start, count, dd=False, bounds=False, limited=False):
         self.players, self.start, self.count, self.dd, self.bounds = players, start, count, dd, bounds
+        self.limited = limited
         self.rows = drivers.run_rows(sim.DEAL, count, sim.MAX_PLAYERS)
         self.dealers = self.rows.dealer
-        self.res, self.scores, self.card_points, self.hands, self.laid = self.rows.deal
+        self.res, self.scores, self.card_points, self.hands, self.laid, limited = self.rows.deal
+        self.dd_limited = limited[:, 0]
         self.solve_ms = np.full(count, np.nan, np.float32)
 
     def play(self, seed, bid_policy, play_policy, ws, first=0, stop=None):
@@ -106,11 +119,12 @@ def simulate_deals(
     wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance`; `musim run`
     the node limit alone): a start solve past the limit, or one that asks only the reach
     question, leaves the value unknown (ddplay.py), and the row is not double-dummy play but for
-    its bounds (the chunk's `bounds`: its rows carry them).  auction: the --auction model
-    (policy_codes)."""
+    its bounds (the chunk's `bounds`: its rows carry them); with dd at some seats only the limit
+    bounds each search of their cards' choices, and the rows count the cards chosen by bounds
+    (the chunk's `limited`).  auction: the --auction model (policy_codes)."""
     bid_policy, play_policy = policy_codes(players, play, auction)
     dd = DD in play_policy
-    ch = DealChunk(players, start, count, dd=dd, bounds=dd and node_limit > 0)
+    ch = DealChunk(players, start, count, dd, *node_limit_columns(play, node_limit))
     if not dd:
         ws = sim.make_workspace(players, targets=targets, worlds=sim.search_worlds(play_policy, worlds))
         for first, stop in slices(count):  # the progress bar moves within the chunk
@@ -159,8 +173,8 @@ _RESULT_COLUMNS = {
 
 def deal_batch(ch):
     """Arrow record batch of a chunk of deals (docs/formats.md), with the double-dummy columns if so
-    played, and their bounds under a node limit."""
-    schema = deal_schema(ch.players, ch.dd, ch.bounds)
+    played, and under a node limit their bounds or the count of cards chosen by bounds."""
+    schema = deal_schema(ch.players, ch.dd, ch.bounds, ch.limited)
     typ = {f.name: f.type for f in schema}
     r, n = ch.res, ch.players
     eklat = r[:, sim.OUTCOME] == sim.EKLAT
@@ -180,6 +194,8 @@ def deal_batch(ch):
     }
     if ch.dd:
         col["solve_ms"] = _nullable(ch.solve_ms, typ["solve_ms"], np.isnan(ch.solve_ms))
+    if ch.limited:
+        col[DD_LIMITED.name] = pa.array(ch.dd_limited, type=typ[DD_LIMITED.name])
     for name, idx in _RESULT_COLUMNS.items():
         if name in typ:
             col[name] = _nullable(r[:, idx], typ[name], r[:, idx] < 0)
@@ -331,9 +347,7 @@ def job(spec):
             worlds=worlds,
         ),
         deal_batch,
-        deal_schema(
-            spec.players, plays_exactly(spec.play), plays_exactly(spec.play) and spec.options["node_limit"] > 0
-        ),
+        deal_schema(spec.players, plays_exactly(spec.play), *node_limit_columns(spec.play, spec.options["node_limit"])),
         DICTIONARY_COLUMNS,
     )
 

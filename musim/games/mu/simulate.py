@@ -29,6 +29,7 @@ from musim.games.mu.rules import (
     score_played,
     top_other,
 )
+from musim.games.seat_solve import cards_limited
 from musim.play import drivers
 from musim.play.drivers import SEATS
 from musim.play.duplicate import seat_policies
@@ -70,14 +71,16 @@ Workspace = namedtuple(
     "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
     "est auction_log play_log rng goal deal dd targets search",
 )
-Deal = namedtuple("Deal", "res scores card_points hands laid")  # one deal's results
+Deal = namedtuple("Deal", "res scores card_points hands laid dd_limited")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
-    # seat scores, card points, hands and cards laid in the auction (uint64 masks)
+    # seat scores, card points, hands and cards laid in the auction (uint64 masks); the cards of
+    # seats playing dd among others chosen by bounds past the node limit (seat_solve.cards_limited)
     res=(np.int64, (N_RESULTS,)),
     scores=(np.int64, (SEATS,)),
     card_points=(np.int64, (SEATS,)),
     hands=(np.uint64, (SEATS,)),
     laid=(np.uint64, (SEATS,)),
+    dd_limited=(np.int64, ()),
 )
 
 
@@ -319,6 +322,7 @@ def play_deal(n, dealer, policy, state, out, ws):
         res[BID] = top_other(ws.counts, n, -1)
         eklat_scores(ws.counts, n, provoker, scores)
         card_points[:n] = 0
+        out.dd_limited[0] = 0
         return
     bid = ws.counts[chief]
     vice_trump = -1
@@ -334,6 +338,7 @@ def play_deal(n, dealer, policy, state, out, ws):
     ddplay.dd_ask_first(ws.dd, ws.targets[n, bid])
     search_mu.announce(ws.search, n, laid, bid)
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
+    out.dd_limited[0] = cards_limited(ws.dd)
     search_mu.forget(ws.search)  # a replay of the analyses (play_contract alone) knows no laid cards nor bid
     ddplay.dd_ask_first(ws.dd, 0)
     res[DD_VALUE] = ddplay.dd_start_value(ws.dd)
