@@ -10,9 +10,9 @@
 # measured in earlier runs that shared the cores (so up to 2x high), about half of it wall time on
 # 2 workers: 3 players 189 s on one core; 4 players, 100 deals under --question reach and pure strength
 # on 4: 15,040 s (beside four other jobs; 1,000 deals about 38 hours of it, one deal alone 3,262 s);
-# 5 players, 1,000 deals under --question reach and pure strength on 5: 14,229 s (7,853 s wall beside
-# three other jobs); 6 players, 1,000 deals under --question reach
-# (one null-window search a deal, about 1.8 s) and pure strength on 20 (about 5,200 s): about 7,000 s;
+# 5 players, 1,000 deals under --question reach and pure strength on 5: 7,784 s (4,548 s wall beside
+# benchmarks, 2026-12-05); 6 players, 1,000 deals under --question reach
+# (one null-window search a deal, about 1.8 s) and pure strength on 20: 6,869 s (3,552 s wall);
 # the hand model about 20 minutes on one core.
 # --checkpoint keeps every finished deal outside the tree, so a stopped run goes on where it was.
 #   results/balance_dd/     team-target balance tables under double-dummy play, 3 players
