@@ -62,17 +62,6 @@ def worker_dd(solver_game, players, tt_mb=DEFAULT_MB, node_limit=0):
     return games[solver_game, players]
 
 
-@flat_kernel
-def cards_limited(dd):
-    """The cards of the deal so far whose search gave up (limited_play), the count cleared for
-    the next deal; 0 without a solver (dd: a scratch with `lim`, or None)."""
-    if dd is None:
-        return 0
-    count = dd.lim.meta[GAVE_UP]
-    dd.lim.meta[GAVE_UP] = 0
-    return count
-
-
 @flat_kernel(inline="always")
 def load_position(canon, n, held, trick, k, st):
     """Put the hands held[:n] and the trick's cards trick[:k] (deck indices) into the solver

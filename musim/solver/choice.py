@@ -24,7 +24,7 @@ from musim.solver.trick import is_namer, legal_cards
 
 Limited = namedtuple("Limited", "meta lo hi named_lo named_hi")
 # meta[LIMIT] = the nodes a search may take (0: no limit), meta[GAVE_UP] = the cards chosen by
-# their bounds since the count was last read (seat_solve.cards_limited); lo, hi, named_lo, named_hi: move_bounds' and
+# their bounds since the count was last read (cards_limited); lo, hi, named_lo, named_hi: move_bounds' and
 # named_bounds' scratch
 LIMIT, GAVE_UP = range(2)
 
@@ -90,3 +90,14 @@ def limited_play(g, tt, st, leader, k, order, lim):
             return c, named
     lim.meta[GAVE_UP] += 1
     return best_bounded(g, tt, st, leader, k, lo, hi, order, lim)
+
+
+@flat_kernel
+def cards_limited(dd):
+    """The cards of the deal so far whose search gave up (limited_play), the count cleared for
+    the next deal; 0 without a solver (dd: a scratch with `lim`, or None)."""
+    if dd is None:
+        return 0
+    count = dd.lim.meta[GAVE_UP]
+    dd.lim.meta[GAVE_UP] = 0
+    return count

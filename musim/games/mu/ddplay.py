@@ -50,7 +50,7 @@ DDPlay = namedtuple("DDPlay", "tt st lay meta lim")
 # of the team's points of the deal proved by the last start solve, meta[7] = 1 once a search of
 # dd_reaches gave up (the caller clears it), meta[8] = the question of a start solve (QUESTIONS);
 # lim: dd_seat_card's node limit and count of cards chosen by bounds (solver/choice.py; the deal
-# reads it with seat_solve.cards_limited)
+# reads it with choice.cards_limited)
 START_VALUE, TRICKS, VALUE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_UP, QUESTION = range(9)
 UNRESOLVED = -2  # START_VALUE: the value is not known (the node limit, or the reach question)
 QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target

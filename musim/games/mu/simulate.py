@@ -29,11 +29,11 @@ from musim.games.mu.rules import (
     score_played,
     top_other,
 )
-from musim.games.seat_solve import cards_limited
 from musim.play import drivers
 from musim.play.drivers import SEATS
 from musim.play.duplicate import seat_policies
 from musim.play.search_budget import DEFAULT_WORLDS
+from musim.solver.choice import cards_limited
 from musim.solver.table_size import DEFAULT_MB
 
 # Columns of the per-deal integer result vector.
@@ -74,7 +74,7 @@ Workspace = namedtuple(
 Deal = namedtuple("Deal", "res scores card_points hands laid dd_limited")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
     # seat scores, card points, hands and cards laid in the auction (uint64 masks); the cards of
-    # seats playing dd among others chosen by bounds past the node limit (seat_solve.cards_limited)
+    # seats playing dd among others chosen by bounds past the node limit (solver/choice.py cards_limited)
     res=(np.int64, (N_RESULTS,)),
     scores=(np.int64, (SEATS,)),
     card_points=(np.int64, (SEATS,)),

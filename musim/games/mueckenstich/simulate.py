@@ -19,10 +19,11 @@ from musim.games.mueckenstich import cardplay, policies
 from musim.games.mueckenstich.rules import MAX_PLAYERS, UNDEALT, discard_count, match_deals, tricks_per_deal
 from musim.games.mueckenstich.search import decide, make_context
 from musim.games.mueckenstich.solve import solver_game
-from musim.games.seat_solve import cards_limited, worker_dd
+from musim.games.seat_solve import worker_dd
 from musim.play import drivers
 from musim.play.drivers import SEATS
 from musim.play.search_budget import DEFAULT_WORLDS
+from musim.solver.choice import cards_limited
 from musim.solver.table_size import DEFAULT_MB
 
 Workspace = namedtuple("Workspace", "cards held won trick voids log named at rng deal dd search")
@@ -34,7 +35,7 @@ Deal = namedtuple(  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat hands and discards (uint64
     # masks), scores, tricks, mosquitoes_played and mosquitoes_won; trumps (the colours named, in
     # play order, -1 after the last); naming (NAMING); the dd cards whose search gave up
-    # (seat_solve.cards_limited)
+    # (solver/choice.py cards_limited)
     hands=(np.uint64, (SEATS,)),
     discards=(np.uint64, (SEATS,)),
     scores=(np.int64, (SEATS,)),

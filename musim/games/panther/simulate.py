@@ -32,18 +32,19 @@ from musim.games.panther.rules import (
     points,
 )
 from musim.games.panther.solve import solver_game
-from musim.games.seat_solve import cards_limited, worker_dd
+from musim.games.seat_solve import worker_dd
 from musim.play import drivers
 from musim.play import search as flat_search
 from musim.play.drivers import SEATS
 from musim.play.search_budget import DEFAULT_WORLDS
+from musim.solver.choice import cards_limited
 from musim.solver.table_size import DEFAULT_MB
 
 Workspace = namedtuple("Workspace", "cards held trick voids log rng deal dd search")
 Deal = namedtuple("Deal", "hands passed scores tricks last_trick sevens dd_limited")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat, hands and passed (uint64 masks),
     # scores, tricks and black 7s taken; the seat that took the last trick; the dd cards whose
-    # search gave up (seat_solve.cards_limited)
+    # search gave up (solver/choice.py cards_limited)
     hands=(np.uint64, (SEATS,)),
     passed=(np.uint64, (SEATS,)),
     scores=(np.int64, (SEATS,)),

@@ -15,7 +15,6 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
 from musim.core.deal import deal_cards
-from musim.games.seat_solve import cards_limited
 from musim.games.wimmueln import policies
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.ddplay import dd_card, worker_dd
@@ -36,6 +35,7 @@ from musim.games.wimmueln.rules import (
 from musim.play import drivers, search
 from musim.play.drivers import SEATS
 from musim.play.search_budget import DEFAULT_WORLDS
+from musim.solver.choice import cards_limited
 from musim.solver.table_size import DEFAULT_MB
 
 Workspace = namedtuple("Workspace", "cards held trick log rng kind_card kind_rank kind_strength deal dd search")
@@ -44,7 +44,7 @@ Deal = namedtuple("Deal", "trump hands revealed estimates tricks card_points bon
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): trump (-1: none); hands (uint64 per seat);
     # revealed (the dealer's two cards); estimates (per seat the face-up then the hidden card
     # index); tricks, card_points, bonus and scores per seat; the dd cards whose search gave up
-    # (seat_solve.cards_limited)
+    # (solver/choice.py cards_limited)
     trump=(np.int64, ()),
     hands=(np.uint64, (SEATS,)),
     revealed=(np.int64, (2,)),
