@@ -264,6 +264,19 @@ def _verdict_is_right(out, summary):
         assert said == ("yes" if inside else "no"), (n, p, fit)
 
 
+def test_the_verdict_names_the_levels_it_judged():
+    """Only levels with the deals a fit needs are judged; one such level is named singular."""
+    from musim.games.mu.analysis.balance_report import verdict
+
+    def table(deals, low, high):
+        return pd.DataFrame({"bid": range(1, len(deals) + 1), "deals": deals, "p_made_low": low, "p_made_high": high})
+
+    one = table([3, 50, 20], [0.4, 0.5, 0.1], [1.0, 0.8, 0.5])
+    assert verdict({"p_star": 0.7}, one).endswith("within the 95% interval of the success rate at level 2.")
+    two = table([40, 50, 20], [0.75, 0.5, 0.1], [0.9, 0.8, 0.5])
+    assert verdict({"p_star": 0.7}, two).endswith("above p* (easier) at 1 (of levels 1..2).")
+
+
 def test_balance_proposes_a_targets_file_that_balance_checks(tmp_path):
     common = ["balance", "--players", "3,4", "--deals", 600, "--seed", 1, "--strength-deals", 0]
     first = tmp_path / "first"

@@ -85,7 +85,8 @@ def verdict(facts, table):
         return f"Equally hard: not judged (no level has the {MIN_DEALS_FOR_FIT} deals it needs)."
     harder = [int(b) for b in fit.bid[fit.p_made_high < p]]
     easier = [int(b) for b in fit.bid[fit.p_made_low > p]]
-    levels = f"levels {_ranges([int(b) for b in fit.bid])}"
+    judged = [int(b) for b in fit.bid]
+    levels = f"level{'s' if len(judged) > 1 else ''} {_ranges(judged)}"
     if not harder and not easier:
         return f"Equally hard: yes, p* = {p:.1%} lies within the 95% interval of the success rate at {levels}."
     parts = [f"below p* (harder) at {_ranges(harder)}"] if harder else []
