@@ -9,7 +9,8 @@
 # Each table is sized to regenerate within 2 hours on a 2-core machine. Worker time of its deals,
 # measured in earlier runs that shared the cores (so up to 2x high), about half of it wall time on
 # 2 workers: 3 players 189 s on one core; 4 players, 100 deals under --question reach and pure strength
-# on 4: 15,040 s (beside four other jobs; 1,000 deals about 38 hours of it, one deal alone 3,262 s);
+# on 4: 4,394 s (about 37 minutes wall on idle cores, 2026-12-05; 1,000 deals about 10 hours of it,
+# the slowest deals the four undecided ones at 660-726 s each);
 # 5 players, 1,000 deals under --question reach and pure strength on 5: 7,784 s (4,548 s wall beside
 # benchmarks, 2026-12-05); 6 players, 1,000 deals under --question reach
 # (one null-window search a deal, about 1.8 s) and pure strength on 20: 6,869 s (3,552 s wall);
