@@ -31,9 +31,11 @@ RUN = ["run", "--game", "mu", "--deals", 3000, "--players", 5, "--seed", 11, "--
 # `musim` with chunks of 100 deals whose batches reach the writer MUSIM_TEST_DELAY seconds apart
 # (and not while the file MUSIM_TEST_GATE exists), whose chunk MUSIM_TEST_SLOW (a first deal)
 # takes 600 s to compute: a run that is still going; and that, once its last chunk is written,
-# makes the file MUSIM_TEST_FINISHING and waits 3 s before finishing
+# makes the file MUSIM_TEST_FINISHING and waits 3 s before finishing.  Ctrl-C acts as at a
+# terminal even when the tests run in a background job, whose processes inherit SIGINT ignored.
 SLOW = """
-import os, sys, time
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import musim.engine.parts as parts
 import musim.engine.run as run
 import musim.games.mu.run as mu_run
