@@ -81,6 +81,14 @@ def job(spec, simulate, columns):
     )
 
 
+def record(spec, index, records):
+    """The game record of deal `index` of the run `spec` (`records`: the game's record module, for a
+    game with search and dd play), re-played under the run's search budget, table size and node
+    limit, so that every card is chosen as the run chose it."""
+    worlds, limit = spec.options[WORLDS.name], node_limit.limited(spec)
+    return records.record(spec.players, spec.seed, spec.play, index, worlds, spec.tt_mb, limit)
+
+
 def _limited_batch(to_batch, out, start, n):
     """The game's batch of deal rows (to_batch) with the column dd_cards_limited after the others."""
     rows = to_batch(out, start, n)

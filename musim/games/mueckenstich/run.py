@@ -3,7 +3,6 @@
 from musim.games import seat_run
 from musim.games.mueckenstich import columns, simulate
 from musim.games.mueckenstich import record as records
-from musim.play import node_limit
 
 
 def job(spec):
@@ -13,6 +12,4 @@ def job(spec):
 
 def record(spec, index):
     """The game record of deal `index` of the run `spec`."""
-    return records.record(
-        spec.players, spec.seed, spec.play, index, spec.options["search_worlds"], spec.tt_mb, node_limit.limited(spec)
-    )
+    return seat_run.record(spec, index, records)

@@ -3,8 +3,6 @@
 from musim.games import seat_run
 from musim.games.wimmueln import columns, simulate
 from musim.games.wimmueln import record as records
-from musim.play import node_limit
-from musim.play.search_budget import WORLDS
 
 
 def job(spec):
@@ -14,6 +12,4 @@ def job(spec):
 
 def record(spec, index):
     """The game record of deal `index` of the run `spec`."""
-    return records.record(
-        spec.players, spec.seed, spec.play, index, spec.options[WORLDS.name], spec.tt_mb, node_limit.limited(spec)
-    )
+    return seat_run.record(spec, index, records)
