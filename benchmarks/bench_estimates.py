@@ -9,13 +9,13 @@ stopped at --node-limit nodes (about 3 million a second): its median and 90th pe
 start warning of an exact run at 4-6 players quotes (a deal stopped at the limit counts as its
 time so far, so a percentile at or above the limit's time is a lower bound).
 
-calibrate: the seconds an item of each kind of work takes one worker (mu/costs.py COSTS), on
+calibrate: the seconds an item of each kind of work takes one worker (mu/estimates.py COSTS), on
 seed 2026 (not the README's seeds), and the fixed costs: a Python start that loads the cached
-kernels, and `musim balance`'s tables and plots.  Prints them as mu/costs.py holds them.
+kernels, and `musim balance`'s tables and plots.  Prints them as mu/estimates.py holds them.
 
 readme: each of the README's commands run as it is (warm compile cache), its wall time and its
 CPU time over the workers (what the wall time would be on quiet cores) against musim's estimate
-of it (mu/costs.py).
+of it (mu/estimates.py).
 
 slicing: what the progress bar's slices cost: the CPU time of --chunks chunks of 2^15 heuristic
 deals at 4 players (the Job of `musim run`: kernel and Arrow batch), computed with a listener
@@ -133,7 +133,7 @@ def calibrate():
 def readme():
     from musim.engine.spec import RunSpec, checked
     from musim.games.mu.analysis.bid import bid_strength
-    from musim.games.mu.costs import balance_seconds, bid_seconds, run_seconds
+    from musim.games.mu.estimates import balance_seconds, bid_seconds, run_seconds
 
     workers = os.cpu_count() or 1
 

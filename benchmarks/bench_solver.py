@@ -60,8 +60,8 @@ from ordering import parse_budget
 
 from musim.games.bridge.solve import BridgeSolver
 from musim.games.mu import solve as mu_solve
-from musim.games.mu.layout import MuSolverSetup
 from musim.games.mu.solve import MuSolver
+from musim.games.mu.solver_layout import MuSolverSetup
 from musim.solver.layout import fill_point_masks
 from musim.solver.ordering import HAND_ORDER
 from musim.solver.search import NO_DEADLINE

@@ -9,7 +9,7 @@ left unresolved under --node-limit; then the ratio value / reach over the deals 
 and whether the reach answer is (value >= target) on every one of them.
 
 --view strength: every random deal's seats as chief with every trump and partner (no vice),
-the highest level each reaches: contracts.strength, on one core with a 512 MB table.
+the highest level each reaches: samplers.strength, on one core with a 512 MB table.
 
 Usage: python benchmarks/bench_strength.py [--view table|strength] [--players 3] [--deals 10]
        [--seed 1] [--node-limit N] [--tt-mb 512]
@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from musim.games.mu import simulate as sim
-from musim.games.mu.analysis import contracts
+from musim.games.mu.analysis import samplers
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, make_ddplay, worker_ddplay
 from musim.games.mu.policies import DD
 from musim.games.mu.run import simulate_deals
@@ -106,13 +106,13 @@ def strength(a):
     ws = sim.make_workspace(n, make_ddplay(a.tt_mb))
     tiny = np.zeros((1, sim.MAX_PLAYERS), np.uint64)
     tiny[0, :n] = [1 << s for s in range(n)]
-    contracts.strength(n, tiny, DD, np.zeros((1, n), np.int64), ws)  # load the kernels
+    samplers.strength(n, tiny, DD, np.zeros((1, n), np.int64), ws)  # load the kernels
     best = np.zeros((a.deals, n), np.int64)
     times = []
     nodes = ws.dd.st.stats[S_NODES]
     for i in range(a.deals):
         t = time.perf_counter()
-        contracts.strength(n, hands[i : i + 1], DD, best[i : i + 1], ws)
+        samplers.strength(n, hands[i : i + 1], DD, best[i : i + 1], ws)
         times.append(time.perf_counter() - t)
     times.sort()
     print(

@@ -24,9 +24,8 @@ import numpy as np
 import pandas as pd
 
 from musim.analysis.stats import mean_interval, wilson
-from musim.games.mu import RULEBOOK, rules
+from musim.games.mu import RULEBOOK, rules, target_tables
 from musim.games.mu import simulate as sim
-from musim.games.mu import targets as variant
 from musim.games.mu.analysis.balance import analyse
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.run import CHUNK_DEALS, simulate_deals
@@ -39,7 +38,7 @@ STRENGTH = "pure strength"
 
 def model_bids(players, deals, seed, model):
     """Each deal's bid level (M for an eklat) and whether it ended in an eklat."""
-    table = variant.table_of(TARGETS)
+    table = target_tables.table_of(TARGETS)
     parts = [
         simulate_deals(players, seed, PLAY, start, min(CHUNK_DEALS, deals - start), auction=model, targets=table).res
         for start in range(0, deals, CHUNK_DEALS)

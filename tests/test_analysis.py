@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from musim.cli import cli
 from musim.core.cards import CARD_TEXT, TYPE_MASK, type_text
 from musim.games.mu import simulate as sim
-from musim.games.mu.analysis import contracts
+from musim.games.mu.analysis import samplers
 from musim.games.mu.analysis.balance import analyse
 from musim.games.mu.analysis.bid import bid_strength, format_table, parse_hand
 from musim.games.mu.hand_model import N_FEATURES, hand_features
@@ -57,10 +57,10 @@ def test_bid_statistics_match_an_independent_scoring():
     mask, _ = parse_hand("R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", n)
     rest = np.array([c for c in range(60) if not int(mask) >> c & 1], np.int64)
     types = np.zeros(17, np.int64)
-    trumps = types[: contracts.hand_types(mask, types)].copy()
+    trumps = types[: samplers.hand_types(mask, types)].copy()
     team = np.zeros((samples, len(trumps), 2), np.int64)
     chief = np.zeros_like(team)
-    contracts.bid_samples(
+    samplers.bid_samples(
         n,
         mask,
         0,
@@ -71,7 +71,7 @@ def test_bid_statistics_match_an_independent_scoring():
         samples,
         trumps,
         HEURISTIC,
-        contracts.VICE_STRONGEST,
+        samplers.VICE_STRONGEST,
         HEURISTIC,
         False,
         False,
@@ -355,7 +355,7 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
 
 
 def test_pure_strength_is_the_best_contract_whatever_order_it_tries_them_in():
-    """contracts.strength tries first the contracts the hand model rates highest; its level
+    """samplers.strength tries first the contracts the hand model rates highest; its level
     must still be the best over every trump and partner, each contract searched on its own."""
     from musim.games.mu.ddplay import make_ddplay
     from musim.games.mu.policies import DD
@@ -370,7 +370,7 @@ def test_pure_strength_is_the_best_contract_whatever_order_it_tries_them_in():
                 hands[i, s] = sum(1 << c for c in cards[size * s : size * s + size])
         ws = sim.make_workspace(n, make_ddplay(8))
         best = np.zeros((3, n), np.int64)
-        contracts.strength(n, hands, DD, best, ws)
+        samplers.strength(n, hands, DD, best, ws)
         for i in range(3):
             for chief in range(n):
                 trumps = [t for t in range(15) if int(hands[i, chief]) & int(TYPE_MASK[t])] + [-1]
@@ -438,7 +438,7 @@ def test_balance_checkpoint_supplies_finished_deals_and_nothing_else(tmp_path, m
         raise AssertionError("simulated a chunk the checkpoint holds")
 
     monkeypatch.setattr(balance, "simulate_deals", fail)
-    monkeypatch.setattr(contracts, "strength", fail)
+    monkeypatch.setattr(samplers, "strength", fail)
     again = analyse(3, 300, 4, strength_deals=40, checkpoint=ck)
     pd.testing.assert_frame_equal(first.table, again.table)
     pd.testing.assert_frame_equal(first.strength, again.strength)
@@ -665,8 +665,8 @@ def test_a_best_partner_in_hindsight_reaches_what_the_best_value_reaches():
         args = (np.zeros(sim.MAX_PLAYERS, np.uint64), True)
         state, points = np.zeros(1, np.uint64), np.zeros(sim.MAX_PLAYERS, np.int64)
         dd = np.full(sim.MAX_PLAYERS, DD)  # the play code of each seat
-        team, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, False, 0, 0, dd, state, points, ws)
-        rank, _ = contracts._play_chief(n, hands, chief, vice, vt, trump, *args, True, low, top, dd, state, points, ws)
+        team, _ = samplers._play_chief(n, hands, chief, vice, vt, trump, *args, False, 0, 0, dd, state, points, ws)
+        rank, _ = samplers._play_chief(n, hands, chief, vice, vt, trump, *args, True, low, top, dd, state, points, ws)
         want = max(low - 1, min(top, achieved_rank(n, team, rulebook_targets())))
         assert rank == want, (n, hands, vice, trump, vt, low, top)
         seen.add(rank - low)

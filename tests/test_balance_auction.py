@@ -143,11 +143,11 @@ def test_two_models_under_a_variant_bid_and_score_under_it_and_say_so(tmp_path):
         played = musim.read_run(tmp_path / f"run-{m}").query("outcome == 'played'")
         four = table[(table.players == 4) & (table.deals > 0)].set_index("bid")
         assert played.bid.value_counts().sort_index().to_dict() == four.deals.to_dict()
-    from musim.games.mu import targets as variant
+    from musim.games.mu import target_tables
 
     keys = set()
     for n, m in itertools.product(rows, (a, b)):
-        text_n = variant.to_text({n: rows[n]})
+        text_n = target_tables.to_text({n: rows[n]})
         folders = checkpoint_folders(str(ck), n, 5, "heuristic", 0, 0, DEFAULT_MB, "value", m, text_n)
         assert all(os.path.isdir(f) for f in folders)
         key = checkpoint_key("balance-deals", n, 5, "heuristic", 0, 0, DEFAULT_MB, "value", m, text_n)["params"]

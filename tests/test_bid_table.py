@@ -19,7 +19,7 @@ from musim.core.cards import N_CARDS, type_text
 from musim.core.rng import stream_state
 from musim.games.mu import policies
 from musim.games.mu import simulate as sim
-from musim.games.mu.analysis import contracts
+from musim.games.mu.analysis import samplers
 from musim.games.mu.analysis.bid import parse_hand
 
 HAND = "R9 R8 R7 R7 R6 G9 G7 G0 B1 B8 K0 K3 Y2 Y5 Y7"  # `musim bid --help`'s example, a 4-player hand
@@ -40,7 +40,7 @@ def as_json(*args, **kw):
 
 def trumps_of(hand):
     types = np.zeros(17, np.int64)
-    return types[: contracts.hand_types(parse_hand(hand, 4)[0], types)].copy()
+    return types[: samplers.hand_types(parse_hand(hand, 4)[0], types)].copy()
 
 
 def test_text_fits_100_columns_with_intervals_and_names_its_model():
@@ -112,7 +112,7 @@ def reference_scores(n, hand_text, seat, dealer, seed, samples, bid_level, trump
     out = []
     for i in range(samples):
         state[0] = stream_state(seed, i)
-        contracts.deal_others(n, seat, mask, rest.copy(), state, hands)
+        samplers.deal_others(n, seat, mask, rest.copy(), state, hands)
         policies.plan_auction(np.full(sim.MAX_PLAYERS, code), n, hands, plan_type, plan_bid, est, ws.targets)
         held_types = sum(1 << t for t in ref.trump_types_of(ref.cards_of(int(mask))))
         shown = trump if trump >= 0 else policies.best_type(mask, held_types, n, est)[0]  # `none`: its best type

@@ -1,4 +1,4 @@
-"""The progress bar and the run-time estimates (musim/engine/progress.py, games/mu/costs.py): the bar
+"""The progress bar and the run-time estimates (musim/engine/progress.py, games/mu/estimates.py): the bar
 moves as deals finish, not as chunks do; estimates come from measured costs and count the
 work the command does; exact play's ETA and warning say how uncertain they are."""
 
@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from musim.cli import cli
 from musim.engine import progress
 from musim.engine.progress import Estimate, estimate_seconds
-from musim.games.mu import costs
+from musim.games.mu import estimates
 
 
 def invoke(*args):
@@ -65,34 +65,35 @@ def test_estimate_seconds_from_a_cost_table():
 
 def test_the_balance_estimate_counts_each_deal_and_its_replay_once(monkeypatch):
     """`musim balance --players 3,4,5,6 --deals 2e4` plays 80,000 deals and replays as many."""
-    monkeypatch.setattr(costs, "STARTUP_S", 2.0)
-    monkeypatch.setattr(costs, "REPORT_S", 5.0)
+    monkeypatch.setattr(estimates, "STARTUP_S", 2.0)
+    monkeypatch.setattr(estimates, "REPORT_S", 5.0)
     table = {(job, n, "heuristic"): 0.001 for job in ("table", "strength") for n in (3, 4, 5, 6)}
-    monkeypatch.setattr(costs, "COSTS", table)
-    seconds = costs.balance_seconds([3, 4, 5, 6], 20_000, 20_000, "heuristic", 0, 2)
+    monkeypatch.setattr(estimates, "COSTS", table)
+    seconds = estimates.balance_seconds([3, 4, 5, 6], 20_000, 20_000, "heuristic", 0, 2)
     assert seconds == pytest.approx(2 + 5 + (80_000 + 80_000) * 0.001 / 2)
-    assert costs.balance_seconds([3, 4, 5, 6], 20_000, 0, "heuristic", 0, 2) == pytest.approx(7 + 40)
+    assert estimates.balance_seconds([3, 4, 5, 6], 20_000, 0, "heuristic", 0, 2) == pytest.approx(7 + 40)
 
 
 def test_balance_says_its_long_estimate_in_deals_at_the_start(tmp_path, monkeypatch):
     table = {(job, n, "heuristic"): 10.0 for job in ("table", "strength") for n in (3, 4)}
-    monkeypatch.setattr(costs, "COSTS", table)
+    monkeypatch.setattr(estimates, "COSTS", table)
     args = ["balance", "--players", "3,4", "--deals", 100, "--strength-deals", 50, "--seed", 1, "--workers", 2]
     res = invoke(*args, "--out", tmp_path / "b", "--no-progress")
     assert res.exit_code == 0, res.output
     said = [line for line in res.output.splitlines() if line.startswith("musim: estimate")]
     # (200 deals + 100 replays) * 10 s / 2 workers, and the fixed costs
     assert said == [
-        f"musim: estimate: this run should take about {progress.duration_text(1500 + costs.STARTUP_S + costs.REPORT_S)}"
+        "musim: estimate: this run should take about "
+        f"{progress.duration_text(1500 + estimates.STARTUP_S + estimates.REPORT_S)}"
         f" (200 deals, 100 replays). Faster: fewer --deals or --strength-deals 0."
     ]
 
 
 def test_a_run_says_its_measured_estimate_at_once_and_never_projects_its_pace(tmp_path, monkeypatch):
-    monkeypatch.setattr(costs, "COSTS", {("deal", 3, "heuristic"): 30.0})
+    monkeypatch.setattr(estimates, "COSTS", {("deal", 3, "heuristic"): 30.0})
     res = invoke("run", "--deals", 50, "--players", 3, "--seed", 1, "--workers", 2, "--out", tmp_path / "r")
     assert res.exit_code == 0, res.output
-    assert f"should take about {progress.duration_text(750 + costs.STARTUP_S)} (50 deals)" in res.output
+    assert f"should take about {progress.duration_text(750 + estimates.STARTUP_S)} (50 deals)" in res.output
     heard = []
     estimate = Estimate(1000, "deal", "", heard.append, clock=lambda: 0.0, expected=60)
     for _ in range(1000):
@@ -112,7 +113,7 @@ def test_a_dd_runs_eta_says_it_is_a_heavy_tailed_guess(tmp_path):
 def test_the_exact_play_warning_quotes_the_measured_times_and_what_they_imply(monkeypatch):
     from musim.games.mu.cli import slow_text
 
-    monkeypatch.setattr(costs, "DD_DEAL_SECONDS", {4: (1.0, 40.0), 5: (4.0, 60.0)})
+    monkeypatch.setattr(estimates, "DD_DEAL_SECONDS", {4: (1.0, 40.0), 5: (4.0, 60.0)})
     text = slow_text("dd", [4], items=100, workers=2)
     # 100 deals of a median second on 2 workers: 50 s; with a tenth at 40 s: 245 s
     assert "half of the 4-player deals sampled took 1 s or more, a tenth 40 s or more" in text

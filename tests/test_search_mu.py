@@ -1,4 +1,4 @@
-"""Mü's search player (`--play search`, musim/games/mu/search.py): the worlds a search seat draws
+"""Mü's search player (`--play search`, musim/games/mu/search_player.py): the worlds a search seat draws
 agree with what it has seen (checked in Python against a record of the deal so far), its cards
 are legal, its rows are reproducible and use the budget, and it runs in `run`, `record`/`replay`,
 `bid` and `balance`; --search-worlds without a search seat is refused in one line."""
@@ -14,9 +14,8 @@ from click.testing import CliRunner
 
 from musim.cli import cli
 from musim.core.bits import bit
-from musim.games.mu import rules
+from musim.games.mu import rules, search_player
 from musim.games.mu import run as mu_run
-from musim.games.mu import search as search_mu
 from musim.games.mu import simulate as sim
 
 HAND = "R9 R8 R7 R7 R6 G9 G7 G0 B1 B8 K0 K3 K5 K6 Y2"  # a 4-player hand for `musim bid`
@@ -54,8 +53,8 @@ def mid_deal(rng, n):
     laid_masks = np.zeros(sim.MAX_PLAYERS, np.uint64)
     for s in range(n):
         ws.held[s], laid_masks[s] = mask(hands[s]), mask(laid[s])
-    search_mu.announce(ws.search, n, laid_masks, 2)
-    search_mu.begin(ws.search, n, chief, chief_trump)
+    search_player.announce(ws.search, n, laid_masks, 2)
+    search_player.begin(ws.search, n, chief, chief_trump)
     klass = ws.klass
     voids = [set() for _ in range(n)]
     leader, trick = chief, []
@@ -64,7 +63,7 @@ def mid_deal(rng, n):
         follow = [c for c in hands[seat] if trick and klass[c] == klass[trick[0]]]
         card = rng.choice(sorted(follow or hands[seat]))
         if trick:
-            search_mu.note(ws.search, seat, card, trick[0])
+            search_player.note(ws.search, seat, card, trick[0])
             if klass[card] != klass[trick[0]]:
                 voids[seat].add(int(klass[trick[0]]))
         hands[seat].discard(card)
@@ -88,12 +87,12 @@ def test_every_world_is_consistent_with_what_the_search_seat_has_seen(n):
     for _ in range(60):
         ws, seat, leader, k, winner_pos, hands, public, voids = mid_deal(rng, n)
         ctx = ws.search
-        assert search_mu.know(ctx, n, seat, leader, k, winner_pos, np.zeros(sim.MAX_PLAYERS, np.int64))
+        assert search_player.know(ctx, n, seat, leader, k, winner_pos, np.zeros(sim.MAX_PLAYERS, np.int64))
         others = set().union(*(hands[s] for s in range(n) if s != seat))
         for _ in range(5):
-            search_mu.world(ctx, state)
+            search_player.world(ctx, state)
             world = {s: cards_of(ctx.fixed[s]) for s in range(n)}
-            for h in range(ctx.meta[search_mu.HOLDERS]):
+            for h in range(ctx.meta[search_player.HOLDERS]):
                 world[int(ctx.seat_of[h])] |= cards_of(ctx.drawn[h])
             assert world[seat] == hands[seat]  # its own hand
             assert set().union(*(world[s] for s in range(n) if s != seat)) == others  # the unplayed cards
@@ -114,7 +113,7 @@ def test_a_search_seats_card_is_legal():
     for n in (3, 4, 5, 6):
         for _ in range(15):
             ws, seat, leader, k, winner_pos, hands, _, _ = mid_deal(rng, n)
-            card = search_mu.seat_card(
+            card = search_player.seat_card(
                 ws.search, n, seat, leader, k, winner_pos, np.zeros(sim.MAX_PLAYERS, np.int64), state
             )
             klass, led = ws.klass, ws.trick[0]
@@ -196,18 +195,18 @@ def test_bid_and_balance_play_search(tmp_path):
 def test_a_search_runs_estimate_counts_each_search_seats_worlds(monkeypatch):
     from types import SimpleNamespace
 
-    from musim.games.mu import costs
+    from musim.games.mu import estimates
 
-    monkeypatch.setattr(costs, "COSTS", {("deal", 4, "heuristic"): 0.001})
-    monkeypatch.setattr(costs, "SEARCH_WORLD_SECONDS", {4: 0.01})
+    monkeypatch.setattr(estimates, "COSTS", {("deal", 4, "heuristic"): 0.001})
+    monkeypatch.setattr(estimates, "SEARCH_WORLD_SECONDS", {4: 0.01})
     spec = lambda play, worlds: SimpleNamespace(
         mode="deals", players=4, play=play, count=100, workers=2, options={"dd_tricks": 0, "search_worlds": worlds}
     )
     # 100 deals on 2 workers, each the heuristic's 1 ms and 10 ms a world of each search seat
-    one = costs.run_seconds(spec("search,heuristic,heuristic,heuristic", 8))
-    assert one == pytest.approx(costs.STARTUP_S + 100 * (0.001 + 8 * 0.01) / 2)
-    every = costs.run_seconds(spec("search", 8))
-    assert every == pytest.approx(costs.STARTUP_S + 100 * (0.001 + 4 * 8 * 0.01) / 2)
+    one = estimates.run_seconds(spec("search,heuristic,heuristic,heuristic", 8))
+    assert one == pytest.approx(estimates.STARTUP_S + 100 * (0.001 + 8 * 0.01) / 2)
+    every = estimates.run_seconds(spec("search", 8))
+    assert every == pytest.approx(estimates.STARTUP_S + 100 * (0.001 + 4 * 8 * 0.01) / 2)
 
 
 def test_a_balance_checkpoint_key_names_a_budget_other_than_the_default():

@@ -250,8 +250,8 @@ def test_solve_stats_reports_each_position_on_stderr_only():
 
 def test_principal_line_reproduces_the_value(solver):
     """Always playing the first card that keeps the value ends with exactly that many points."""
-    from musim.games.mu.layout import MuSolverSetup, to_canon
     from musim.games.mu.solve import parse_position
+    from musim.games.mu.solver_layout import MuSolverSetup, to_canon
     from musim.solver.solve import first_keeping_move
     from musim.solver.trick import trick_winner_pos
 
@@ -348,7 +348,7 @@ def _class_points(g, hand, k):
 def test_points_shift_matches_cheapest_to_cheapest_matching(seed):
     """A table entry's bounds move by the points lost (gained) when each seat's cards of a class
     are matched cheapest to cheapest; `_shift` reads that off two packed points profiles."""
-    from musim.games.mu.layout import MuSolverSetup
+    from musim.games.mu.solver_layout import MuSolverSetup
     from musim.solver.keys import position_keys
     from musim.solver.search import make_state
     from musim.solver.tt import _shift, new_generation, store
@@ -397,7 +397,7 @@ def test_points_shift_with_other_top_points_is_the_least_matching_cost(seed):
     """Where an entry's top cards (the top `t` of each class) have other points in a position it
     covers, the bounds move by the least the points may shift: the top cards matched rank to
     rank, each seat's other cards of a class cheapest to cheapest (`_point_shift`)."""
-    from musim.games.mu.layout import MuSolverSetup
+    from musim.games.mu.solver_layout import MuSolverSetup
     from musim.solver.keys import position_keys
     from musim.solver.search import make_state
     from musim.solver.tt import _point_shift, _top_differ, new_generation, store
@@ -462,7 +462,7 @@ def test_settled_trick_owner_is_sound(seed):
     can follow gives the trick to that team."""
     import itertools
 
-    from musim.games.mu.layout import MuSolverSetup
+    from musim.games.mu.solver_layout import MuSolverSetup
     from musim.solver.moves import trick_owner_keen
     from musim.solver.search import make_state
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from musim.core.cards import N_CARDS
-from musim.games.mu.layout import MuSolverSetup
+from musim.games.mu.solver_layout import MuSolverSetup
 from musim.solver.keys import position_keys
 from musim.solver.search import make_state
 from musim.solver.tt import (

@@ -15,7 +15,7 @@ RESULT_VERSION = 3
 # auction otherwise), then the names of policies.AUCTIONS (kept equal by tests/test_auction.py)
 BY_PLAY = "play"
 AUCTION_NAMES = (BY_PLAY, "cautious", "bold")
-RULEBOOK = "rulebook"  # the option `targets` at its default: the rulebook's table (targets.py)
+RULEBOOK = "rulebook"  # the option `targets` at its default: the rulebook's table (target_tables.py)
 
 
 def auction_model(play, auction):
@@ -46,7 +46,7 @@ def check(spec):
     """Options that do not go together: --dd-tricks (check_dd_tricks), --node-limit
     (check_node_limit), and --auction under random play, where every decision is random, the
     auction too; --search-worlds without a search seat; --targets read into the run's table
-    (targets.py)."""
+    (target_tables.py)."""
     from musim.games.mu import targets
 
     check_dd_tricks(spec.play, spec.options["dd_tricks"])
@@ -104,7 +104,7 @@ GAME = Game(
     check=check,
     models=lambda spec: {"auction": auction_model(spec.play, spec.options["auction"])},
     warning=lazy("musim.games.mu.cli", "run_warning"),
-    estimate=lazy("musim.games.mu.costs", "run_seconds"),
+    estimate=lazy("musim.games.mu.estimates", "run_seconds"),
     record=lazy("musim.games.mu.run", "record"),
     replay=lazy("musim.games.mu.record", "replay"),
     show=lazy("musim.games.mu.show", "show"),

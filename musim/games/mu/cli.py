@@ -84,8 +84,8 @@ def slow_text(play, players, dd_tricks=0, tricks_option=False, items=1, workers=
     """Double-dummy play of whole 4-6 player deals, asked for with --play dd, is exact but slow;
     with --dd-tricks N, so is a deal of N tricks or fewer.  The warning's text, quoting the
     measured time of such a deal and what it implies for `items` of them at each player count
-    on `workers` workers (costs.dd_text), or None."""
-    from musim.games.mu.costs import dd_text
+    on `workers` workers (estimates.dd_text), or None."""
+    from musim.games.mu.estimates import dd_text
     from musim.games.mu.rules import hand_size
 
     slow = [n for n in players if n >= 4 and (not dd_tricks or dd_tricks >= hand_size(n))]
@@ -228,11 +228,11 @@ def bid(
     check_engine(engine, scheduler)
     check_question(play, question)
     check_search_worlds(play, search_worlds)
-    from musim.games.mu import targets as variant
+    from musim.games.mu import target_tables
     from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
-    from musim.games.mu.costs import bid_seconds
+    from musim.games.mu.estimates import bid_seconds
 
-    table = variant.table(read_targets(targets, [players]))
+    table = target_tables.table(read_targets(targets, [players]))
     from musim.io.batch import InputError
 
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
@@ -247,7 +247,7 @@ def bid(
 
     def started(plays):  # the request is valid: a sample plays `plays` deals
         warn_if_slow(play, [players], items=count * plays, workers=workers, noun="plays")
-        measured = vice == "strongest" and partner == "public" and question == "value"  # what costs.py measured
+        measured = vice == "strongest" and partner == "public" and question == "value"  # what estimates.py measured
         bar.estimate.expect(bid_seconds(players, count, plays, play, workers) if measured else None)
 
     try:
@@ -381,10 +381,12 @@ def balance(
     check_dd_tricks(play, dd_tricks)
     check_question(play, question)
     check_search_worlds(play, search_worlds)
-    from musim.games.mu import targets as variant
+    from musim.games.mu import target_tables
 
     rows = read_targets(targets, counts)
-    text = {n: variant.to_text({n: rows[n]} if rows else {}) for n in counts}  # each count's table, as analyse takes it
+    text = {
+        n: target_tables.to_text({n: rows[n]} if rows else {}) for n in counts
+    }  # each count's table, as analyse takes it
 
     from musim import __version__
     from musim.engine.errors import EngineError
@@ -393,7 +395,7 @@ def balance(
     from musim.engine.progress import progress_bar
     from musim.games.mu.analysis import balance_report
     from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, agreement, analyse, checkpoint_folders
-    from musim.games.mu.costs import balance_seconds
+    from musim.games.mu.estimates import balance_seconds
 
     n_deals = parse_count(deals, "--deals")
     if n_deals > MAX_BALANCE_DEALS:
@@ -464,7 +466,7 @@ def balance(
         "play": play,
         "dd_tricks": dd_tricks,
         "question": question,
-        "targets": variant.to_text(rows),
+        "targets": target_tables.to_text(rows),
         "targets_file": targets,
         "strength_deals": n_strength,
         "checkpoint": checkpoint,

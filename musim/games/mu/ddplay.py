@@ -34,7 +34,7 @@ import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
-from musim.games.mu.layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
+from musim.games.mu.solver_layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
 from musim.solver.choice import GAVE_UP as CARDS_GAVE_UP
 from musim.solver.choice import LIMIT, limited_play, make_limited
 from musim.solver.search import NO_DEADLINE, available, can_reach, make_state, set_owners

@@ -37,7 +37,7 @@ heuristic  a sensible club player, using only its own hand and public
 dd         (card play only) the double-dummy solver: see ddplay.py; the deal
            kernel dispatches it, the heuristic makes the other decisions.
 search     (card play only) flat Monte Carlo search over the deals of the cards the seat
-           cannot see, each card's worlds played out by the heuristic: see search.py; the
+           cannot see, each card's worlds played out by the heuristic: see search_player.py; the
            deal kernel dispatches it, the heuristic makes the other decisions.
 bold       (auction only; trumps and partner as the heuristic) bids to its hand's strength
            and takes the risks people take:
@@ -80,7 +80,7 @@ HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
 BOLD = 3  # the bold auction (module doc); trumps and partner as the heuristic
 COMMITTED = 4  # an auction seat committed to bid plan_bid showing plan_type: `musim bid`'s holder
-SEARCH = 5  # card play by the search player (games/mu/search.py); decided in the deal kernel
+SEARCH = 5  # card play by the search player (games/mu/search_player.py); decided in the deal kernel
 AUCTIONS = {"cautious": HEURISTIC, "bold": BOLD}  # --auction name -> auction code
 BOLD_OPTIMISM = 2.0  # team points the bold bidder adds to its estimate
 THREAT_RAISE = 1  # levels the bold bidder adds while a would-be vice shows its best type

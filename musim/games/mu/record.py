@@ -21,8 +21,7 @@ import numpy as np
 from musim.core.bits import popcount
 from musim.core.cards import COLOURS, NO_TYPE, parse_type, type_text
 from musim.core.deck import MU
-from musim.games.mu import rules
-from musim.games.mu import targets as variant
+from musim.games.mu import rules, target_tables
 from musim.io import records
 from musim.io.batch import InputError
 
@@ -96,8 +95,8 @@ def _targets(value, n):
     """The target table the record was played under: its "targets" (a rule variant, docs/rules.md
     §2.11), or the rulebook's without one."""
     try:
-        return variant.from_record(value, n)
-    except variant.TargetsError as exc:
+        return target_tables.from_record(value, n)
+    except target_tables.TargetsError as exc:
         raise InputError(f"targets: {exc}") from None
 
 

@@ -244,7 +244,7 @@ def hand_size(n):
 @flat_kernel
 def target(n, bid):
     """Team points the chief's team needs with n players and bid b, by the rulebook (§2.8);
-    the kernels read a run's table instead (rulebook_targets, or a variant: targets.py)."""
+    the kernels read a run's table instead (rulebook_targets, or a variant: target_tables.py)."""
     if n == 3:
         return 10 + 2 * bid
     if n == 4:
@@ -256,7 +256,7 @@ def target(n, bid):
 
 def rulebook_targets():
     """The rulebook's target table, int64 indexed [n, bid] (bids 1..hand size; 0 elsewhere): what
-    every kernel needing a target reads, in place of a variant's (targets.py)."""
+    every kernel needing a target reads, in place of a variant's (target_tables.py)."""
     table = np.zeros((MAX_PLAYERS + 1, MAX_BID + 1), np.int64)
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         for b in range(1, hand_size(n) + 1):

@@ -17,9 +17,8 @@ from musim.core.deck import MU
 from musim.engine.progress import report, slices
 from musim.engine.run import Job
 from musim.games.contract import EXACT_PLAY, plays_exactly
-from musim.games.mu import BY_PLAY, RULEBOOK
+from musim.games.mu import BY_PLAY, RULEBOOK, target_tables
 from musim.games.mu import simulate as sim
-from musim.games.mu import targets as variant
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.policies import AUCTIONS, DD, RANDOM
@@ -113,7 +112,7 @@ def simulate_deals(
     worlds=DEFAULT_WORLDS,
 ):
     """Play deals start..start+count-1 of a run and return their DealChunk; `targets`: the target
-    table (targets.py; None: the rulebook's); `worlds`: a search seat's budget.
+    table (target_tables.py; None: the rulebook's); `worlds`: a search seat's budget.
 
     Double-dummy deals run one kernel call each, so that each row gets its own
     wall-clock solve time (`solve_ms`).  node_limit and question (`musim balance`; `musim run`
@@ -276,7 +275,7 @@ def deal_record(
     node_limit=0,
 ):
     """The complete game record (docs/examples/README.md) of deal `deal` of a run, re-played from its seed;
-    `auction`: the run's --auction model; `targets`: the run's option (targets.py), whose table a
+    `auction`: the run's --auction model; `targets`: the run's option (target_tables.py), whose table a
     variant's record carries; `worlds`: the run's search budget; `node_limit`: the run's (a deal
     past it was played by the heuristic, and so is its record).
 
@@ -287,14 +286,14 @@ def deal_record(
     ch = DealChunk(players, deal, 1)
     dd = worker_ddplay(tt_mb, dd_tricks, node_limit) if DD in play_policy else None
     ws = sim.make_workspace(
-        players, dd, targets=variant.table_of(targets), worlds=sim.search_worlds(play_policy, worlds)
+        players, dd, targets=target_tables.table_of(targets), worlds=sim.search_worlds(play_policy, worlds)
     )
     ch.play(seed, bid_policy, play_policy, ws)
     r = ch.res[0]
     record = {
         "game": "mu",
         "players": players,
-        **variant.record_field(targets, players),
+        **target_tables.record_field(targets, players),
         "dealer": int(ch.dealers[0]),
         "hands": [MU.format(h) for h in ch.hands[0, :players]],
         "auction": [MU.format(m) for m in ws.auction_log[: r[sim.AUCTION_TURNS]]],
@@ -317,7 +316,7 @@ def deal_chunk(play):
 def job(spec):
     """The engine's Job for a `musim run --game mu` spec (deals or matches)."""
     dd_tricks, auction = spec.options["dd_tricks"], spec.options["auction"]
-    targets, worlds = variant.table_of(spec.options["targets"]), spec.options[WORLDS.name]
+    targets, worlds = target_tables.table_of(spec.options["targets"]), spec.options[WORLDS.name]
     if spec.mode == "matches":
         simulate = partial(
             simulate_match_chunk,

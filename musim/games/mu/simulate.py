@@ -15,9 +15,7 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, popcount
 from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
-from musim.games.mu import ddplay, policies
-from musim.games.mu import search as search_mu
-from musim.games.mu import trick as trick_step
+from musim.games.mu import ddplay, policies, search_player, trick_step
 from musim.games.mu.rules import (
     TRUMP,
     auction_over,
@@ -106,7 +104,7 @@ def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_M
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal, as the other games'
     simulate_deals give them (musim.play.duplicate): dealer, and DEAL's columns (res: the result
     vector OUTCOME..DD_HIGH; scores, card_points, hands, laid per seat); `policy`: one name or one
-    a seat (seat_codes); `worlds`: a search seat's budget (search.py)."""
+    a seat (seat_codes); `worlds`: a search seat's budget (search_player.py)."""
     bid, play = seat_codes(players, policy)
     if ws is None:
         dd = ddplay.worker_ddplay(tt_mb) if policies.DD in play else None
@@ -132,7 +130,7 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0):
     """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
     (ddplay.make_ddplay), or None: the kernels are then compiled without the solver; `goal`: the
     total that ends a match; deal: one deal's results in a match; `targets`: the target table
-    every kernel reads, [n, bid] (default the rulebook's; a variant: targets.py); `worlds`: the
+    every kernel reads, [n, bid] (default the rulebook's; a variant: target_tables.py); `worlds`: the
     search seats' budget (search_worlds), 0 compiling the kernels without the search."""
     z = np.zeros
     ws = Workspace(
@@ -159,7 +157,7 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0):
         targets=rulebook_targets() if targets is None else targets,
         search=None,
     )
-    return ws._replace(search=search_mu.make_search(worlds, ws)) if worlds else ws
+    return ws._replace(search=search_player.make_search(worlds, ws)) if worlds else ws
 
 
 @flat_kernel
@@ -198,7 +196,7 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
     value unknown (the node limit, or the reach question) by the heuristic too.  With DD at
     some seats only, each card of theirs is a solve of its own (ddplay.dd_seat_card).  `dd` is
     ws.dd, passed on its own so that numba prunes the solver away when it is None; `search` is
-    ws.search likewise: a search seat's cards are searched (search.py), which notes the voids
+    ws.search likewise: a search seat's cards are searched (search_player.py), which notes the voids
     every seat shows."""
     held, trick, on_team, log = ws.held, ws.trick, ws.on_team, ws.play_log
     klass, power, class_mask = ws.klass, ws.power, ws.class_mask
@@ -213,7 +211,7 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
     if dd is not None:
         ddplay.dd_reset(dd)
     if search is not None:
-        search_mu.begin(search, n, chief, chief_trump)
+        search_player.begin(search, n, chief, chief_trump)
     tricks = popcount(held[0])
     for t in range(tricks):
         if dd is not None:
@@ -234,14 +232,14 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
                         n, chief_trump, vice_trump, held, on_team, trick, k, leader, dd, klass, power, class_mask
                     )
             if search is not None and card < 0 and policies.seat_code(play_policy, seat) == policies.SEARCH:
-                card = search_mu.seat_card(search, n, seat, leader, k, winner_pos, card_points, state)
+                card = search_player.seat_card(search, n, seat, leader, k, winner_pos, card_points, state)
             if card < 0:
                 code = policies.seat_code(play_policy, seat)
                 card = trick_step.choose(
                     code, n, seat, k, winner, winner_pos, held, remaining, trick, on_team, ws, state
                 )
             if search is not None and k > 0:
-                search_mu.note(search, seat, card, trick[0])
+                search_player.note(search, seat, card, trick[0])
             winner_pos = trick_step.lay(seat, card, k, winner_pos, held, trick, klass, power)
             if winner_pos == k:
                 winner = seat
@@ -336,10 +334,10 @@ def play_deal(n, dealer, policy, state, out, ws):
     if n >= 4:
         partner = policies.choose_partner(chief_code, n, chief, vice, laid, chief_trump, state)
     ddplay.dd_ask_first(ws.dd, ws.targets[n, bid])
-    search_mu.announce(ws.search, n, laid, bid)
+    search_player.announce(ws.search, n, laid, bid)
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
     out.dd_limited[0] = cards_limited(ws.dd)
-    search_mu.forget(ws.search)  # a replay of the analyses (play_contract alone) knows no laid cards nor bid
+    search_player.forget(ws.search)  # a replay of the analyses (play_contract alone) knows no laid cards nor bid
     ddplay.dd_ask_first(ws.dd, 0)
     res[DD_VALUE] = ddplay.dd_start_value(ws.dd)
     res[DD_LOW], res[DD_HIGH] = ddplay.dd_start_bounds(ws.dd)

@@ -10,7 +10,7 @@ import numpy as np
 from musim.core.cards import CARD_TEXT, N_CARDS, CardError, hand_mask, parse_type
 from musim.core.deck import MU
 from musim.games.mu import rules
-from musim.games.mu.layout import TT_BUCKET, MuSolverSetup, to_canon
+from musim.games.mu.solver_layout import TT_BUCKET, MuSolverSetup, to_canon
 from musim.io.batch import InputError
 from musim.solver.answer import solve_position
 from musim.solver.search import make_state

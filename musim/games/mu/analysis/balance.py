@@ -21,7 +21,7 @@ chief's team reaches its target: one null-window search (ddplay.py), not the sev
 needs nor those of playing the cards out.  The success rates are those of `--question value`;
 team points, scores and proposed targets, which need the value, are left empty, and under a
 node limit a deal is unresolved when that one search gave up.  The pure-strength view asks
-null-window questions under both (contracts.strength), so it is the same.
+null-window questions under both (samplers.strength), so it is the same.
 
 Proposed targets (criterion: every level equally hard): p* is the success rate
 over all played deals of that player count; at each level with enough deals
@@ -44,10 +44,9 @@ from musim.engine.engines import ordered
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts
 from musim.engine.progress import slices
-from musim.games.mu import RULEBOOK, rules
+from musim.games.mu import RULEBOOK, rules, target_tables
 from musim.games.mu import simulate as sim
-from musim.games.mu import targets as variant
-from musim.games.mu.analysis import contracts
+from musim.games.mu.analysis import samplers
 from musim.games.mu.analysis.bid import DEFAULT_AUCTION
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
 from musim.games.mu.policies import NAMES
@@ -81,7 +80,7 @@ def checkpoint_key(
     choice, so that saved deals stay valid), not in the pure-strength view's: its rows are the
     same under both questions.  An auction model other than the default is in both (it decides
     the deals, and so which are played and replayed); the default's keys are those it had
-    before there was a choice.  A variant's targets (compact text, targets.py) are in both, the
+    before there was a choice.  A variant's targets (compact text, target_tables.py) are in both, the
     rulebook's in neither (saved deals stay valid); so is a search budget other than the default."""
     params = dict(job=job, players=players, seed=seed, play=play, dd_tricks=dd_tricks, node_limit=node_limit)
     if node_limit:
@@ -153,7 +152,7 @@ def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, targets, world
     play_policy = NAMES[play][1]
     ws = sim.make_workspace(players, dd, targets=targets, worlds=sim.search_worlds(play_policy, worlds))
     for first, stop in slices(count):  # the progress bar moves within the chunk
-        contracts.strength(players, hands[first:stop], play_policy, best[first:stop], ws)
+        samplers.strength(players, hands[first:stop], play_policy, best[first:stop], ws)
     return {"best": best}
 
 
@@ -178,7 +177,7 @@ def _rescored(players, res, card_points, targets):
         k = int(sel.sum())
         made = np.zeros((k, 1, levels), np.bool_)
         sc = np.zeros((k, 1, levels), np.int64)
-        contracts.score_bids(
+        samplers.score_bids(
             players,
             np.array([t], np.int64),
             np.zeros(levels, np.int64),
@@ -260,7 +259,7 @@ def analyse(
     (module doc).  engine, scheduler: where the chunks run (engine/engines.py); the figures
     do not depend on it.  auction: the auction model the deals are bid by (a name of
     policies.AUCTIONS), as `musim run --auction`.  targets: the target table the deals are bid,
-    played and scored under, in compact text (targets.py; `rulebook` by default).  worlds: the
+    played and scored under, in compact text (target_tables.py; `rulebook` by default).  worlds: the
     search budget under play "search" (its pure-strength replays count the side's card points)."""
     if question not in QUESTIONS or (question == "reach" and play != "dd"):
         raise ValueError(f"question {question!r}: one of {QUESTIONS}, and reach only under dd play")
@@ -272,7 +271,7 @@ def analyse(
             checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets, worlds),
         )
     )
-    target_table = variant.table_of(targets)
+    target_table = target_tables.table_of(targets)
     times = []
     run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
     res, scores, card_points, hands = _collect(
@@ -356,7 +355,7 @@ def analyse(
         run,
     )
     tick(min(deals, deals if strength_deals is None else strength_deals) - len(best))  # eklats: nothing to replay
-    known_best = best[best != contracts.UNRESOLVED_RANK]
+    known_best = best[best != samplers.UNRESOLVED_RANK]
     levels = np.arange(0, rules.hand_size(players) + 1)
     counts = np.bincount(known_best, minlength=len(levels))
     strength = pd.DataFrame(

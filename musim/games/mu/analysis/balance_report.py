@@ -12,8 +12,7 @@ import pandas as pd
 
 from musim.engine.errors import OutputError
 from musim.engine.parquet import ensure_writable_dir
-from musim.games.mu import RULEBOOK
-from musim.games.mu import targets as variant
+from musim.games.mu import RULEBOOK, target_tables
 from musim.games.mu.analysis import plots
 from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT, agreement
 from musim.games.mu.analysis.bid import DEFAULT_AUCTION
@@ -326,7 +325,7 @@ def _write_model(folder, results, params, seconds):
     plots.strength(pd.concat([r.strength for r in results]), os.path.join(folder, "strength.png"), note)
     proposed = proposal_rows(results)
     if proposed:
-        variant.write_csv(os.path.join(folder, PROPOSED), proposed)
+        target_tables.write_csv(os.path.join(folder, PROPOSED), proposed)
 
 
 def agreement_markdown(by_model, table, params, seconds):

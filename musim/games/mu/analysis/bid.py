@@ -5,7 +5,7 @@ and the chief leads the first trick).  The unseen cards are dealt at random to
 the other seats; for each sample and each trump the holder could name (a type
 it holds, or `none`), the deal is played once without a vice (what a bid of 1
 implies: nobody else can have laid a card) and once with one (higher bids).
-The vice, public laid cards and partner follow contracts.bid_samples.  Team
+The vice, public laid cards and partner follow samplers.bid_samples.  Team
 points do not depend on the bid, so every bid level is scored from the same
 plays: made = team points >= target, and the chief's deal score.
 
@@ -25,9 +25,8 @@ from musim.core.cards import COLOURS, N_CARDS, CardError, deck_for, hand_mask, t
 from musim.engine.engines import ordered
 from musim.engine.local import chunk_starts
 from musim.engine.progress import slices
-from musim.games.mu import rules
-from musim.games.mu import targets as variant
-from musim.games.mu.analysis import contracts
+from musim.games.mu import rules, target_tables
+from musim.games.mu.analysis import samplers
 from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.policies import AUCTIONS, NAMES
 from musim.games.mu.simulate import make_workspace, search_worlds
@@ -66,7 +65,7 @@ def three_player_deck(mask):
     return deck_for(3, sorted(colours))
 
 
-VICE_MODELS = {"strongest": contracts.VICE_STRONGEST, "none": contracts.VICE_NONE, "auction": contracts.VICE_AUCTION}
+VICE_MODELS = {"strongest": samplers.VICE_STRONGEST, "none": samplers.VICE_NONE, "auction": samplers.VICE_AUCTION}
 
 
 def _seat(value, name, players):
@@ -98,8 +97,8 @@ def _bid_chunk(
     count,
 ):
     """The plays of samples start.. (a task: module-level, so that Dask can ship it): (team
-    points, chief's points) of the fixed contracts (contracts.bid_samples), and (how the auction
-    ended, the holder's score) of each committed bid (contracts.auction_samples)."""
+    points, chief's points) of the fixed contracts (samplers.bid_samples), and (how the auction
+    ended, the holder's score) of each committed bid (samplers.auction_samples)."""
     team = np.zeros((count, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
     end = np.zeros((count, len(trumps), levels), np.int64)
@@ -109,7 +108,7 @@ def _bid_chunk(
     ws = make_workspace(players, dd, targets=targets, worlds=search_worlds(play_policy, worlds))
     for first, stop in slices(count):  # the progress bar moves within the chunk
         sample = (players, np.uint64(mask), seat, dealer)
-        contracts.bid_samples(
+        samplers.bid_samples(
             *sample,
             rest.copy(),
             seed,
@@ -126,7 +125,7 @@ def _bid_chunk(
             chief_points[first:stop],
             ws,
         )
-        contracts.auction_samples(
+        samplers.auction_samples(
             *sample,
             rest.copy(),
             seed,
@@ -174,9 +173,9 @@ def bid_strength(
     or, under double-dummy play, "reach" (whether the team reaches each bid's target; scores
     and team points NaN).  started(plays) is called once the request is valid, before any
     sample runs, with the plays a sample costs; tick(k) reports k more samples done.
-    `targets`: the target table (targets.py) the bids are made and scored against (None: the
+    `targets`: the target table (target_tables.py) the bids are made and scored against (None: the
     rulebook's); `worlds`: the search budget under --play search, whose seats count their side's
-    card points (a contract's play serves every bid: search.py)."""
+    card points (a contract's play serves every bid: search_player.py)."""
     if question not in QUESTIONS:
         raise InputError(f"--question {question!r}: one of {', '.join(QUESTIONS)}")
     if question == "reach" and play != "dd":
@@ -188,19 +187,19 @@ def bid_strength(
     deck = three_player_deck(mask) if players == 3 else deck_for(players)
     rest = np.array([c for c in range(N_CARDS) if int(deck) >> c & 1 and not int(mask) >> c & 1], np.int64)
     types = np.zeros(17, np.int64)
-    trumps = types[: contracts.hand_types(np.uint64(mask), types)].copy()
+    trumps = types[: samplers.hand_types(np.uint64(mask), types)].copy()
     levels = rules.hand_size(players)
     model = VICE_MODELS[vice]
-    if model == contracts.VICE_AUCTION:
+    if model == samplers.VICE_AUCTION:
         column = np.arange(levels)
-    elif model == contracts.VICE_NONE or players == 3:
+    elif model == samplers.VICE_NONE or players == 3:
         column = np.zeros(levels, np.int64)
     else:
         column = np.minimum(np.arange(levels), 1)
     variants = column.max() + 1
     bids = np.array([[b[0] + 1, b[-1] + 1] for b in (np.flatnonzero(column == v) for v in range(variants))])
     reach = question == "reach"
-    targets = variant.table() if targets is None else targets
+    targets = target_tables.table() if targets is None else targets
     team = np.zeros((samples, len(trumps), variants), np.int64)
     chief_points = np.zeros_like(team)
     end = np.zeros((samples, len(trumps), levels), np.int64)
@@ -219,7 +218,7 @@ def bid_strength(
     if reach:  # team holds the highest bid each play reaches
         made[:] = team[:, :, column] >= np.arange(1, levels + 1)
     else:
-        contracts.score_bids(players, trumps, column, team, chief_points, made, score, targets)
+        samplers.score_bids(players, trumps, column, team, chief_points, made, score, targets)
     valid = team[:, :, column] >= 0  # (samples, trumps, levels)
     used = valid.sum(axis=0)
     lo, hi = wilson(made.sum(axis=0), used)
@@ -248,9 +247,9 @@ def bid_strength(
                     "auction": auction,
                     "vice": vice,
                     "partner": "hindsight" if hindsight else "public",
-                    "p_chief": float((ends == contracts.AS_CHIEF).mean()),
-                    "p_outbid": float((ends == contracts.OUTBID).mean()),
-                    "p_eklat": float((ends == contracts.EKLAT).mean()),
+                    "p_chief": float((ends == samplers.AS_CHIEF).mean()),
+                    "p_outbid": float((ends == samplers.OUTBID).mean()),
+                    "p_eklat": float((ends == samplers.EKLAT).mean()),
                     "expected_score": float(expected[0]),
                     "expected_score_low": float(expected[1]),
                     "expected_score_high": float(expected[2]),

@@ -1,6 +1,6 @@
 """Fit the hand-evaluation model (games/mu/hand_model.py) to simulated deals.
 
-Data: contracts.fit_samples (seat 0 chief naming each type it holds and `none`,
+Data: samplers.fit_samples (seat 0 chief naming each type it holds and `none`,
 a random vice and partner; heuristic play, or under double-dummy play the exact
 value of each contract's starting position).  Per player count and trump kind, an
 ordinary least-squares fit of the team's points on the hand's features; a
@@ -11,7 +11,7 @@ gets coefficient 0.
 import numpy as np
 
 from musim.engine.local import chunk_starts, run_ordered
-from musim.games.mu.analysis import contracts
+from musim.games.mu.analysis import samplers
 from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.hand_model import FEATURE_NAMES, KINDS, N_FEATURES
 from musim.games.mu.policies import NAMES
@@ -30,7 +30,7 @@ def samples(players, deals, seed, workers=1, play="heuristic", tt_mb=64):
     def work(start, count):
         rows = slice(16 * start, 16 * (start + count))
         ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
-        contracts.fit_samples(players, seed, start, count, feats[rows], kinds[rows], team[rows], NAMES[play][1], ws)
+        samplers.fit_samples(players, seed, start, count, feats[rows], kinds[rows], team[rows], NAMES[play][1], ws)
         return count
 
     for _ in run_ordered(work, chunk_starts(deals, CHUNK_DD if play == "dd" else CHUNK), workers):

@@ -7,7 +7,7 @@ played; and the voids shown, per class (ws.klass): a seat that did not follow th
 holds none of it.  Every other card is hidden: the pool its world deals (musim.play.worlds)
 to the other seats, each taking as many as it holds beyond its public cards, none of a class
 it showed void in.  In a world, the searcher plays a card, then every seat (the searcher too)
-plays the heuristic with its own view (trick.choose) to the end of the deal; the outcome is
+plays the heuristic with its own view (trick_step.choose) to the end of the deal; the outcome is
 the sum of the scores (rules.score_played, the deal's bid and the run's targets) of the seats
 on the searcher's side.  A contract played without a bid (the analyses' replays under several
 bids at once, which lay no cards) counts the side's card points instead.
@@ -22,8 +22,7 @@ import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, lowest, popcount
-from musim.games.mu import policies
-from musim.games.mu import trick as trick_step
+from musim.games.mu import policies, trick_step
 from musim.games.mu.rules import legal_moves, score_played
 from musim.play import search, worlds
 

@@ -1,5 +1,5 @@
 """One card of a Mü trick, shared by the deal kernel (simulate.play_tricks) and the search
-player's playouts (search.py): the policy's choice from a seat's own view, and laying the card.
+player's playouts (search_player.py): the policy's choice from a seat's own view, and laying the card.
 One implementation of each, so that a playout plays exactly as a deal does."""
 
 from musim.compile.jit import flat_kernel
