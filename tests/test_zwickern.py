@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import reference_zwickern as ref
 from click.testing import CliRunner
-from zwickern_large import large_table_record, random_buy
+from zwickern_large import crowded_table, large_table_record, random_buy
 
 from musim.cli import cli
 from musim.compile.jit import ScratchFull
@@ -245,20 +245,6 @@ def test_buys_and_builds_against_the_plain_python_reference_on_random_tables():
         assert len(got) == len(set(got)) and set(got) == {(items[i][0], v) for i, v in want}
 
 
-def _crowded_table(rng, most):
-    """A random table of up to `most` items, most of them small and many equal (loose aces to 5s
-    and court cards, up to 10 piles of 1 to 12), where buys split many ways; and a card not on it."""
-    small = [c for c in range(CARDS) if rules.LOW[c] <= 5]
-    loose = [int(c) for c in rng.choice(small, int(rng.integers(0, min(most, len(small)) + 1)), replace=False)]
-    rest = [int(c) for c in rng.permutation(CARDS) if c not in loose]
-    t = rules.new_table()
-    t.loose[0] = sum(1 << c for c in loose)
-    t.count[0] = rng.integers(0, min(most - len(loose), 10) + 1)
-    for k in range(t.count[0]):
-        t.piles[k], t.value[k] = (1 << rest[2 * k]) | (1 << rest[2 * k + 1]), rng.integers(1, 13)
-    return t, rest[-1]
-
-
 def test_the_buy_checker_agrees_with_every_buy_listed_on_random_tables():
     # on 3,000 tables of up to 8 items: a set of whole items is a buy of the played card exactly
     # when `buys` lists it; part of a pile, or cards not on the table, never are
@@ -266,7 +252,7 @@ def test_the_buy_checker_agrees_with_every_buy_listed_on_random_tables():
     mv, ck = rules.new_moves(), check.new_check()
     accepted = rejected = 0
     for _ in range(3000):
-        t, played = _crowded_table(rng, 8)
+        t, played = crowded_table(rng, 8)
         m = rules.load_items(t, mv)
         listed = {int(c) for c in mv.buy_cards[: rules.buys(mv, m, played)]}
         for subset in rng.choice(1 << m, min(40, 1 << m), replace=False):
@@ -291,7 +277,7 @@ def test_the_buy_checker_agrees_with_the_plain_python_reference_on_large_tables(
     mv, ck = rules.new_moves(), check.new_check()
     verdicts = []
     for _ in range(300):
-        t, played = _crowded_table(rng, 40)
+        t, played = crowded_table(rng, 40)
         m = rules.load_items(t, mv)
         some = [int(i) for i in rng.permutation(m)[:12]]
         items = {int(mv.item_cards[i]): (int(mv.item_low[i]), int(mv.item_high[i])) for i in some}

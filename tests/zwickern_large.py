@@ -1,4 +1,4 @@
-"""Legal Zwickern records whose table grows large, for the replay's tests and
+"""Legal Zwickern records whose table grows large, and crowded tables, for the replay's tests and
 benchmarks/bench_zwickern_replay.py: players who mostly lay (always legal, docs/rules.md §10.2),
 now and then build, and now and then buy a few random groups of the table's items.
 
@@ -103,3 +103,17 @@ def _group(items, target, rng, budget=2000):
         return False
 
     return set(chosen) if search(0, 0) else None
+
+
+def crowded_table(rng, most):
+    """A random table of up to `most` items, most of them small and many equal (loose aces to 5s
+    and court cards, up to 10 piles of 1 to 12), where buys split many ways; and a card not on it."""
+    small = [c for c in range(CARDS) if rules.LOW[c] <= 5]
+    loose = [int(c) for c in rng.choice(small, int(rng.integers(0, min(most, len(small)) + 1)), replace=False)]
+    rest = [int(c) for c in rng.permutation(CARDS) if c not in loose]
+    t = rules.new_table()
+    t.loose[0] = sum(1 << c for c in loose)
+    t.count[0] = rng.integers(0, min(most - len(loose), 10) + 1)
+    for k in range(t.count[0]):
+        t.piles[k], t.value[k] = (1 << rest[2 * k]) | (1 << rest[2 * k + 1]), rng.integers(1, 13)
+    return t, rest[-1]
