@@ -145,7 +145,8 @@ def zwickern_record(order, buys):
 
 def test_a_zwickern_buy_with_more_buys_than_the_first_room_replays():
     """The third round's first turn plays a 9 onto a table of the 20 aces to 5s (laid in the
-    first two rounds): 114,547 buys, seven times the kernels' first room, which grows."""
+    first two rounds): 114,547 buys, seven times the kernels' first room, which grows; the replay
+    checks only the buy it names (check.is_buy)."""
     from musim.games.zwickern import rules
 
     small = [f"{s}{v}" for v in ("A", "2", "3", "4", "5") for s in "SHDC"]

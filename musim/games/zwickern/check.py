@@ -110,7 +110,8 @@ def _equal(mv, ck, a, b):
 @flat_kernel(inline="always")
 def _may_take(mv, ck, path, depth, rest, chosen, j, high):
     """Whether the group may take named item j at its high (or low) value next: it is left, has
-    that value, and its equal neighbour before it, if left, is in the group at a value no lower."""
+    that value, and its equal neighbour before it, if left, is in the group too (at the high value
+    if j takes it)."""
     if not rest & bit(j) or (high and _value(mv, ck, j, 1) == _value(mv, ck, j, 0)):
         return False
     if j == 0 or not rest & bit(j - 1) or not _equal(mv, ck, j - 1, j):
@@ -170,17 +171,17 @@ def _splits(mv, ck, r, target):
 
 
 @flat_kernel(inline="always")
-def _slot(ck, key):
+def _slot(key):
     return np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - MEMO_BITS))
 
 
 @flat_kernel(inline="always")
 def _remembered(ck, gen, key):
-    s = _slot(ck, key)
+    s = _slot(key)
     return ck.memo_stamps[s] == gen and ck.memo_keys[s] == key
 
 
 @flat_kernel(inline="always")
 def _remember(ck, gen, key):
-    s = _slot(ck, key)
+    s = _slot(key)
     ck.memo_keys[s], ck.memo_stamps[s] = key, gen
