@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from zwickern_large import crowded_table, large_table_record, random_buy
 
 from musim.cli import cli
-from musim.compile.jit import ScratchFull
+from musim.compile.jit import ScratchFull, growing
 from musim.core.deck import ZWICKERN as DECK
 from musim.games.zwickern import check, policies, rules
 from musim.games.zwickern.points import DEFAULT, MOST, PILE, ZWICK, PointsError, parse
@@ -485,13 +485,13 @@ def test_the_example_records_replay():
 
 def test_buys_grow_past_the_room_they_start_with():
     # 16 piles worth 5 each: every non-empty set of them is a buy of a 5, 65,535 of them: the
-    # kernel refuses them in the room it starts with, and all_buys grows the room until they fit
+    # kernel refuses them in the room it starts with, and fits them in room grown until they fit
     cards = [c for c in DECK.format(DECK.full) if c not in ("S5", "H5")][:32]
     t = table([], [((cards[2 * k], cards[2 * k + 1]), 5, 0) for k in range(16)])
     mv = rules.new_moves()
     m = rules.load_items(t, mv)
     with pytest.raises(ScratchFull):
         rules.buys(mv, m, card("S5"))
-    count, grown = rules.all_buys(mv, m, card("S5"))
+    count, grown = growing(lambda mv: int(rules.buys(mv, m, card("S5"))), mv, rules.grown)
     assert count == 2**16 - 1 == len({int(b) for b in grown.buy_items[:count]})
     assert len(grown.buy_items) == 4 * len(mv.buy_items) and grown.item_cards is mv.item_cards
