@@ -54,10 +54,14 @@ def buys(items, card):
     found = set()
     for k in range(1, len(items) + 1):
         for subset in combinations(range(len(items)), k):
-            chosen = [items[i] for i in subset]
-            if any(_splits(chosen, v) for v in values(card)):
+            if is_buy([items[i] for i in subset], card):
                 found.add(frozenset(subset))
     return found
+
+
+def is_buy(items, card):
+    """Whether `items` (a non-empty list of value tuples), all of them, are a buy of `card`."""
+    return any(_splits(items, v) for v in values(card))
 
 
 def builds(items, card, others):

@@ -4,17 +4,20 @@ replay, illegal records, the victory-points parameter, and the heuristic against
 
 import copy
 import json
+import re
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 import reference_zwickern as ref
 from click.testing import CliRunner
+from zwickern_large import crowded_table, large_table_record, random_buy
 
 from musim.cli import cli
-from musim.compile.jit import ScratchFull
+from musim.compile.jit import ScratchFull, growing
 from musim.core.deck import ZWICKERN as DECK
-from musim.games.zwickern import policies, rules
+from musim.games.zwickern import check, policies, rules
 from musim.games.zwickern.points import DEFAULT, MOST, PILE, ZWICK, PointsError, parse
 from musim.games.zwickern.record import _turn, record, replay
 from musim.games.zwickern.rules import BUY, PARTS
@@ -242,6 +245,52 @@ def test_buys_and_builds_against_the_plain_python_reference_on_random_tables():
         assert len(got) == len(set(got)) and set(got) == {(items[i][0], v) for i, v in want}
 
 
+def test_the_buy_checker_agrees_with_every_buy_listed_on_random_tables():
+    # on 3,000 tables of up to 8 items: a set of whole items is a buy of the played card exactly
+    # when `buys` lists it; part of a pile, or cards not on the table, never are
+    rng = np.random.default_rng(43)
+    mv, ck = rules.new_moves(), check.new_check()
+    accepted = rejected = 0
+    for _ in range(3000):
+        t, played = crowded_table(rng, 8)
+        m = rules.load_items(t, mv)
+        listed = {int(c) for c in mv.buy_cards[: rules.buys(mv, m, played)]}
+        for subset in rng.choice(1 << m, min(40, 1 << m), replace=False):
+            taken = sum(int(mv.item_cards[i]) for i in range(m) if subset >> i & 1)
+            got = bool(check.is_buy(mv, ck, m, played, np.uint64(taken)))
+            assert got == (taken in listed)
+            accepted, rejected = accepted + got, rejected + (not got)
+        for i in range(m):
+            cards = int(mv.item_cards[i])
+            if cards & (cards - 1):  # a pile: one of its cards is no buy
+                assert not check.is_buy(mv, ck, m, played, np.uint64(cards & -cards))
+        for taken in [0, *listed][:2]:  # with a card not on the table
+            assert not check.is_buy(mv, ck, m, played, np.uint64(taken | 1 << played))
+    assert accepted > 5000 and rejected > 50000
+
+
+def test_the_buy_checker_agrees_with_the_plain_python_reference_on_large_tables():
+    # on tables of up to 40 items, buys naming up to 12 of them (which the reference splits by
+    # trying every partition): a buy drawn from groups of the card's value, it with one more
+    # item, and a random set of items
+    rng = np.random.default_rng(44)
+    mv, ck = rules.new_moves(), check.new_check()
+    verdicts = []
+    for _ in range(300):
+        t, played = crowded_table(rng, 40)
+        m = rules.load_items(t, mv)
+        some = [int(i) for i in rng.permutation(m)[:12]]
+        items = {int(mv.item_cards[i]): (int(mv.item_low[i]), int(mv.item_high[i])) for i in some}
+        drawn = random_buy([(cards, *values) for cards, values in items.items()], played, rng, more=0.8)
+        other = [cards for cards in items if not cards & drawn]
+        for taken in (drawn, drawn | (other[0] if other else 0), sum(c for c in items if rng.random() < 0.5)):
+            named = [set(values) for cards, values in items.items() if cards & taken]
+            want = bool(named) and ref.is_buy([tuple(v) for v in named], DECK.text(played))
+            assert bool(check.is_buy(mv, ck, m, played, np.uint64(taken))) == want
+            verdicts.append(want)
+    assert 200 < sum(verdicts) < len(verdicts) - 200
+
+
 # ---------------------------------------------------------------- invariants, records, replay
 
 
@@ -336,6 +385,70 @@ def test_illegal_buys_and_builds_are_named():
     assert got["zwick"] and got["table"] == [] and got["piles"] == []
 
 
+def _buys_on_the_table(rec, result):
+    """(turn, items on the table before it, values of the piles it buys, of the loose cards) of
+    each buy of a replayed record."""
+    table, piles = rec["table"], []
+    for i, step in enumerate(result["turns"]):
+        if step["action"] == "buy":
+            bought = set(step["cards"])
+            named = [(p["value"],) for p in piles if set(p["cards"]) <= bought]
+            yield i, len(table) + len(piles), named, [ref.values(c) for c in table if c in bought]
+        table, piles = step["table"], step["piles"]
+
+
+def _timed_replay(rec):
+    replay(rec)  # compiles on a cold cache
+    start = time.perf_counter()
+    result = replay(rec)
+    return result, time.perf_counter() - start
+
+
+# players who mostly lay (tests/zwickern_large.py): turn 37, seat 1's J2 (20) buys 27 of the
+# 30 items on the table, 2 of them piles, all but C9, J1 and J3
+LARGE = (3, 99, 0.8)
+
+
+def test_a_buy_of_27_items_of_a_table_of_30_with_piles_replays_within_a_second():
+    players, seed, more = LARGE
+    rec = large_table_record(players, seed, more=more)
+    result, elapsed = _timed_replay(rec)
+    buys = {i: (size, piles, loose) for i, size, piles, loose in _buys_on_the_table(rec, result)}
+    assert buys[37][0] == 30 and len(buys[37][1]) == 2 and len(buys[37][1] + buys[37][2]) == 27
+    assert result["turns"][37]["table"] == ["C9", "J1", "J3"] and result["turns"][37]["piles"] == []
+    for i, (_, piles, loose) in buys.items():
+        if len(piles + loose) <= 12:  # the reference tries every partition
+            assert ref.is_buy(piles + loose, rec["turns"][i]["card"])
+    assert sum(result["parts"]["cards"]) + len(result["left"]) == CARDS
+    assert elapsed < 1.0
+
+
+def test_the_large_table_example_replays_within_a_second():
+    # a 3-player record that buys on a table of 33 items: its replay listed every buy, for minutes
+    rec = json.loads((Path(__file__).resolve().parent / "golden" / "zwickern-large-table.json").read_text())
+    result, elapsed = _timed_replay(rec)
+    buys = list(_buys_on_the_table(rec, result))
+    assert max(size for _, size, _, _ in buys) == 33
+    assert all(ref.is_buy(piles + loose, rec["turns"][i]["card"]) for i, _, piles, loose in buys)
+    assert result["scores"] == [0, -11, 4] and result["piles"] == [{"cards": ["S5", "D3"], "value": 8, "builder": 1}]
+    assert elapsed < 1.0
+
+
+def test_illegal_buys_on_a_large_table_are_refused_with_one_line():
+    # turn 37 of LARGE with a card more or less: the named items' values sum to a multiple of 20
+    # only with 9 (C9) or 25 (J3) more, or 4 (S4) less, and changing a value changes it by 10
+    players, seed, more = LARGE
+    rec = large_table_record(players, seed, more=more)
+    bought = rec["turns"][37]["buy"]
+    cases = [(bought + [c], f"{' '.join(DECK.format(mask(*bought, c)))} do not split") for c in ("C9", "J3")]
+    cases.append(([c for c in bought if c != "S4"], "S5 S6 .* CK do not split into groups each worth 20 \\(one"))
+    cases.append(([c for c in bought if c != "S6"], "takes part of the pile S6 CJ \\(a pile is bought whole\\)$"))
+    cases.append((bought + ["J2"], "J2 not on the table$"))
+    for cards, why in cases:
+        message = _bad(rec, lambda r, cards=cards: r["turns"][37].update(buy=cards))
+        assert re.match(rf"turn 37 \(seat 1\): buy: {why}", message) and "\n" not in message
+
+
 # ---------------------------------------------------------------- the heuristic against random, matches
 
 
@@ -372,13 +485,13 @@ def test_the_example_records_replay():
 
 def test_buys_grow_past_the_room_they_start_with():
     # 16 piles worth 5 each: every non-empty set of them is a buy of a 5, 65,535 of them: the
-    # kernel refuses them in the room it starts with, and all_buys grows the room until they fit
+    # kernel refuses them in the room it starts with, and fits them in room grown until they fit
     cards = [c for c in DECK.format(DECK.full) if c not in ("S5", "H5")][:32]
     t = table([], [((cards[2 * k], cards[2 * k + 1]), 5, 0) for k in range(16)])
     mv = rules.new_moves()
     m = rules.load_items(t, mv)
     with pytest.raises(ScratchFull):
         rules.buys(mv, m, card("S5"))
-    count, grown = rules.all_buys(mv, m, card("S5"))
+    count, grown = growing(lambda mv: int(rules.buys(mv, m, card("S5"))), mv, rules.grown)
     assert count == 2**16 - 1 == len({int(b) for b in grown.buy_items[:count]})
     assert len(grown.buy_items) == 4 * len(mv.buy_items) and grown.item_cards is mv.item_cards

@@ -1,16 +1,17 @@
 """Game records of Zwickern (docs/examples/README.md "Zwickern deal records"): replay and record.
 
 `replay` deals the record's cards as the kernels do (`simulate.deal_hands`) and walks its turns
-in seat order, asking the move kernels (`rules.buys`, `rules.builds`) whether each buy or build
-is one the played card may make and playing it with `simulate.turn`, so that the rules have one
-statement; `record` re-plays one simulated deal from its seed and writes its record from the
-kernels' log, which `replay` scores to the same row.
+in seat order, asking the kernels whether each build (`rules.builds`) or buy is one the played
+card may make and playing it with `simulate.turn`.  A buy is checked by `check.is_buy`, which
+splits only the items the record names (`rules.buys` lists every buy of the table: minutes on a
+large one), tested against `rules.buys`.  `record` re-plays one simulated deal from its seed and
+writes its record (`write`) from the kernels' log, which `replay` scores to the same row.
 """
 
 import numpy as np
 
 from musim.core.deck import ZWICKERN as DECK
-from musim.games.zwickern import rules
+from musim.games.zwickern import check, rules
 from musim.games.zwickern.points import DEFAULT, PointsError, parse
 from musim.games.zwickern.rules import ACTIONS, BUILD, BUY, HAND, HIGH, LAY, LOW, PARTS, TABLE
 from musim.games.zwickern.simulate import CARDS, deal_hands, make_workspace, simulate_deals, turn
@@ -96,8 +97,7 @@ def _turn(ws, n, seat, entry, where):
         if {"build", "value"} & set(entry):
             raise InputError(f"{where}: a turn buys, builds or lays its card: not both buy and build")
         action, cards = BUY, _table_cards(ws, entry["buy"], f"{where}: buy")
-        count, mv = rules.all_buys(mv, m, card)
-        if cards not in {int(c) for c in mv.buy_cards[:count]}:
+        if not check.is_buy(mv, check.new_check(), m, card, np.uint64(cards)):
             raise InputError(f"{where}: buy: {_why_not_bought(mv, m, cards, card)}")
     elif "build" in entry:
         action, cards = BUILD, _table_cards(ws, entry["build"], f"{where}: build")
@@ -168,14 +168,21 @@ def record(players, seed, policy, index, victory_points=DEFAULT):
     """The deal record (docs/examples/README.md) of deal `index` of a run, re-played from its seed."""
     ws = make_workspace(parse(victory_points))
     row = simulate_deals(players, seed, policy, index, 1, ws)
-    dealer, deck = int(row["dealer"][0]), [DECK.text(int(c)) for c in row["deck"][0]]
+    moves = ws.log[: int(row["turns"][0])].tolist()
+    return write(players, int(row["dealer"][0]), row["deck"][0].tolist(), moves, victory_points)
+
+
+def write(players, dealer, deck, moves, victory_points=DEFAULT):
+    """The record of a deal of `players` dealt by `dealer` from the card order `deck` (card
+    indices), whose turns make `moves`: (card, action, cards taken or built on, value) each."""
+    deck = [DECK.text(int(c)) for c in deck]
     first = (dealer + 1) % players
     hands = [[] for _ in range(players)]
     for k in range(HAND * players):
         hands[(first + k) % players].append(deck[k])
     dealt = HAND * players
     turns = []
-    for card, action, cards, value in ws.log[: int(row["turns"][0])]:
+    for card, action, cards, value in moves:
         entry = {"card": DECK.text(int(card))}
         if action == BUY:
             entry["buy"] = DECK.format(int(cards))

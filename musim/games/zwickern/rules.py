@@ -14,7 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from musim.compile.jit import ScratchFull, flat_kernel, growing
+from musim.compile.jit import ScratchFull, flat_kernel
 from musim.core.bits import bit, lowest, mask_sum, popcount
 from musim.core.deck import ZWICKERN as DECK
 from musim.games.zwickern.points import MOST, PILE, ZWICK
@@ -27,7 +27,8 @@ MAX_PILES = 32  # a pile holds two cards or more
 MAX_ITEMS = 64
 # Room at first for the groups of one value and the buys of one card: they grow exponentially
 # with the table, so the kernels raise ScratchFull when full and their callers grow the room
-# (`grown`, `all_buys`) and call again.  Each list's hash set has twice its room: at most half full.
+# (`grown`, as simulate._growing does) and call again.  Each list's hash set has twice its room:
+# at most half full.
 FIRST_GROUPS, FIRST_BUYS = 1 << 12, 1 << 14
 MAX_BUILDS = 1024  # a build on an item makes at most 8 values (sum and difference of 4 value pairs): 8 x 55
 LAY, BUY, BUILD = range(3)
@@ -114,12 +115,6 @@ def _room(groups, buys):
 def grown(mv):
     """`mv` with twice the room for groups and buys (the items, builds and counters shared)."""
     return mv._replace(**_room(2 * len(mv.group_items), 2 * len(mv.buy_items)))
-
-
-def all_buys(mv, m, card):
-    """(count, moves): `buys` of `card` on the m items loaded in `mv`, in moves grown from `mv`
-    until every buy fits."""
-    return growing(lambda mv: int(buys(mv, m, card)), mv, grown)
 
 
 @flat_kernel
@@ -269,7 +264,7 @@ def _unions(mv, g, count, gen):
 def buys(mv, m, card):
     """Write to mv.buy_items/buy_cards every distinct buy of `card` on the m loaded items: a
     non-empty set of items that splits into groups each summing to one value of the card (the
-    same value for every group).  Returns how many; ScratchFull if they outgrow mv (`all_buys`)."""
+    same value for every group).  Returns how many; ScratchFull if they outgrow mv (`grown`)."""
     mv.gen[1] += 1
     gen = mv.gen[1]
     count = _unions(mv, groups(mv, m, LOW[card]), 0, gen)
