@@ -16,7 +16,7 @@ from musim.analysis.compare import figure
 from musim.engine.parquet import schema_of
 from musim.engine.progress import slices
 from musim.engine.run import Job
-from musim.games.contract import plays_exactly
+from musim.engine.seats import plays_exactly
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,

@@ -23,7 +23,7 @@ from numba.extending import overload
 
 from musim.compile.jit import flat_kernel
 from musim.core.rng import randint, stream_state
-from musim.play.duplicate import seat_policies
+from musim.engine.seats import seat_policies
 from musim.solver.table_size import DEFAULT_MB
 
 MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
@@ -219,7 +219,7 @@ def simulate_matches(players, seat_policy, seed, start, count, ws, own=None):
 
 class SeatGame:
     """The Python entry points of a layout game whose seats play by name (one name, or one a seat:
-    musim.play.duplicate.seat_policies over `names`) and whose workspace make_workspace(players, codes,
+    musim.engine.seats.seat_policies over `names`) and whose workspace make_workspace(players, codes,
     tt_mb) holds the solver's scratch (a table of tt_mb) when a seat plays dd.  `layout`: the
     game's Deal of (dtype, shape) per column (deal_arrays).  `worlds`, the search budget
     (musim.play.search_budget), goes to make_workspace as its `worlds` keyword when given: a

@@ -18,6 +18,7 @@ from musim.core.bits import bit, popcount
 from musim.core.deal import deal_cards
 from musim.core.deck import MU as DECK
 from musim.core.rng import next_u64
+from musim.engine.seats import seat_policies
 from musim.games.calcory import policies
 from musim.games.calcory.rules import (
     BACK,
@@ -39,7 +40,6 @@ from musim.games.calcory.rules import (
     turn,
 )
 from musim.play import drivers
-from musim.play.duplicate import seat_policies
 
 Workspace = namedtuple("Workspace", "table known held log rng")
 FULL = np.uint64(DECK.full)
@@ -132,7 +132,7 @@ drivers.register(Workspace, play_row)
 
 def simulate_deals(players, seed, policy, start, count, ws=None, memory=1.0):
     """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
-    name or one name per seat (musim.play.duplicate.seat_policies), `memory` the chance a seat
+    name or one name per seat (musim.engine.seats.seat_policies), `memory` the chance a seat
     remembers a seen card's position.  Columns: dealer; grid (the card at each position, 60
     card indices); per seat scores (cards won) and parts (PARTS); end (rules.ENDS index); turns;
     left (cards on the grid at the end); events (actions logged)."""

@@ -15,6 +15,7 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.deal import shuffle
 from musim.core.deck import danger_deck
+from musim.engine.seats import seat_policies
 from musim.games.danger import policies
 from musim.games.danger.rules import (
     MAX_CARDS,
@@ -43,7 +44,6 @@ from musim.games.danger.rules import (
     take,
 )
 from musim.play import drivers
-from musim.play.duplicate import seat_policies
 
 Workspace = namedtuple("Workspace", "table log shuffled rng")
 MAX_ROUNDS = 20
@@ -129,7 +129,7 @@ drivers.register(Workspace, play_row)
 
 def simulate_deals(players, seed, policy, start, count, ws=None, copies=3, multicolour=3, rounds=5):
     """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
-    name or one name per seat (musim.play.duplicate.seat_policies); the deck (musim.core.deck.danger_deck)
+    name or one name per seat (musim.engine.seats.seat_policies); the deck (musim.core.deck.danger_deck)
     and the rounds a game are the game's options.  Columns: dealer; deck (the stock's order, card
     indices); per seat scores and parts (rules.PARTS); ends (rounds ended by each of rules.ENDS);
     turns; reshuffles; events (decisions logged)."""

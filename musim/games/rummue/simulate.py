@@ -14,12 +14,12 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.deal import deal_cards
 from musim.core.deck import MU as DECK
+from musim.engine.seats import seat_policies
 from musim.games.rummue import policies, table
 from musim.games.rummue.rules import come_out
 from musim.games.rummue.search import MAX_CANDIDATES
 from musim.games.rummue.table import G_TURN, PARTS, Workspace, discard, draw, restock, score, setup
 from musim.play import drivers
-from musim.play.duplicate import seat_policies
 
 FULL = np.uint64(DECK.full)
 MAX_TURNS = 1000  # a deal nobody has gone out of by then ends as if the cards had run out
@@ -109,7 +109,7 @@ drivers.register(Workspace, play_row, match_deal, begin=match_begin, reached=mat
 
 def simulate_deals(players, seed, policy, start, count, ws=None, teams=False):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
-    name or one name per seat (musim.play.duplicate.seat_policies).  Columns: dealer; deck (the card
+    name or one name per seat (musim.engine.seats.seat_policies).  Columns: dealer; deck (the card
     order, 60 card indices); per seat scores and parts (table.PARTS); out (the seat that went
     out, -1: none); end (ENDS index); turns; restocks; melds (melds laid); teams."""
     z = np.zeros

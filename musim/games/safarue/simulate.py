@@ -16,6 +16,7 @@ from musim.compile.jit import flat_kernel, growing
 from musim.core.bits import any_set, bit, mask_sum, popcount
 from musim.core.deal import deal_cards
 from musim.core.deck import MU as DECK
+from musim.engine.seats import seat_policies
 from musim.games.safarue import policies
 from musim.games.safarue.rules import (
     ADDING,
@@ -36,7 +37,6 @@ from musim.games.safarue.rules import (
     table_after,
 )
 from musim.play import drivers
-from musim.play.duplicate import seat_policies
 from musim.play.sides import side
 
 Workspace = namedtuple("Workspace", "order adds totals held won side_won counts first second side_scores log rng")
@@ -165,7 +165,7 @@ drivers.register(Workspace, play_row)
 
 def simulate_deals(players, seed, policy, start, count, ws=None, reverse=False):
     """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
-    name or one name per seat (musim.play.duplicate.seat_policies).  Columns: dealer; deck (the card
+    name or one name per seat (musim.engine.seats.seat_policies).  Columns: dealer; deck (the card
     order, 60 card indices); per seat scores, parts (PARTS), methods (turns catching by adding,
     totalling, pairing) and released; left (cards left on the table); turns."""
     z = np.zeros

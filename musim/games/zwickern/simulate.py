@@ -17,6 +17,7 @@ from musim.compile.jit import flat_kernel, growing
 from musim.core.bits import any_set, bit, popcount
 from musim.core.deal import deal_cards
 from musim.core.deck import ZWICKERN as DECK
+from musim.engine.seats import seat_policies
 from musim.games.zwickern import policies
 from musim.games.zwickern.points import DEFAULT, parse
 from musim.games.zwickern.rules import (
@@ -40,7 +41,6 @@ from musim.games.zwickern.rules import (
     score,
 )
 from musim.play import drivers
-from musim.play.duplicate import seat_policies
 
 Workspace = namedtuple("Workspace", "table moves held won parts scores side_cards side_total points deck log rng")
 FULL = np.uint64(DECK.full)
@@ -171,7 +171,7 @@ drivers.register(Workspace, play_row, match_deal, length=match_deals)
 
 def simulate_deals(players, seed, policy, start, count, ws=None, points=None):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
-    name or one name per seat (musim.play.duplicate.seat_policies), `points` the victory-points table
+    name or one name per seat (musim.engine.seats.seat_policies), `points` the victory-points table
     (points.DEFAULT if None).  Columns: dealer; deck (the card order, 55 card indices); per seat
     scores and parts (rules.PARTS); left (cards left on the table); piles (piles left); turns."""
     z = np.zeros
