@@ -5,7 +5,9 @@ A game is a package musim/games/NAME/ whose __init__ defines GAME = Game(...); t
 `solve`, `replay` and `record` know a game only through these fields, so nothing outside the
 game's folder names it.  GAME must be cheap to import: the callables import the game's kernels
 when called.  Limits are checked when GAME is made, so a game that does not fit fails on
-import with a clear message rather than overflowing somewhere later.
+import with a clear message rather than overflowing somewhere later.  A game's own options
+(engine/option.py Option) and the exact-play policy name (engine/seats.py EXACT_PLAY) sit below
+the engine, which reads them without importing this module.
 """
 
 import dataclasses
