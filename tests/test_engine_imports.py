@@ -1,7 +1,9 @@
 """musim's modules import without a cycle, and the layers below the games import none of them.
 
 No chain of imports (function-level ones included) among musim's modules leads back to where it
-began, and each engine module imports alone in a fresh interpreter.  The engine, and what it
+began, and each engine module imports alone in a fresh interpreter.  A module's import of its
+own package (a submodule reading the package's constants) is left out: Python runs a package's
+__init__ before any of its modules whatever they import.  The engine, and what it
 builds on, name no game: an engine module imports of musim.games only the registry (the package
 itself, whose point is to find a game by name) and nothing of musim.play, the CLI or io; the
 play layer and below import nothing of musim.games at all (a game's Option, the --play text:
@@ -29,7 +31,8 @@ ENGINE = sorted(m for m in FILES if m.startswith("musim.engine."))
 
 
 def _imports(module):
-    """The musim modules that `module`'s source imports, at any depth of its code."""
+    """The musim modules that `module`'s source imports, at any depth of its code, but its own
+    packages."""
     tree = ast.parse(FILES[module].read_text(encoding="utf-8"))
     names = set()
     for node in ast.walk(tree):
@@ -37,7 +40,7 @@ def _imports(module):
             names |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
         elif isinstance(node, ast.Import):
             names |= {a.name for a in node.names}
-    return (names & set(FILES)) - {module}
+    return {n for n in names & set(FILES) if n != module and not module.startswith(n + ".")}
 
 
 def _under(module, packages):
