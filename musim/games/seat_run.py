@@ -1,8 +1,8 @@
 """Runs of the games scored per seat (`score_<i>` columns): their engine Job and summary.
 
-Panther, Wimmüln, Mückenstich and Safarü (and any game whose kernels return a dict of per-deal arrays) register
-these: a chunk is the kernel's arrays with their first index, turned into an Arrow batch by
-the game's own columns module.
+Every game but Mü registers these (any game whose kernels return a dict of per-deal arrays, as
+musim.play.drivers builds them): a chunk is the kernel's arrays with their first index, turned
+into an Arrow batch by the game's own columns module.
 """
 
 import dataclasses
