@@ -25,8 +25,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from musim.cli import cli
+from musim.engine.seats import EXACT_PLAY
 from musim.games import all_games
-from musim.games.contract import EXACT_PLAY
 
 SEED = "11"
 DEALS = {"heuristic": 200, "random": 200, "search": 6, EXACT_PLAY: 3}

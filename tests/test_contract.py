@@ -15,11 +15,12 @@ from click.testing import CliRunner
 from musim.cli import cli
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
+from musim.engine.option import Option
 from musim.engine.parquet import SEAT, Column, read_metadata, schema_of
 from musim.engine.run import Job
 from musim.engine.spec import RunSpec, checked
 from musim.games import GAMES, UnknownGame, all_games, get_game
-from musim.games.contract import Game, GameError, Option
+from musim.games.contract import Game, GameError
 
 BASE = dict(name="toy", title="Toy", players=(2, 5), default_players=3, deck=MU, result_version=1)
 COLUMNS = (Column("deal", pa.int64(), "Index."), Column(f"score_{SEAT}", pa.int16(), "Seat i's score."))

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from test_contract import TOY, TOY_MODULE, toy  # noqa: F401 (the toy game and its fixture)
 
 from musim.cli import cli
+from musim.engine.option import Option
 from musim.engine.read import read_run
-from musim.games.contract import Option
 
 DEALS = [0, 7, 19]
 # the figures besides the scores that a game's rows and replay results share, with the same meaning

@@ -606,7 +606,7 @@ def test_a_matchs_later_deals_read_the_totals_for_coming_out():
     ws = make_workspace()
     out = simulate_matches(4, 6, "heuristic", 0, 1, ws)
     assert out["deals"][0] > 1
-    before = ws.totals[:4] - ws.scores[:4]  # the totals before the match's last deal
+    before = ws.totals[:4] - ws.deal.scores[:4]  # the totals before the match's last deal
     assert [ws.need[s] for s in range(4)] == [come_out(t, False, False) for t in before]
 
 

@@ -15,9 +15,9 @@ import reference_tricks as ref
 from click.testing import CliRunner
 
 from musim.cli import cli
+from musim.engine.seats import seat_policies
 from musim.games.panther import policies, rules, search
 from musim.games.panther.simulate import make_workspace, simulate_deals
-from musim.play.duplicate import seat_policies
 
 COLOUR = [ref.colour(c) for c in range(60)]
 NUMBER = [ref.number(c) for c in range(60)]

@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from musim.cli import cli
 from musim.core.deck import MU
 from musim.core.rng import stream_state
+from musim.engine.seats import seat_policies
 from musim.games.wimmueln import policies, rules
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.record import record, replay
 from musim.games.wimmueln.simulate import make_workspace, simulate_deals
-from musim.play.duplicate import seat_policies
 from musim.play.search_budget import DEFAULT_WORLDS
 
 ONE_SEARCH = "search,heuristic,heuristic"  # 3 players

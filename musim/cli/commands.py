@@ -13,8 +13,9 @@ from click.core import ParameterSource
 
 from musim import __version__
 from musim.cli.options import SEEDS, GameCommand, Parsed, advice, check_engine, engine_options, parse_count, warn
+from musim.engine.option import whole_count
+from musim.engine.seats import plays_exactly
 from musim.games import DEFAULT_GAME
-from musim.games.contract import plays_exactly, whole_count
 from musim.solver.table_size import DEFAULT_MB
 
 GAME_HELP = "Game (see `musim games`); `--game NAME --help` lists its options."

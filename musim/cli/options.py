@@ -48,7 +48,7 @@ def check_engine(engine, scheduler):
 
 def parse_count(text, name, minimum=1):
     """A whole number >= minimum given plainly or in scientific notation ('1e6', '2.5e5')."""
-    from musim.games.contract import whole_count
+    from musim.engine.option import whole_count
 
     try:
         return whole_count(text, minimum)
@@ -58,7 +58,7 @@ def parse_count(text, name, minimum=1):
 
 class Parsed(click.ParamType):
     """A click type converting the command line's text by `parse` (text -> value; ValueError:
-    why not), such as a game Option's own (games/contract.py Option.parse)."""
+    why not), such as a game Option's own (engine/option.py Option.parse)."""
 
     name = "N"
 

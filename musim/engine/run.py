@@ -29,9 +29,9 @@ from musim.engine.local import chunk_starts
 from musim.engine.lock import describe, file_lock, holder
 from musim.engine.parquet import atomic_parquet, check_output, read_manifest
 from musim.engine.parts import RunDirectory, read_held
+from musim.engine.seats import plays_exactly
 from musim.engine.spec import RunSpec, checked, keyed_options
 from musim.engine.stop import Stopped, listening
-from musim.games.contract import plays_exactly
 from musim.solver.version import node_count_params
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory

@@ -3,13 +3,14 @@
 import dataclasses
 
 from musim.engine.errors import SpecError
+from musim.engine.seats import play_text
 from musim.solver.table_size import DEFAULT_MB
 
 
 @dataclasses.dataclass
 class RunSpec:
     """Everything that determines a run's rows (and how it is executed): the fields every game
-    shares, and the game's own options by name (games/contract.py Option)."""
+    shares, and the game's own options by name (engine/option.py Option)."""
 
     game: str
     mode: str  # "deals" or "matches"
@@ -28,11 +29,10 @@ class RunSpec:
 
 def checked(spec):
     """The Game of `spec`, once spec fits it: seats, policies (spec.play made the one name or the
-    seats' names, musim.play.duplicate.play_text) and mode checked, the game's options
+    seats' names, engine/seats.py play_text) and mode checked, the game's options
     checked and completed with their defaults (in place), then the game's own check.
     SpecError naming the option at fault otherwise."""
     from musim.games import UnknownGame, get_game
-    from musim.play.duplicate import play_text
 
     try:
         game = get_game(spec.game)

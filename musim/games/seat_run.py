@@ -1,8 +1,8 @@
 """Runs of the games scored per seat (`score_<i>` columns): their engine Job and summary.
 
-Panther, Wimmüln, Mückenstich and Safarü (and any game whose kernels return a dict of per-deal arrays) register
-these: a chunk is the kernel's arrays with their first index, turned into an Arrow batch by
-the game's own columns module.
+Every game but Mü registers these (any game whose kernels return a dict of per-deal arrays, as
+musim.play.drivers builds them): a chunk is the kernel's arrays with their first index, turned
+into an Arrow batch by the game's own columns module.
 """
 
 import dataclasses
@@ -16,7 +16,7 @@ from musim.analysis.compare import figure
 from musim.engine.parquet import schema_of
 from musim.engine.progress import slices
 from musim.engine.run import Job
-from musim.games.contract import plays_exactly
+from musim.engine.seats import plays_exactly
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,

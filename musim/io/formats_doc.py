@@ -11,9 +11,9 @@ import dataclasses
 import pyarrow as pa
 
 from musim.engine.parquet import DESCRIPTION_KEY, METADATA_FIELDS, METADATA_KEY
+from musim.engine.seats import EXACT_PLAY
 from musim.engine.spec import RunSpec
 from musim.games import all_games
-from musim.games.contract import EXACT_PLAY
 
 INTRO = """\
 # Run output formats

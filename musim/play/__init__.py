@@ -1,3 +1,3 @@
 """What the games share to play deals: trick kernels (tricks), partnerships (sides), the run and
 match drivers every game registers with (drivers), the per-seat row columns (seat_columns), and
-per-seat policies and duplicate deals (duplicate)."""
+duplicate comparisons of policies on the same deals (duplicate)."""

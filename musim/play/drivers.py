@@ -11,9 +11,12 @@ registers its kernels for that type, and numba resolves `play_row`, `match_deal`
 arguments, or closing over them, would key numba's on-disk cache on the function objects,
 so the drivers would compile anew in every process.
 
-A layout game declares its per-deal columns once (a Deal namedtuple of dtype and shape per
-column) and registers one kernel playing a deal into a Deal of arrays: a run's row (views of
-its columns, row_of) or, in a match, the workspace's own (ws.deal).
+Every game declares its per-deal columns once (a Deal namedtuple of dtype and shape per column)
+and registers one kernel playing a deal into a Deal of arrays: a run's row (views of its
+columns, row_of) or, in a match, the workspace's own (ws.deal).  The driver builds the rows
+from the layout, so no game fills a row array by hand.  A game whose row is a whole game
+(Safarü, Calcory, Danger) plays it as a deal; a run's option the kernel reads (Calcory's
+memory, Safarü's variant) lives in the workspace, as Mü's goal does.
 """
 
 from collections import namedtuple
@@ -23,17 +26,17 @@ from numba.extending import overload
 
 from musim.compile.jit import flat_kernel
 from musim.core.rng import randint, stream_state
-from musim.play.duplicate import seat_policies
+from musim.engine.seats import seat_policies
 from musim.solver.table_size import DEFAULT_MB
 
 MATCH_DEAL_CAP = 10_000  # a match that has not ended by then stops (flagged `capped`)
 SEATS = -1  # in a layout's column shape: one entry a seat
-Run = namedtuple("Run", "dealer deal")  # a layout game's run: each row's dealer, and its columns (the game's Deal)
+Run = namedtuple("Run", "dealer deal")  # a run: each row's dealer, and its columns (the game's Deal)
 Matches = namedtuple("Matches", "deals totals own")  # a run of matches: deals, totals, and the game's own columns
 
 
 def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Play deal row i of `rows` (the game's namedtuple of per-deal arrays): ws's game's kernel."""
+    """Play deal row i of `rows` (a Run): ws's game's kernel, into the row's views (row_of)."""
 
 
 def match_deal(n, dealer, seat_policy, state, matches, i, ws):
@@ -44,8 +47,9 @@ def match_over(n, played, total, ws):
     """Does the match end after `played` deals, a player's running total being `total`: ws's game's rule."""
 
 
-def match_begin(n, ws):
-    """Start a match: ws's game's kernel resetting its own match state (nothing unless it has one)."""
+def begin_match(n, ws):
+    """Start a match, or a run's row: ws's game's kernel resetting its own match state (nothing
+    unless it has one)."""
 
 
 @flat_kernel(inline="always")
@@ -56,11 +60,11 @@ def add_scores(n, scores, totals, i):
 
 @flat_kernel(inline="always")
 def no_tally(n, out, own, i):
-    """A layout game's match keeps no columns of its own."""
+    """A game's match keeps no columns of its own."""
 
 
 def row_of(columns, i):
-    """Row i of a layout game's run columns (its Deal namedtuple): a Deal of the columns' rows (views)."""
+    """Row i of a run's columns (the game's Deal namedtuple): a Deal of the columns' rows (views)."""
 
 
 @overload(row_of, inline="always")
@@ -73,7 +77,7 @@ def _row_of(columns, i):
 
 
 def deal_arrays(layout, seats):
-    """One deal's arrays of a layout game: `layout` is the game's Deal namedtuple of (dtype, shape)
+    """One deal's arrays of a game: `layout` is the game's Deal namedtuple of (dtype, shape)
     per column, SEATS in a shape standing for `seats`; a single value is an array of one."""
     return type(layout)(*(np.zeros(_shape(shape, seats), dtype) for dtype, shape in layout))
 
@@ -83,7 +87,7 @@ def _shape(shape, seats):
 
 
 def run_rows(layout, count, seats):
-    """The arrays of `count` rows of a layout game's run (a Run): dealer, and each column of the
+    """The arrays of `count` rows of a game's run (a Run): dealer, and each column of the
     layout (deal_arrays) with the row first."""
     deal = type(layout)(*(np.zeros((count, *_shape(shape, seats)), dtype) for dtype, shape in layout))
     return Run(np.zeros(count, np.int64), deal)
@@ -94,18 +98,19 @@ def as_dict(layout, columns):
     return {name: a if shape else a[:, 0] for (name, (_, shape)), a in zip(layout._asdict().items(), columns)}
 
 
-def register(workspace, row=None, deal=None, over=None, length=None, begin=None, reached=None, play=None, tally=None):
-    """Register a game's kernels for its workspace namedtuple class: row(n, dealer, seat_policy,
-    state, rows, i, ws) plays deal row i, deal(n, dealer, seat_policy, state, ws) one deal of a
-    match into ws (scores in ws.scores).  A layout game (simulate_layout_deals) gives instead
-    play(n, dealer, seat_policy, state, out, ws), which plays one deal into `out`, its Deal of
-    arrays: a run's row or, in a match, ws.deal, whose scores count and which tally(n, out,
-    matches.own, i), if given, adds to the game's own columns of match i.  A match ends when
-    over(total) holds for a player's total, or, given length instead, after length(n) deals, or,
-    given reached instead, when reached(n, total, ws) holds (a goal the workspace carries).
-    begin(n, ws), if given, runs before each match's first deal (a game whose deals read the
-    match so far).  A game without matches (Safarü, whose row is a whole game) registers its row
-    alone."""
+def register(workspace, play, over=None, length=None, begin=None, reached=None, tally=None):
+    """Register a game's kernels for its workspace namedtuple class: play(n, dealer, seat_policy,
+    state, out, ws) plays one deal into `out`, its Deal of arrays: a run's row or, in a match,
+    ws.deal, whose scores count and which tally(n, out, matches.own, i), if given, adds to the
+    game's own columns of match i.  A match ends when over(total) holds for a player's total, or,
+    given length instead, after length(n) deals, or, given reached instead, when reached(n, total,
+    ws) holds (a goal the workspace carries).  begin(n, ws), if given, runs before each match's
+    first deal and before each row of a run, a deal played alone being the first of its match (a
+    game whose deals read the match so far, Rummü).  A game without matches (Safarü, whose row is
+    a whole game) gives play alone.  play may not be inline="always": inlined into a run's row,
+    numba dropped some of its writes into the row's views (Calcory's scores came back 0)."""
+    if play.targetoptions.get("inline") == "always":
+        raise ValueError(f"{play.__name__}: a deal kernel may not be inline='always' (drivers.register)")
 
     def mine(ws):
         return getattr(ws, "instance_class", None) is workspace
@@ -113,36 +118,24 @@ def register(workspace, row=None, deal=None, over=None, length=None, begin=None,
     @overload(play_row, inline="always")
     def _row(n, dealer, seat_policy, state, rows, i, ws):
         if mine(ws):
-            if play is not None:
-                return lambda n, dealer, seat_policy, state, rows, i, ws: play(
-                    n, dealer, seat_policy, state, row_of(rows.deal, i), ws
-                )
-            return lambda n, dealer, seat_policy, state, rows, i, ws: row(n, dealer, seat_policy, state, rows, i, ws)
-
-    if deal is None and play is None:
-        return
+            return lambda n, dealer, seat_policy, state, rows, i, ws: play(
+                n, dealer, seat_policy, state, row_of(rows.deal, i), ws
+            )
 
     @overload(match_deal, inline="always")
     def _deal(n, dealer, seat_policy, state, matches, i, ws):
         if not mine(ws):
             return None
-        if play is None:
-
-            def played(n, dealer, seat_policy, state, matches, i, ws):
-                deal(n, dealer, seat_policy, state, ws)
-                add_scores(n, ws.scores, matches.totals, i)
-
-            return played
         count = no_tally if tally is None else tally
 
-        def played_out(n, dealer, seat_policy, state, matches, i, ws):
+        def played(n, dealer, seat_policy, state, matches, i, ws):
             play(n, dealer, seat_policy, state, ws.deal, ws)
             count(n, ws.deal, matches.own, i)
             add_scores(n, ws.deal.scores, matches.totals, i)
 
-        return played_out
+        return played
 
-    @overload(match_begin, inline="always")
+    @overload(begin_match, inline="always")
     def _begin(n, ws):
         if mine(ws):
             if begin is None:
@@ -166,21 +159,14 @@ def simulate_chunk(n, seed, start, seat_policy, rows, ws):
     for i in range(rows.dealer.shape[0]):
         state[0] = stream_state(seed, start + i)
         rows.dealer[i] = randint(state, n)
+        begin_match(n, ws)
         play_row(n, rows.dealer[i], seat_policy, state, rows, i, ws)
 
 
-def simulate_deals(players, seat_policy, seed, start, rows, ws):
-    """Deals start..start+len(rows.dealer)-1 as a dict of the arrays of `rows`, one row per deal.
-    `seat_policy`: one policy code per seat."""
-    simulate_chunk(players, seed, start, seat_policy, rows, ws)
-    return rows._asdict()
-
-
-def simulate_layout_deals(layout, players, seat_policy, seed, start, count, ws, seats=None):
-    """Deals start..start+count-1 of a layout game (its kernels registered with `play`) as a dict
-    of arrays, one row per deal: dealer, then the columns of `layout` (deal_arrays), a seat column
-    `seats` wide (players by default)."""
-    rows = run_rows(layout, count, players if seats is None else seats)
+def simulate_layout_deals(layout, players, seat_policy, seed, start, count, ws):
+    """Deals start..start+count-1 of a game as a dict of arrays, one row per deal: dealer, then
+    the columns of `layout` (deal_arrays).  `seat_policy`: the game's policy codes (one per seat)."""
+    rows = run_rows(layout, count, players)
     simulate_chunk(players, seed, start, seat_policy, rows, ws)
     return {"dealer": rows.dealer, **as_dict(layout, rows.deal)}
 
@@ -195,7 +181,7 @@ def simulate_match_chunk(n, seed, start, seat_policy, matches, ws):
         for s in range(n):
             totals[i, s] = 0
         played, over = 0, False
-        match_begin(n, ws)
+        begin_match(n, ws)
         while not over and played < MATCH_DEAL_CAP:
             match_deal(n, dealer, seat_policy, state, matches, i, ws)
             played += 1
@@ -218,8 +204,8 @@ def simulate_matches(players, seat_policy, seed, start, count, ws, own=None):
 
 
 class SeatGame:
-    """The Python entry points of a layout game whose seats play by name (one name, or one a seat:
-    musim.play.duplicate.seat_policies over `names`) and whose workspace make_workspace(players, codes,
+    """The Python entry points of a game whose seats play by name (one name, or one a seat:
+    musim.engine.seats.seat_policies over `names`) and whose workspace make_workspace(players, codes,
     tt_mb) holds the solver's scratch (a table of tt_mb) when a seat plays dd.  `layout`: the
     game's Deal of (dtype, shape) per column (deal_arrays).  `worlds`, the search budget
     (musim.play.search_budget), goes to make_workspace as its `worlds` keyword when given: a

@@ -1,4 +1,5 @@
-"""Per-seat policies, and duplicate comparisons of two policies on the same deals.
+"""Duplicate comparisons of two policies on the same deals (the seats' policies of a run:
+musim/engine/seats.py).
 
 A game's deal kernel draws the dealer and the deal before any policy decides
 anything, so deal k of a seed is the same deal whichever policies sit at the table:
@@ -7,33 +8,6 @@ deal played all `weak`, which removes the luck of the cards from the difference.
 """
 
 import numpy as np
-
-
-def seat_names(players, policy, names):
-    """The policy name of each seat: `policy` is one name for every seat, a list of names one a
-    seat, or their text joined by commas (`--play random,heuristic,heuristic,heuristic`, seats
-    in the order of the rows).  ValueError (one line, naming the fault) if it is none of these."""
-    text = isinstance(policy, str)
-    chosen = [p.strip() for p in policy.split(",")] if text else list(policy)
-    chosen = chosen * players if text and len(chosen) == 1 else chosen  # a list is one a seat
-    if len(chosen) != players:
-        raise ValueError(f"expected one policy or {players} (one a seat), got {len(chosen)} in {policy!r}")
-    unknown = [p for p in chosen if p not in names]
-    if unknown:
-        raise ValueError(f"{unknown[0]!r} is not one of the policies ({', '.join(names)})")
-    return chosen
-
-
-def play_text(players, policy, names):
-    """The run's --play text: the one name when every seat plays it (so a run's key and name
-    stay those of a single policy), else the names of the seats joined by commas."""
-    chosen = seat_names(players, policy, names)
-    return chosen[0] if len(set(chosen)) == 1 else ",".join(chosen)
-
-
-def seat_policies(players, policy, names):
-    """int64 policy code per seat (seat_names) of names {name: code}."""
-    return np.array([names[p] for p in seat_names(players, policy, names)], np.int64)
 
 
 def duplicate_advantage(simulate, players, seed, count, strong="heuristic", weak="random"):

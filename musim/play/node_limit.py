@@ -1,9 +1,10 @@
 """`--node-limit N` of double-dummy play, one definition for every game with dd play (parsed
-and keyed alike: games/contract.py whole_count, Option.table_sized), kept free of numba so
+and keyed alike: engine/option.py whole_count, Option.table_sized), kept free of numba so
 that a game's GAME imports it cheaply."""
 
 from musim.engine.errors import SpecError
-from musim.games.contract import Option, plays_exactly, whole_count
+from musim.engine.option import Option, whole_count
+from musim.engine.seats import plays_exactly
 from musim.play import search_budget
 
 NAME = "node_limit"

@@ -2,7 +2,7 @@
 that a game's GAME imports it cheaply."""
 
 from musim.engine.errors import SpecError
-from musim.games.contract import Option
+from musim.engine.option import Option
 
 SEARCH = "search"  # the policy name of the search player (musim/play/search.py)
 DEFAULT_WORLDS = 128  # Mü, 4 players: one search seat about 120 deals/s a core, every seat 30 (docs/performance.md)

@@ -2,7 +2,8 @@
 simulation, records."""
 
 from musim.core.deck import MU
-from musim.games.contract import Game, Option, lazy
+from musim.engine.option import Option
+from musim.games.contract import Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 # 2: the heuristic takes a remembered sure 13 and never ends the game behind when it may play on

@@ -5,8 +5,8 @@ Game k of a run draws from the stream keyed by (seed, k) (musim.core.rng): the d
 order of the 60 cards, laid out at grid positions 0..59; the seat left of the dealer starts.
 Memory: each time a card is turned face up, every seat remembers its position with chance
 `memory` (and the seat putting a card back, that card's); a position is forgotten when its
-card leaves it.  Runs go through musim.play.drivers, one game a row; `simulate_deals` is the Python
-entry point: one array per column, one row per game.
+card leaves it.  Runs go through musim.play.drivers, one game a row, its columns laid out by
+DEAL; `simulate_deals` is the Python entry point: one array per column, one row per game.
 """
 
 from collections import namedtuple
@@ -18,6 +18,7 @@ from musim.core.bits import bit, popcount
 from musim.core.deal import deal_cards
 from musim.core.deck import MU as DECK
 from musim.core.rng import next_u64
+from musim.engine.seats import seat_policies
 from musim.games.calcory import policies
 from musim.games.calcory.rules import (
     BACK,
@@ -39,24 +40,38 @@ from musim.games.calcory.rules import (
     turn,
 )
 from musim.play import drivers
-from musim.play.duplicate import seat_policies
+from musim.play.drivers import SEATS
 
-Workspace = namedtuple("Workspace", "table known held log rng")
+Workspace = namedtuple("Workspace", "table known held log rng memory")
 FULL = np.uint64(DECK.full)
 CARDS = DECK.n_cards
 LOG_EVENTS = MAX_TURNS * 16  # a turn turns at most 12 cards before it ends, then maybe puts one back
 TURN_CARD, STOP, PUT_BACK = range(3)  # log kinds: (turn index, kind, a, b)
 PARTS = ("cards", "turns", "failed", "thirteens", "marks_taken")
+Deal = namedtuple("Deal", "grid scores parts end turns left events")  # one game's results
+DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the card at each grid position; per seat
+    # scores (cards won) and parts (PARTS); end (rules.ENDS index); turns; left (cards on the grid
+    # at the end); events (actions logged)
+    grid=(np.int64, (CARDS,)),
+    scores=(np.int64, (SEATS,)),
+    parts=(np.int64, (SEATS, len(PARTS))),
+    end=(np.int64, ()),
+    turns=(np.int64, ()),
+    left=(np.int64, ()),
+    events=(np.int64, ()),
+)
 
 
 def make_workspace():
-    """Scratch arrays for one thread's games."""
+    """Scratch arrays for one thread's games; memory: the run's chance that a seat remembers a
+    seen card's position (simulate_deals sets it)."""
     return Workspace(
         table=new_table(),
         known=np.zeros(MAX_PLAYERS, np.uint64),
         held=np.zeros(MAX_PLAYERS, np.uint64),
         log=np.zeros((LOG_EVENTS, 4), np.int64),
         rng=np.zeros(1, np.uint64),
+        memory=np.ones(1),
     )
 
 
@@ -106,50 +121,30 @@ def play_game(n, starter, seat_policy, memory, grid, ws):
     return events
 
 
-# A run's per-game arrays (grid: 64 wide, the shuffle's scratch) and its memory.
-Rows = namedtuple("Rows", "dealer grid scores parts end turns left events memory")
-
-
-@flat_kernel(inline="always")
-def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Game row i of a run (musim.play.drivers): shuffle, play, count.  parts[i, s]: PARTS of seat s."""
-    grid = rows.grid[i]
+@flat_kernel
+def game_row(n, dealer, seat_policy, state, out, ws):
+    """One game into `out` (a Deal of arrays; musim.play.drivers): shuffle, play, count."""
+    grid = out.grid
     deal_cards(1, FULL, grid, state, ws.held)
-    rows.events[i] = play_game(n, (dealer + 1) % n, seat_policy, rows.memory, grid, ws)
+    out.events[0] = play_game(n, (dealer + 1) % n, seat_policy, ws.memory[0], grid, ws)
     t = ws.table
-    rows.end[i], rows.turns[i] = t.g[END], t.g[TURNS]
-    on_grid = popcount(t.m[DOWN] | t.m[MARKS] | t.m[TURNED])
-    rows.left[i] = on_grid
+    out.end[0], out.turns[0] = t.g[END], t.g[TURNS]
+    out.left[0] = popcount(t.m[DOWN] | t.m[MARKS] | t.m[TURNED])
     for s in range(n):
-        rows.scores[i, s] = popcount(t.won[s])
-        rows.parts[i, s, 0] = rows.scores[i, s]
+        out.scores[s] = popcount(t.won[s])
+        out.parts[s, 0] = out.scores[s]
         for k in range(4):
-            rows.parts[i, s, k + 1] = t.counts[s, k]
+            out.parts[s, k + 1] = t.counts[s, k]
 
 
-drivers.register(Workspace, play_row)
+drivers.register(Workspace, play=game_row)
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None, memory=1.0):
     """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
-    name or one name per seat (musim.play.duplicate.seat_policies), `memory` the chance a seat
-    remembers a seen card's position.  Columns: dealer; grid (the card at each position, 60
-    card indices); per seat scores (cards won) and parts (PARTS); end (rules.ENDS index); turns;
-    left (cards on the grid at the end); events (actions logged)."""
-    z = np.zeros
-    rows = Rows(
-        dealer=z(count, np.int64),
-        grid=z((count, 64), np.int64),
-        scores=z((count, players), np.int64),
-        parts=z((count, players, len(PARTS)), np.int64),
-        end=z(count, np.int64),
-        turns=z(count, np.int64),
-        left=z(count, np.int64),
-        events=z(count, np.int64),
-        memory=float(memory),
-    )
+    name or one name per seat (musim.engine.seats.seat_policies), `memory` the chance a seat
+    remembers a seen card's position.  Columns: dealer, then DEAL's."""
     ws = make_workspace() if ws is None else ws
-    out = drivers.simulate_deals(players, seat_policies(players, policy, policies.NAMES), seed, start, rows, ws)
-    del out["memory"]
-    out["grid"] = out["grid"][:, :CARDS]
-    return out
+    ws.memory[0] = memory
+    codes = seat_policies(players, policy, policies.NAMES)
+    return drivers.simulate_layout_deals(DEAL, players, codes, seed, start, count, ws)

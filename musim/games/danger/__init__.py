@@ -2,7 +2,8 @@
 game simulation, records."""
 
 from musim.core.deck import DANGER
-from musim.games.contract import Game, Option, lazy
+from musim.engine.option import Option
+from musim.games.contract import Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 # 2: the heuristic breaks ties between rows uniformly (it took the first colour: R, Y, G, B)

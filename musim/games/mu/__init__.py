@@ -2,7 +2,9 @@
 
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
-from musim.games.contract import EXACT_PLAY, Game, Option, lazy, plays_exactly
+from musim.engine.option import Option
+from musim.engine.seats import EXACT_PLAY, plays_exactly
+from musim.games.contract import Game, lazy
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.play import node_limit, search_budget
 

@@ -16,8 +16,8 @@ from musim.cli.options import (
     warn,
 )
 from musim.engine.errors import SpecError
+from musim.engine.seats import plays_exactly
 from musim.games import mu
-from musim.games.contract import plays_exactly
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
 from musim.play.search_budget import DEFAULT_WORLDS, WORLDS, searches

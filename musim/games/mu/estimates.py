@@ -4,7 +4,7 @@ docs/performance.md "Estimates", `python benchmarks/bench_estimates.py calibrate
 per-deal times that the warning before whole-deal exact play at 4-6 players quotes."""
 
 from musim.engine.progress import duration_text, estimate_seconds
-from musim.games.contract import plays_exactly
+from musim.engine.seats import plays_exactly
 from musim.play.search_budget import SEARCH, WORLDS, searches
 
 # seconds one worker takes per item: ("deal", players, play) a `musim run` row (the kernel and

@@ -16,7 +16,7 @@ from musim.core.cards import CARD_TEXT, type_text
 from musim.core.deck import MU
 from musim.engine.progress import report, slices
 from musim.engine.run import Job
-from musim.games.contract import EXACT_PLAY, plays_exactly
+from musim.engine.seats import EXACT_PLAY, plays_exactly
 from musim.games.mu import BY_PLAY, RULEBOOK, target_tables
 from musim.games.mu import simulate as sim
 from musim.games.mu.columns import MATCH_SCHEMA, deal_schema

@@ -15,6 +15,7 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, popcount
 from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
+from musim.engine.seats import seat_policies
 from musim.games.mu import ddplay, policies, search_player, trick_step
 from musim.games.mu.rules import (
     TRUMP,
@@ -29,7 +30,6 @@ from musim.games.mu.rules import (
 )
 from musim.play import drivers
 from musim.play.drivers import SEATS
-from musim.play.duplicate import seat_policies
 from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.choice import cards_limited
 from musim.solver.table_size import DEFAULT_MB

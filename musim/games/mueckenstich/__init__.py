@@ -1,7 +1,8 @@
 """Mückenstich (docs/rules.md §8): rules kernels, policies, deal simulation, records."""
 
 from musim.core.deck import MUECKENSTICH
-from musim.games.contract import EXACT_PLAY, Game, lazy
+from musim.engine.seats import EXACT_PLAY
+from musim.games.contract import Game, lazy
 from musim.play import node_limit, search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.

@@ -9,11 +9,11 @@ from its seed and writes its record, which `replay` scores to the same row.
 import numpy as np
 
 from musim.core.deck import MUECKENSTICH as DECK
+from musim.engine.seats import seat_policies
 from musim.games.mueckenstich import policies, rules
 from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
 from musim.io import records
 from musim.io.batch import InputError
-from musim.play.duplicate import seat_policies
 from musim.play.search_budget import DEFAULT_WORLDS
 from musim.play.tricks import NO_TRUMP
 from musim.solver.table_size import DEFAULT_MB

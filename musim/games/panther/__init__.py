@@ -1,7 +1,8 @@
 """The Last Panther (docs/rules.md §4): rules kernels, policies, deal simulation, records."""
 
 from musim.core.deck import MU
-from musim.games.contract import EXACT_PLAY, Game, lazy
+from musim.engine.seats import EXACT_PLAY
+from musim.games.contract import Game, lazy
 from musim.play import node_limit, search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.

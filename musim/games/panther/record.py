@@ -10,11 +10,11 @@ from types import SimpleNamespace
 import numpy as np
 
 from musim.core.deck import MU
+from musim.engine.seats import seat_policies
 from musim.games.panther import policies, rules
 from musim.games.panther.simulate import make_workspace, simulate_deals
 from musim.io import records
 from musim.io.batch import InputError
-from musim.play.duplicate import seat_policies
 from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.table_size import DEFAULT_MB
 

@@ -201,5 +201,5 @@ def playout(ctx, card):
 flat_search.register(search.Context, search.world, playout)
 drivers.register(Workspace, play=play_deal, over=match_over)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
-simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.play.duplicate.seat_policies)
+simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §4: until someone is at -200 or lower

@@ -3,7 +3,8 @@ records."""
 
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
-from musim.games.contract import Game, Option, lazy
+from musim.engine.option import Option
+from musim.games.contract import Game, lazy
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 2

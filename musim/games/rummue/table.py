@@ -31,13 +31,14 @@ PARTS = ("melds", "meld_points", "added", "swaps", "left", "penalty", "came_out"
 Workspace = namedtuple(
     "Workspace",
     "order held stock pile melds owner placer came need g parts scratch masks values rest_masks rest_values totals "
-    "scores match log rng",
+    "match log rng deal",
 )
 
 
-def make_workspace(max_candidates):
+def make_workspace(max_candidates, deal):
     """Scratch arrays for one thread's deals (max_candidates: the meld search's buffers; rest_*: a
-    second search, on the cards a first meld leaves)."""
+    second search, on the cards a first meld leaves); deal: one deal's results in a match (the
+    arrays of simulate.DEAL)."""
     z = np.zeros
     return Workspace(
         order=z(64, np.int64),
@@ -57,10 +58,10 @@ def make_workspace(max_candidates):
         rest_masks=z(max_candidates, np.uint64),
         rest_values=z(max_candidates, np.int64),
         totals=z(MAX_PLAYERS, np.int64),
-        scores=z(MAX_PLAYERS, np.int64),
         match=z(2, np.int64),
         log=z((LOG, 5), np.int64),
         rng=z(1, np.uint64),
+        deal=deal,
     )
 
 

@@ -5,7 +5,8 @@ order of the 60 cards.  Each round deals from the front of that order: one card 
 to each seat from the one left of the round's dealer, four rounds of it (as far as the stock
 allows), then table cards until the table holds four (as far as it allows); the dealer
 moves one seat left each round.  Runs go through musim.play.drivers, one game a row (Safarü has
-no matches); `simulate_deals` is the Python entry point: one array per column, one row per game.
+no matches), its columns laid out by DEAL; `simulate_deals` is the Python entry point: one array
+per column, one row per game.
 """
 
 from collections import namedtuple
@@ -16,6 +17,7 @@ from musim.compile.jit import flat_kernel, growing
 from musim.core.bits import any_set, bit, mask_sum, popcount
 from musim.core.deal import deal_cards
 from musim.core.deck import MU as DECK
+from musim.engine.seats import seat_policies
 from musim.games.safarue import policies
 from musim.games.safarue.rules import (
     ADDING,
@@ -36,10 +38,12 @@ from musim.games.safarue.rules import (
     table_after,
 )
 from musim.play import drivers
-from musim.play.duplicate import seat_policies
+from musim.play.drivers import SEATS
 from musim.play.sides import side
 
-Workspace = namedtuple("Workspace", "order adds totals held won side_won counts first second side_scores log rng")
+Workspace = namedtuple(
+    "Workspace", "order adds totals held won side_won counts first second side_scores log rng reverse"
+)
 FULL = np.uint64(DECK.full)
 CARDS = DECK.n_cards
 MAX_TURNS = 64  # a game has at most 56 turns (every card but the first table's four)
@@ -47,7 +51,8 @@ LOG = 4  # per turn: card, adding, totalling, pairing (sets as masks, 0: unused)
 
 
 def make_workspace():
-    """Scratch arrays for one thread's games."""
+    """Scratch arrays for one thread's games; reverse: the run's variant (Reverse Safarü), which
+    simulate_deals sets."""
     z = np.zeros
     return Workspace(
         order=z(64, np.int64),
@@ -62,6 +67,7 @@ def make_workspace():
         side_scores=z(MAX_PLAYERS, np.int64),
         log=z((MAX_TURNS, LOG), np.uint64),
         rng=z(1, np.uint64),
+        reverse=False,
     )
 
 
@@ -136,21 +142,29 @@ def score_game(n, reverse, won, scores, first, second, ws):
 
 
 PARTS = ("cards", "blue", "yellow", "zeros", "triangles", "first_bonus", "second_bonus")
+Deal = namedtuple("Deal", "deck scores parts methods released left turns")  # one game's results
+DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the card order; per seat scores, parts
+    # (PARTS), methods (turns catching by adding, totalling, pairing) and released; left (cards
+    # left on the table); turns
+    deck=(np.int64, (CARDS,)),
+    scores=(np.int64, (SEATS,)),
+    parts=(np.int64, (SEATS, len(PARTS))),
+    methods=(np.int64, (SEATS, 3)),
+    released=(np.int64, (SEATS,)),
+    left=(np.int64, ()),
+    turns=(np.int64, ()),
+)
 
-# A run's per-game arrays (deck: 64 wide, the shuffle's scratch) and its variant.
-Rows = namedtuple("Rows", "dealer deck scores parts methods released left turns reverse")
 
-
-@flat_kernel(inline="always")
-def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Game row i of a run (musim.play.drivers): shuffle, play, score.  parts[i, s]: cards, blue,
-    yellow, zeros, triangles caught by seat s; its side's first and second majority bonus."""
-    deck, parts = rows.deck[i], rows.parts[i]
+@flat_kernel
+def game_row(n, dealer, seat_policy, state, out, ws):
+    """One game into `out` (a Deal of arrays; musim.play.drivers): shuffle, play, score.  parts[s]:
+    cards, blue, yellow, zeros, triangles caught by seat s; its side's first and second majority
+    bonus."""
+    deck, parts = out.deck, out.parts
     deal_cards(1, FULL, deck, state, ws.held)
-    rows.turns[i], rows.left[i] = play_game(
-        n, dealer, seat_policy, rows.reverse, deck, rows.methods[i], rows.released[i], ws
-    )
-    score_game(n, rows.reverse, ws.won, rows.scores[i], parts[:, 5], parts[:, 6], ws)
+    out.turns[0], out.left[0] = play_game(n, dealer, seat_policy, ws.reverse, deck, out.methods, out.released, ws)
+    score_game(n, ws.reverse, ws.won, out.scores, parts[:, 5], parts[:, 6], ws)
     for s in range(n):
         w = ws.won[s]
         parts[s, 0] = popcount(w)
@@ -160,32 +174,17 @@ def play_row(n, dealer, seat_policy, state, rows, i, ws):
         parts[s, 4] = mask_sum(w, TRIANGLES)
 
 
-drivers.register(Workspace, play_row)
+drivers.register(Workspace, play=game_row)
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None, reverse=False):
     """Games start..start+count-1 of a run as a dict of arrays, one row per game; `policy` is a
-    name or one name per seat (musim.play.duplicate.seat_policies).  Columns: dealer; deck (the card
-    order, 60 card indices); per seat scores, parts (PARTS), methods (turns catching by adding,
-    totalling, pairing) and released; left (cards left on the table); turns."""
-    z = np.zeros
-    rows = Rows(
-        dealer=z(count, np.int64),
-        deck=z((count, 64), np.int64),
-        scores=z((count, players), np.int64),
-        parts=z((count, players, len(PARTS)), np.int64),
-        methods=z((count, players, 3), np.int64),
-        released=z((count, players), np.int64),
-        left=z(count, np.int64),
-        turns=z(count, np.int64),
-        reverse=reverse,
-    )
+    name or one name per seat (musim.engine.seats.seat_policies), Reverse Safarü if `reverse`.
+    Columns: dealer, then DEAL's."""
     seats = seat_policies(players, policy, policies.NAMES)
     out, _ = growing(
-        lambda ws: drivers.simulate_deals(players, seats, seed, start, rows, ws),
-        make_workspace() if ws is None else ws,
+        lambda ws: drivers.simulate_layout_deals(DEAL, players, seats, seed, start, count, ws),
+        (make_workspace() if ws is None else ws)._replace(reverse=bool(reverse)),
         lambda ws: ws._replace(adds=doubled(ws.adds), totals=doubled(ws.totals)),
     )  # each game replays from its seed: the rows are those of one run
-    del out["reverse"]
-    out["deck"] = out["deck"][:, :CARDS]
     return out

@@ -1,7 +1,8 @@
 """Wimmüln (docs/rules.md §3): rules kernels, policies, deal simulation, records."""
 
 from musim.core.deck import MU
-from musim.games.contract import EXACT_PLAY, Game, lazy
+from musim.engine.seats import EXACT_PLAY
+from musim.games.contract import Game, lazy
 from musim.play import node_limit, search_budget
 from musim.play.search_budget import SEARCH
 

@@ -11,11 +11,11 @@ from types import SimpleNamespace
 import numpy as np
 
 from musim.core.deck import MU
+from musim.engine.seats import seat_policies
 from musim.games.wimmueln import policies, rules
 from musim.games.wimmueln.simulate import make_workspace, simulate_deals
 from musim.io import records
 from musim.io.batch import InputError
-from musim.play.duplicate import seat_policies
 from musim.play.search_budget import DEFAULT_WORLDS
 from musim.play.tricks import NO_TRUMP
 from musim.solver.table_size import DEFAULT_MB

@@ -245,5 +245,5 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 drivers.register(Workspace, play=play_deal, over=match_over)
 search.register(wsearch.Context, wsearch.world, playout)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
-simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.play.duplicate.seat_policies)
+simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §3: to 200

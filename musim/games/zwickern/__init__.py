@@ -1,7 +1,8 @@
 """Zwickern (docs/rules.md §10): rules kernels, policies, deal and match simulation, records."""
 
 from musim.core.deck import ZWICKERN
-from musim.games.contract import Game, Option, lazy
+from musim.engine.option import Option
+from musim.games.contract import Game, lazy
 from musim.games.zwickern.points import DEFAULT
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.

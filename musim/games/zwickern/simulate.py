@@ -5,8 +5,9 @@ order of the 55 cards.  The first round deals from the front of that order one c
 to each seat from the one left of the dealer, four rounds of it, then four cards face up to the
 table; each later round deals four more to each seat the same way, as far as the stock allows.
 The seat left of the dealer plays first in every round; play goes left, skipping seats without
-cards.  Runs go through musim.play.drivers; a match is n deals (docs/rules.md §10), the dealer moving one
-seat left each deal.  `simulate_deals` and `simulate_matches` are the Python entry points.
+cards.  Runs go through musim.play.drivers, a deal's columns laid out by DEAL; a match is n deals
+(docs/rules.md §10), the dealer moving one seat left each deal.  `simulate_deals` and
+`simulate_matches` are the Python entry points.
 """
 
 from collections import namedtuple
@@ -17,6 +18,7 @@ from musim.compile.jit import flat_kernel, growing
 from musim.core.bits import any_set, bit, popcount
 from musim.core.deal import deal_cards
 from musim.core.deck import ZWICKERN as DECK
+from musim.engine.seats import seat_policies
 from musim.games.zwickern import policies
 from musim.games.zwickern.points import DEFAULT, parse
 from musim.games.zwickern.rules import (
@@ -40,18 +42,28 @@ from musim.games.zwickern.rules import (
     score,
 )
 from musim.play import drivers
-from musim.play.duplicate import seat_policies
+from musim.play.drivers import SEATS
 
-Workspace = namedtuple("Workspace", "table moves held won parts scores side_cards side_total points deck log rng")
+Workspace = namedtuple("Workspace", "table moves held won parts scores side_cards side_total points log rng deal")
 FULL = np.uint64(DECK.full)
 CARDS = DECK.n_cards
 MAX_TURNS = 64  # a deal has 51 turns: every card but the first table's four
 LOG = 4  # per turn: card, action, cards (taken, or of the item built on), the new pile's value
+Deal = namedtuple("Deal", "deck scores parts left piles turns")  # one deal's results
+DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the card order; per seat scores and
+    # parts (rules.PARTS); left (cards left on the table); piles (piles left); turns
+    deck=(np.int64, (CARDS,)),
+    scores=(np.int64, (SEATS,)),
+    parts=(np.int64, (SEATS, len(PARTS))),
+    left=(np.int64, ()),
+    piles=(np.int64, ()),
+    turns=(np.int64, ()),
+)
 
 
 def make_workspace(points=None):
     """Scratch arrays for one thread's deals; `points` the victory points (points.parse; the
-    default table if None); deck: a match deal's card order."""
+    default table if None); deal: one deal's results in a match."""
     z = np.zeros
     return Workspace(
         table=new_table(),
@@ -63,9 +75,9 @@ def make_workspace(points=None):
         side_cards=z(MAX_PLAYERS, np.int64),
         side_total=z(MAX_PLAYERS, np.int64),
         points=parse(DEFAULT) if points is None else points,
-        deck=z(64, np.int64),
         log=z((MAX_TURNS, LOG), np.uint64),
         rng=z(1, np.uint64),
+        deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
     )
 
 
@@ -135,29 +147,18 @@ def play_deal(n, dealer, seat_policy, deck, state, ws):
     return turns
 
 
-# A run's per-deal arrays (deck: 64 wide, the shuffle's scratch)
-Rows = namedtuple("Rows", "dealer deck scores parts left piles turns")
-
-
-@flat_kernel(inline="always")
-def play_row(n, dealer, seat_policy, state, rows, i, ws):
-    """Deal row i of a run (musim.play.drivers): shuffle, play, score."""
-    deck = rows.deck[i]
-    deal_cards(1, FULL, deck, state, ws.held)
-    rows.turns[i] = play_deal(n, dealer, seat_policy, deck, state, ws)
+@flat_kernel
+def deal_row(n, dealer, seat_policy, state, out, ws):
+    """One deal into `out` (a Deal of arrays: a run's row or a match's deal; musim.play.drivers):
+    shuffle, play, score."""
+    deal_cards(1, FULL, out.deck, state, ws.held)
+    out.turns[0] = play_deal(n, dealer, seat_policy, out.deck, state, ws)
     for s in range(n):
-        rows.scores[i, s] = ws.scores[s]
+        out.scores[s] = ws.scores[s]
         for k in range(ws.parts.shape[1]):
-            rows.parts[i, s, k] = ws.parts[s, k]
-    rows.left[i] = popcount(on_table(ws.table))
-    rows.piles[i] = ws.table.count[0]
-
-
-@flat_kernel(inline="always")
-def match_deal(n, dealer, seat_policy, state, ws):
-    """One deal of a match (musim.play.drivers), its scores in ws.scores."""
-    deal_cards(1, FULL, ws.deck, state, ws.held)
-    play_deal(n, dealer, seat_policy, ws.deck, state, ws)
+            out.parts[s, k] = ws.parts[s, k]
+    out.left[0] = popcount(on_table(ws.table))
+    out.piles[0] = ws.table.count[0]
 
 
 @flat_kernel
@@ -166,28 +167,17 @@ def match_deals(n):
     return n
 
 
-drivers.register(Workspace, play_row, match_deal, length=match_deals)
+drivers.register(Workspace, play=deal_row, length=match_deals)
 
 
 def simulate_deals(players, seed, policy, start, count, ws=None, points=None):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal; `policy` is a
-    name or one name per seat (musim.play.duplicate.seat_policies), `points` the victory-points table
-    (points.DEFAULT if None).  Columns: dealer; deck (the card order, 55 card indices); per seat
-    scores and parts (rules.PARTS); left (cards left on the table); piles (piles left); turns."""
-    z = np.zeros
-    rows = Rows(
-        dealer=z(count, np.int64),
-        deck=z((count, 64), np.int64),
-        scores=z((count, players), np.int64),
-        parts=z((count, players, len(PARTS)), np.int64),
-        left=z(count, np.int64),
-        piles=z(count, np.int64),
-        turns=z(count, np.int64),
-    )
+    name or one name per seat (musim.engine.seats.seat_policies), `points` the victory-points table
+    (points.DEFAULT if None).  Columns: dealer, then DEAL's."""
     seats = seat_policies(players, policy, policies.NAMES)
-    out = _growing(lambda ws: drivers.simulate_deals(players, seats, seed, start, rows, ws), _workspace(ws, points))
-    out["deck"] = out["deck"][:, :CARDS]
-    return out
+    return _growing(
+        lambda ws: drivers.simulate_layout_deals(DEAL, players, seats, seed, start, count, ws), _workspace(ws, points)
+    )
 
 
 def simulate_matches(players, seed, policy, start, count, ws=None, points=None):
