@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's musim, whatever is installed
 from musim.cli import cli
 from musim.engine.seats import EXACT_PLAY
 from musim.games import all_games
