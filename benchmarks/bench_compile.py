@@ -3,10 +3,13 @@
 Each of the README's first commands runs as a fresh process on its own empty NUMBA_CACHE_DIR,
 as on a new machine: its wall time, its CPU time, and when each line of its stderr came (the
 compile notice, the default output's name).  `--again` runs each a second time on the cache the
-first filled (the warm start).  `--source DIR` runs the musim of another checkout (a `git
-worktree` or `git archive` of an older commit), to compare before and after side by side.
+first filled (the warm start).  `--after-compile` runs them all on one cache that `musim compile
+--game mu --solver --search` filled first: none should compile.  `--source DIR` runs the musim of
+another checkout (a `git worktree` or `git archive` of an older commit), to compare before and
+after side by side.
 
-Usage: python benchmarks/bench_compile.py [--commands run solve dd search] [--again] [--source DIR]
+Usage: python benchmarks/bench_compile.py [--commands run solve dd search] [--again | --after-compile]
+       [--source DIR]
 """
 
 import argparse
@@ -56,21 +59,26 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--commands", nargs="+", choices=sorted(COMMANDS), default=["run", "solve", "dd", "search"])
     parser.add_argument("--again", action="store_true", help="also run each on the cache it filled")
+    parser.add_argument("--after-compile", action="store_true", help="all on one cache `musim compile` filled")
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout whose musim runs (default: this one)")
     opts = parser.parse_args()
     source = opts.source.resolve()
     if not (source / "musim" / "__init__.py").is_file():
         sys.exit(f"bench_compile: --source {source}: no musim package there")
     print(f"musim of {source}; load average {os.getloadavg()[0]:.2f} at the start", flush=True)
-    for name in opts.commands:
-        with tempfile.TemporaryDirectory(prefix="bench_compile_") as tmp:
-            env = os.environ | {"NUMBA_CACHE_DIR": f"{tmp}/cache", "PYTHONPATH": str(source)}
-            args = shlex.split(COMMANDS[name].format(tmp=tmp, source=source))
-            for run in ("cold", "warm") if opts.again else ("cold",):
-                wall, cpu, lines = timed(args, env, tmp)
-                print(f"{name} ({run}): {wall:.1f} s wall, {cpu:.1f} s CPU: musim {shlex.join(args)}", flush=True)
-                for at, line in lines:
-                    print(f"    {at:6.1f} s  {line[:160]}", flush=True)
+    names = ["compile", *opts.commands] if opts.after_compile else opts.commands
+    with tempfile.TemporaryDirectory(prefix="bench_compile_") as shared:
+        for name in names:
+            with tempfile.TemporaryDirectory(prefix="bench_compile_") as tmp:
+                cache = f"{shared if opts.after_compile else tmp}/cache"
+                env = os.environ | {"NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(source)}
+                args = shlex.split(COMMANDS[name].format(tmp=tmp, source=source))
+                first = "after compile" if opts.after_compile and name != "compile" else "cold"
+                for run in (first, "warm") if opts.again else (first,):
+                    wall, cpu, lines = timed(args, env, tmp)
+                    print(f"{name} ({run}): {wall:.1f} s wall, {cpu:.1f} s CPU: musim {shlex.join(args)}", flush=True)
+                    for at, line in lines:
+                        print(f"    {at:6.1f} s  {line[:160]}", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -35,7 +35,7 @@ def compile_notice(what):
 
     name, seconds, command = what
     text = f"musim: compiling {name} for first use, about {seconds} s; `{command}` does it ahead"
-    once.notice(text, lambda text: _say(text))
+    once.notice(text, _say)
 
 
 def _say(text):
@@ -71,12 +71,16 @@ class MusimGroup(click.Group):
         """Run the command; a reader that closed stdout (`musim summary RUN | head -1`) has taken
         what it wanted, so the command ends quietly with exit 0 (click would exit 1).  A command
         that compiles kernels says so when it starts to (`run` and `solve` say what and how long)."""
+        from musim.compile import once
+
         compile_notice(KERNELS)
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
             _discard_stdout()
             raise click.exceptions.Exit(0) from None
+        finally:
+            once.notice(None)
 
 
 @click.group(cls=MusimGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -15,7 +15,9 @@ from musim.games.contract import EXACT_PLAY
 from musim.play.search_budget import SEARCH
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"  # in a clone: the positions to solve
-SEED = 1  # deal 0 of seed 1: quick to play exactly at the fewest seats
+SEED = 1
+NODE_LIMIT = 10**5  # exact play's searches stopped early: a full deal of some games takes hours, and the
+# limit is a number the kernels read as they run, so they compile alike (play/node_limit.py)
 
 
 @dataclasses.dataclass
@@ -42,11 +44,16 @@ def steps(games, solver=False, search=False):
 
 
 def _runner(game, play, mode):
-    """() -> None: one item of `mode` played by `play` at the game's fewest seats, as `musim run` plays it."""
+    """() -> None: one item of `mode` played by `play` at the game's fewest seats, as `musim run`
+    plays it (exact play under a node limit where the game has one)."""
     from musim.engine.spec import RunSpec, checked
+    from musim.play import node_limit
+
+    limited = play == EXACT_PLAY and any(o.name == node_limit.NAME for o in game.options)
+    options = {node_limit.NAME: NODE_LIMIT} if limited else {}
 
     def run():
-        spec = RunSpec(game.name, mode, 1, game.players[0], play, seed=SEED, workers=1)
+        spec = RunSpec(game.name, mode, 1, game.players[0], play, seed=SEED, workers=1, options=dict(options))
         job = checked(spec).job(spec)
         job.to_batch(job.simulate(0, 1))
 
