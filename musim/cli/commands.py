@@ -19,13 +19,14 @@ from musim.play.search_budget import searches
 from musim.solver.table_size import DEFAULT_MB
 
 GAME_HELP = "Game (see `musim games`); `--game NAME --help` lists its options."
-# what a command compiles on a cold cache -> (its name for a person, about how many seconds on one
-# idle core, the `musim compile` that does it ahead); docs/performance.md "Compilation"
-# (python benchmarks/bench_compile.py, Mü, the slowest to compile of the games)
+# what a command compiles on a cold cache -> (its name for a person, about how many seconds it
+# takes one core, the `musim compile` that does it ahead): the CPU time of the README's first
+# commands of Mü (the most to compile) on an empty cache less their work, rounded up
+# (docs/performance.md "Compilation", python benchmarks/bench_compile.py)
 KERNELS = ("the kernels", 20, "musim compile")
-SEARCH_PLAYER = ("the search player", 60, "musim compile --search")
-EXACT = ("exact play", 90, "musim compile --solver")
-SOLVER = ("the solver", 90, "musim compile --solver")
+SEARCH_PLAYER = ("the search player", 40, "musim compile --search")
+EXACT = ("exact play", 120, "musim compile --solver")
+SOLVER = ("the solver", 70, "musim compile --solver")
 
 
 def compile_notice(what):
