@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from musim.cli import cli, commands
-from musim.compile import ahead, once
+from musim.compile import ahead, notice, once
 from musim.engine import progress
 from musim.games import get_game
 
@@ -68,15 +68,15 @@ def _fresh_kernel():
 
 def test_the_notice_comes_once_at_the_first_real_compile_and_never_from_the_cache():
     said = []
-    once.notice("compiling", said.append)
+    notice.notice("compiling", said.append)
     kernel = _fresh_kernel()
     assert said == []
     kernel(1)
     kernel(2.0)
     assert said == ["compiling"]
-    once.notice("again", said.append)
+    notice.notice("again", said.append)
     kernel(3)  # compiled already
-    once.notice(None)
+    notice.notice(None)
     assert said == ["compiling"]
 
 
@@ -131,7 +131,7 @@ def test_the_run_summary_leaves_the_compiling_out(monkeypatch, tmp_path):
 def test_each_command_says_what_it_compiles_and_how_long_that_takes(args, what, monkeypatch, tmp_path):
     """The notice is set before any kernel can compile (here: a refused output or game ends the command)."""
     noticed = []
-    monkeypatch.setattr(once, "notice", lambda text, say=None: noticed.append(text))
+    monkeypatch.setattr(notice, "notice", lambda text, say=None: noticed.append(text))
     refused = ["--deals", 1, "--out", tmp_path / "x.csv"] if args[0] == "run" else ["--game", "nonsense"]
     assert invoke(*args, *refused).exit_code == 2
     name, seconds, command = what

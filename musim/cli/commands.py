@@ -32,11 +32,10 @@ SOLVER = ("the solver", 70, "musim compile --solver")
 def compile_notice(what):
     """Say on stderr, when this command first compiles a kernel (a cold cache), what it compiles
     and about how long that takes; nothing if it finds every kernel in the cache."""
-    from musim.compile import once
+    from musim.compile.notice import notice
 
     name, seconds, command = what
-    text = f"musim: compiling {name} for first use, about {seconds} s; `{command}` does it ahead"
-    once.notice(text, _say)
+    notice(f"musim: compiling {name} for first use, about {seconds} s; `{command}` does it ahead", _say)
 
 
 def _say(text):
@@ -72,7 +71,7 @@ class MusimGroup(click.Group):
         """Run the command; a reader that closed stdout (`musim summary RUN | head -1`) has taken
         what it wanted, so the command ends quietly with exit 0 (click would exit 1).  A command
         that compiles kernels says so when it starts to (`run` and `solve` say what and how long)."""
-        from musim.compile import once
+        from musim.compile.notice import notice
 
         compile_notice(KERNELS)
         try:
@@ -81,7 +80,7 @@ class MusimGroup(click.Group):
             _discard_stdout()
             raise click.exceptions.Exit(0) from None
         finally:
-            once.notice(None)
+            notice(None)
 
 
 @click.group(cls=MusimGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -649,9 +648,10 @@ def compile_(names, solver, search):
 
     from musim.compile import ahead, once
     from musim.compile.cache import cache_dir
+    from musim.compile.notice import notice
     from musim.games import UnknownGame, all_games, get_game
 
-    once.notice(None)
+    notice(None)
     try:
         games = [get_game(name) for name in names] if names else all_games()
     except UnknownGame as exc:

@@ -18,8 +18,9 @@ first, so that no thread of this process waits on a file lock another of its thr
 
 `seconds()` counts the time spent in compile calls (loading from the cache included, waits
 for another process's compile too): rates and ETAs leave it out.  After `notice(text, say)`
-say(text) is called once when a kernel is really compiled (or waited for), so that a command
-that would otherwise print nothing for minutes says why at once, and a warm one says nothing.
+(musim/compile/notice.py) say(text) is called once when a kernel is really compiled (or waited
+for), so that a command that would otherwise print nothing for minutes says why at once, and a
+warm one says nothing.
 
 numba internals relied on (tests/test_compile.py fails if they change): `_compile_for_args` and
 `get_call_template` compile through `self.compile(sig)`, looked up on the dispatcher instance;
@@ -38,9 +39,10 @@ import numba
 from numba.core import event, sigutils
 from numba.core.compiler_lock import global_compiler_lock
 
+from musim.compile.notice import compiling
+
 _held = {}  # lock path -> [file descriptor, depth] held by this process (under numba's compiler lock)
 _state = {"depth": 0, "seconds": 0.0, "compiles": 0}
-_pending = []  # the (text, say) of `notice`, until the next real compile
 
 
 def compile_once(dispatcher):
@@ -73,7 +75,7 @@ def _file_lock(path):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:  # another process compiles this kernel: wait for it
-            _started()
+            compiling()
             fcntl.flock(fd, fcntl.LOCK_EX)
         _held[path] = [fd, 1]
     try:
@@ -107,24 +109,12 @@ def compiles():
     return _state["compiles"]
 
 
-def notice(text, say=None):
-    """Call say(text) once, when this process next compiles a kernel (not: loads it from the
-    cache); a later notice replaces it, and notice(None) drops it."""
-    _pending[:] = [(text, say)] if text else []
-
-
-def _started():
-    while _pending:
-        text, say = _pending.pop()
-        say(text)
-
-
 class _Listener(event.Listener):
     """numba's compile event: it fires only for a kernel not found in the cache."""
 
     def on_start(self, ev):
         _state["compiles"] += 1
-        _started()
+        compiling()
 
     def on_end(self, ev):
         pass
