@@ -9,6 +9,11 @@ stopped at --node-limit nodes (about 3 million a second): its median and 90th pe
 start warning of an exact run at 4-6 players quotes (a deal stopped at the limit counts as its
 time so far, so a percentile at or above the limit's time is a lower bound).
 
+dd-check: `musim run --players P --play dd --deals D --seed S --workers W` run as a user runs it
+(cache filled first by `musim compile --game mu --solver`), stopped by SIGTERM after --stop-after
+seconds if given (which keeps every finished deal): its start warning, then the deals finished,
+the wall and CPU time, and the pace projected to the whole run, against the warning's estimate.
+
 calibrate: the seconds an item of each kind of work takes one worker (mu/estimates.py COSTS), on
 seed 2026 (not the README's seeds), and the fixed costs: a Python start that loads the cached
 kernels, and `musim balance`'s tables and plots.  Prints them as mu/estimates.py holds them.
@@ -23,6 +28,8 @@ deals at 4 players (the Job of `musim run`: kernel and Arrow batch), computed wi
 
 Usage: python benchmarks/bench_estimates.py dd-sample [--players 4 5 6] [--deals 15] [--seed 2026]
        [--node-limit 5e7]
+       python benchmarks/bench_estimates.py dd-check [--players 4] [--deals 50] [--seed 3] [--workers 2]
+       [--stop-after SECONDS]
        python benchmarks/bench_estimates.py calibrate
        python benchmarks/bench_estimates.py readme
        python benchmarks/bench_estimates.py slicing [--chunks 10]
@@ -30,7 +37,9 @@ Usage: python benchmarks/bench_estimates.py dd-sample [--players 4 5 6] [--deals
 
 import argparse
 import os
+import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -180,6 +189,37 @@ def slicing(chunks):
     print(f"{chunks} chunks of 2^15 deals: {plain:.2f} s CPU in one call each, {sliced:.2f} s in slices")
 
 
+def dd_check(players, deals, seed, workers, stop_after):
+    from musim.games.mu import estimates
+
+    mean = estimates.DD_DEAL_SECONDS[players][2]
+    announced = deals * mean / workers
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    subprocess.run([sys.executable, "-m", "musim", "compile", "--game", "mu", "--solver"], env=env, check=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        args = ["run", "--players", players, "--play", "dd", "--deals", deals, "--seed", seed, "--workers", workers]
+        args = [sys.executable, "-m", "musim", *map(str, args), "--out", f"{tmp}/run", "--no-progress"]
+        cpu, started = _children_cpu(), time.perf_counter()
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = proc.communicate(timeout=stop_after or None)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate()
+        wall, cpu = time.perf_counter() - started, _children_cpu() - cpu
+    warning = next((line for line in err.splitlines() if "warning:" in line), "(no warning)")
+    stopped = re.search(r"stopped: ([\d,]+) of", err)
+    done = int(stopped.group(1).replace(",", "")) if stopped else deals if proc.returncode == 0 else 0
+    print(f"the warning: {warning}")
+    print(f"announced: {announced:.0f} s or more on {workers} worker(s) (the mean deal {mean} s or more)")
+    print(
+        f"measured: {done} of {deals} deals finished in {wall:.0f} s wall, {cpu:.0f} s CPU "
+        f"({cpu / max(done, 1):.0f} s CPU a finished deal; load {os.getloadavg()[0]:.1f} at the end)"
+    )
+    if done:
+        print(f"projected to {deals} deals at that pace: {wall * deals / done:.0f} s wall; {out.splitlines()[-1:]}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -188,12 +228,20 @@ def main():
     p.add_argument("--deals", type=int, default=15)
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--node-limit", type=float, default=5e7)
+    p = sub.add_parser("dd-check")
+    p.add_argument("--players", type=int, default=4, choices=[4, 5, 6])
+    p.add_argument("--deals", type=int, default=50)
+    p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--stop-after", type=float, default=0, help="seconds; 0: run to the end")
     sub.add_parser("calibrate")
     sub.add_parser("readme")
     sub.add_parser("slicing").add_argument("--chunks", type=int, default=10)
     args = parser.parse_args()
     if args.what == "dd-sample":
         dd_sample(args.players, args.deals, args.seed, int(args.node_limit))
+    elif args.what == "dd-check":
+        dd_check(args.players, args.deals, args.seed, args.workers, args.stop_after)
     elif args.what == "slicing":
         slicing(args.chunks)
     else:

@@ -113,11 +113,12 @@ def test_a_dd_runs_eta_says_it_is_a_heavy_tailed_guess(tmp_path):
 def test_the_exact_play_warning_quotes_the_measured_times_and_what_they_imply(monkeypatch):
     from musim.games.mu.cli import slow_text
 
-    monkeypatch.setattr(estimates, "DD_DEAL_SECONDS", {4: (1.0, 40.0), 5: (4.0, 60.0)})
+    monkeypatch.setattr(estimates, "DD_DEAL_SECONDS", {4: (1.0, 40.0, 300.0, 0.2), 5: (4.0, 60.0, 50.0, 0.05)})
     text = slow_text("dd", [4], items=100, workers=2)
-    # 100 deals of a median second on 2 workers: 50 s; with a tenth at 40 s: 245 s
-    assert "half of the 4-player deals sampled took 1 s or more, a tenth 40 s or more" in text
-    assert "100 deals on 2 worker(s) ~ 50 seconds if all were typical, 4.1 minutes or more" in text
+    # 100 deals of a mean 300 s on 2 workers: 15,000 s; the tail past 10^9 nodes quoted
+    assert "half of the 4-player deals measured took 1 s or more, a tenth 40 s or more, and 20 in 100" in text
+    assert "pass 10^9 nodes (500 s or more each, some hours" in text
+    assert "100 deals on 2 worker(s) ~ 4.2 hours or more (the mean deal 300 s or more)" in text
     text = slow_text("dd", [3, 4, 5], items=10, workers=1)
-    assert "half of the 4, 5-player deals sampled took 1, 4 s or more, a tenth 40, 60 s or more" in text
+    assert "half of the 4, 5-player deals measured took 1, 4 s or more, a tenth 40, 60 s or more, and 20, 5" in text
     assert slow_text("dd", [3]) is None and slow_text("heuristic", [5]) is None

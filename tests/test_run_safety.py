@@ -359,6 +359,20 @@ def test_a_single_file_run_has_one_writer(tmp_path, reference):
     assert data(musim.read_run(out)).equals(reference) and os.listdir(tmp_path) == ["x.parquet"]
 
 
+def test_a_run_refused_for_its_default_directory_in_use_never_says_it_writes_there(tmp_path, monkeypatch):
+    """The check comes before the announcement: a run whose default directory another process
+    is writing says only that, not "writing the rows to" it."""
+    monkeypatch.chdir(tmp_path)
+    partial = _partial_run(tmp_path)
+    held = tmp_path / "runs" / f"mu-5p-heuristic-seed11{PARTIAL}"
+    held.parent.mkdir()
+    os.rename(partial, held)
+    _write_lock(held, os.getppid(), socket.gethostname(), 0)
+    res = invoke(*RUN)
+    assert res.exit_code == 2 and f"is being written by pid {os.getppid()}" in res.output
+    assert "writing the rows" not in res.output
+
+
 def test_overwrite_deletes_nothing_before_it_holds_the_lock(tmp_path, monkeypatch):
     """A writer that takes OUT.partial/ just after the check for one (here: the check sees
     none) keeps its directory, and the finished run at OUT is not deleted."""

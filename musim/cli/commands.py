@@ -16,9 +16,34 @@ from musim.cli.options import SEEDS, GameCommand, Parsed, advice, check_engine, 
 from musim.engine.option import whole_count
 from musim.engine.seats import plays_exactly
 from musim.games import DEFAULT_GAME
+from musim.play.search_budget import searches
 from musim.solver.table_size import DEFAULT_MB
 
 GAME_HELP = "Game (see `musim games`); `--game NAME --help` lists its options."
+# what a command compiles on a cold cache -> (its name for a person, about how many seconds it
+# takes one core, the `musim compile` that does it ahead): the CPU time of the README's first
+# commands of Mü (the most to compile) on an empty cache less their work, rounded up
+# (docs/performance.md "Compilation", python benchmarks/bench_compile.py)
+KERNELS = ("the kernels", 20, "musim compile")
+SEARCH_PLAYER = ("the search player", 40, "musim compile --search")
+EXACT = ("exact play", 120, "musim compile --solver")
+SOLVER = ("the solver", 70, "musim compile --solver")
+
+
+def compile_notice(what):
+    """Say on stderr, when this command first compiles a kernel (a cold cache), what it compiles
+    and about how long that takes; nothing if it finds every kernel in the cache."""
+    from musim.compile.notice import notice
+
+    name, seconds, command = what
+    notice(f"musim: compiling {name} for first use, about {seconds} s; `{command}` does it ahead", _say)
+
+
+def _say(text):
+    """A line on stderr above any progress bar."""
+    from tqdm import tqdm
+
+    tqdm.write(text, file=sys.stderr)
 
 
 class MusimGroup(click.Group):
@@ -45,12 +70,18 @@ class MusimGroup(click.Group):
 
     def invoke(self, ctx):
         """Run the command; a reader that closed stdout (`musim summary RUN | head -1`) has taken
-        what it wanted, so the command ends quietly with exit 0 (click would exit 1)."""
+        what it wanted, so the command ends quietly with exit 0 (click would exit 1).  A command
+        that compiles kernels says so when it starts to (`run` and `solve` say what and how long)."""
+        from musim.compile.notice import notice
+
+        compile_notice(KERNELS)
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
             _discard_stdout()
             raise click.exceptions.Exit(0) from None
+        finally:
+            notice(None)
 
 
 @click.group(cls=MusimGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -264,6 +295,7 @@ def solve(path, all_moves, game, tt_mb, stats, node_limit):
     from musim.solver.stats import clear_stats, stats_record, timed
     from musim.solver.tt import make_table
 
+    compile_notice(SOLVER)
     default = game or DEFAULT_GAME
     try:
         _game_with(default, "solver", "solve")
@@ -369,6 +401,7 @@ def run(
         scheduler=scheduler,
     )
     g = get_game(game)
+    compile_notice(EXACT if plays_exactly(play) else SEARCH_PLAYER if searches(play) else KERNELS)
     lines = execute(
         spec,
         progress=sys.stderr.isatty() if progress is None else progress,
@@ -598,3 +631,43 @@ def games():
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         click.echo("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())
+
+
+@cli.command("compile")
+@click.option("--game", "names", metavar="NAME", multiple=True, help="A game to compile (repeatable; default: all).")
+@click.option("--solver", is_flag=True, help="Also exact play (`--play dd`) and `musim solve`: minutes more.")
+@click.option("--search", is_flag=True, help="Also the search player (`--play search`).")
+def compile_(names, solver, search):
+    """Compile the kernels ahead of use into the cache (docs/performance.md "Compilation").
+
+    Plays one deal (and one match) of each policy of each game, and with --solver solves each
+    game's example positions (docs/examples/), as `musim run` and `musim solve` would: their
+    first use then starts in about a second.  Prints each step's time and the total."""
+    import time
+
+    from tqdm import tqdm
+
+    from musim.compile import once
+    from musim.compile.cache import cache_dir
+    from musim.compile.notice import notice
+    from musim.engine import compile_ahead
+    from musim.games import UnknownGame, all_games, get_game
+
+    notice(None)
+    try:
+        games = [get_game(name) for name in names] if names else all_games()
+    except UnknownGame as exc:
+        raise click.BadParameter(str(exc), param_hint="'--game'") from None
+    todo = compile_ahead.steps(games, solver, search)
+    started, compiled = time.perf_counter(), once.compiles()
+    with tqdm(total=len(todo), unit="step", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False) as bar:
+        for step in todo:
+            bar.set_description(step.label)
+            t = time.perf_counter()
+            step.run()
+            tqdm.write(f"{step.label}: {time.perf_counter() - t:.1f} s", file=sys.stderr)
+            bar.update()
+    click.echo(
+        f"compiled {once.compiles() - compiled} kernel signatures in {time.perf_counter() - started:.1f} s "
+        f"({len(todo)} steps) into {cache_dir()}"
+    )

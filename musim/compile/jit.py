@@ -16,13 +16,15 @@ by its Python caller: the kernel raises ScratchFull and `growing` calls it again
 from numba import njit
 
 from musim.compile.numba_patch import compile_per_type
+from musim.compile.once import compile_once
 
 
 def flat_kernel(fn=None, **options):
-    """njit(cache=True) without reference counting; usable bare or with options (inline=...)."""
+    """njit(cache=True) without reference counting, compiled once per machine at a time
+    (musim.compile.once); usable bare or with options (inline=...)."""
     if fn is None:
         return lambda f: flat_kernel(f, **options)
-    return compile_per_type(njit(cache=True, _nrt=False, **options)(fn))
+    return compile_once(compile_per_type(njit(cache=True, _nrt=False, **options)(fn)))
 
 
 class ScratchFull(Exception):

@@ -8,6 +8,8 @@ from contextlib import contextmanager
 
 from tqdm import tqdm
 
+from musim.compile import once
+
 LONG_RUN_S = 600  # a run whose estimate passes this says so
 CALIBRATE_S = 5  # seconds of progress the estimate is projected from
 SLICE_S = 0.05  # a chunk's kernel calls grow while they take less than this: the bar moves several times a second
@@ -142,14 +144,22 @@ def estimate_seconds(work, workers, costs, startup=0.0):
 
 
 class _Bar(tqdm):
-    """A tqdm bar whose updates also feed an Estimate."""
+    """A tqdm bar whose updates also feed an Estimate, and whose clock leaves out compiling:
+    its elapsed time, rate and ETA count the work alone (a first exact-play run compiles for
+    minutes before its first deal; its ETA read 6218 hours)."""
 
     def __init__(self, *args, estimate, **options):
         self.estimate = estimate
+        self.compiled = once.seconds()
         super().__init__(*args, **options)
 
     def update(self, n=1):
         self.estimate.update(n)
+        if self.disable:
+            return None
+        compiled = once.seconds()
+        self.start_t += compiled - self.compiled  # the rate is the plain average since then (smoothing=0)
+        self.compiled = compiled
         return super().update(n)
 
 
@@ -166,7 +176,8 @@ def progress_bar(
     update: when deals finish close together and the next takes an hour, the bar shows too
     few all that hour (a 5-player balance run stood at 14 deals while 16 were done).  Updates
     come per slice of a chunk (slices), at most some twenty a second a worker, so drawing them
-    all costs nothing that shows."""
+    all costs nothing that shows.  The rate and ETA are the plain average of the work so far
+    (smoothing=0), compiling left out (_Bar)."""
     file = sys.stderr if file is None else file
     estimate = Estimate(total, unit, advice, lambda text: tqdm.write(text, file=file), clock, expected, what)
     return _Bar(
@@ -177,6 +188,7 @@ def progress_bar(
         mininterval=0,
         file=file,
         bar_format=HEAVY_TAILED_FORMAT if exact else BAR_FORMAT,
+        smoothing=0,
         estimate=estimate,
         **options,
     )

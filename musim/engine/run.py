@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from musim import __version__
+from musim.compile import once
 from musim.engine.dask import run_chunk
 from musim.engine.engines import ordered
 from musim.engine.errors import OutputError, SpecError
@@ -158,11 +159,13 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
         spec.seed = secrets.randbits(63)
     if spec.workers is None:
         spec.workers = os.cpu_count() or 1
-    if not spec.out:
+    named = not spec.out
+    if named:
         spec.out = default_out(spec, game)
-        notify(f"musim: writing the rows to {spec.out}/ (--out names another directory, or a .parquet file)")
     job = game.job(spec)
-    output = _open_output(spec, game, job, resume)
+    output = _open_output(spec, game, job, resume)  # refuses an output in use before it is named
+    if named:
+        notify(f"musim: writing the rows to {spec.out}/ (--out names another directory, or a .parquet file)")
     started()
     summary = game.make_summary(dataclasses.asdict(spec))
     held = output.held(partial(_is_chunk, spec.count, job.chunk_size, output.done))
@@ -170,7 +173,7 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
         for batch in pq.ParquetFile(path).iter_batches(columns=summary.COLUMNS):
             summary.add(batch)
     remaining = spec.count - output.kept
-    t0 = time.perf_counter()
+    t0, compiled = time.perf_counter(), once.seconds()
     expected = game.estimate(dataclasses.replace(spec, count=remaining)) if game.estimate else None
     exact = plays_exactly(spec.play)
     bar = progress_bar(remaining, spec.mode[:-1], progress, advice=advice, expected=expected, exact=exact, leave=False)
@@ -193,13 +196,15 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
         raise
     finally:
         bar.close()
-    elapsed = time.perf_counter() - t0
+    compiled = once.seconds() - compiled
+    elapsed = time.perf_counter() - t0 - compiled
     yield from summary.lines()
     rate = remaining / elapsed if elapsed > 0 else float("inf")
     shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
     unit = spec.mode if spec.mode == "matches" else getattr(summary, "UNIT", "deal") + "s"  # Safarü: games
     resumed = f"; {spec.count - remaining:,} {unit} were already written" if resume else ""
-    yield f"{_engine_text(spec)}, {elapsed:.2f} s ({shown} {unit}/s{resumed}), written to {spec.out}"
+    compiling = f"; {compiled:.1f} s of compiling or loading kernels not counted" if compiled >= 0.05 else ""
+    yield f"{_engine_text(spec)}, {elapsed:.2f} s ({shown} {unit}/s{resumed}{compiling}), written to {spec.out}"
 
 
 def _open_output(spec, game, job, resume):

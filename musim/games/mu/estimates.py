@@ -46,9 +46,16 @@ COSTS = {  # 2026-12-04
 SEARCH_WORLD_SECONDS = {3: 3.4e-05, 4: 1.58e-04, 5: 6.4e-05, 6: 6.0e-05}
 STARTUP_S = 1.6  # starting Python and loading the compiled kernels from the cache
 REPORT_S = 1.0  # `musim balance`'s tables and plots
-# players -> (median, 90th percentile or more) seconds of a whole-deal double-dummy deal on one
-# worker, eklats included (docs/performance.md "Estimates": the samples and their sources)
-DD_DEAL_SECONDS = {4: (14.2, 20.1), 5: (10.0, 67.0), 6: (10.4, 22.3)}
+# Whole-deal exact play at 4-6 players (docs/performance.md "Estimates and progress" has each
+# figure's source): players -> (median, 90th percentile, mean, share of deals past 10^9 nodes), the
+# seconds of one worker, eklats included.  Most are floors (samples stopped at a node limit), so
+# the warning says "or more"; the run's time is projected from the mean, which the slow deals make.
+DD_DEAL_SECONDS = {
+    4: (14.2, 500.0, 230.0, 0.18),  # value table of seed 2026: 22,968 s for 100 deals, 18 stopped at 10^9 nodes
+    5: (3.8, 67.0, 63.0, 0.07),  # value table of seed 2026: 6,253 s for 100 deals, 7 stopped at 10^9 nodes
+    6: (3.3, 22.3, 18.0, 0.01),  # 100 deals in 902 s on 2 workers; 1 in 1,000 past 10^9 nodes under reach
+}
+PAST_LIMIT_S = 500  # 10^9 nodes take 500-750 s; without a node limit some such deals take hours
 
 
 def run_seconds(spec):
@@ -85,18 +92,21 @@ def bid_seconds(players, samples, plays, play, workers):
 
 def dd_text(players, items, workers, noun="deals"):
     """What the measured per-deal times of whole-deal exact play at `players` imply for `items`
-    such deals at each player count on `workers` workers: the median and 90th percentile, both
-    floors (the samples' slow deals were stopped at a node limit), and the run's time were every
-    deal typical, and counting the slowest tenth at its floor (a few deals take hours)."""
+    such deals at each player count on `workers` workers: the median, the 90th percentile and
+    the share of deals past 10^9 nodes (the tail that takes hours), and the run's time at the
+    mean, all floors of what was measured."""
     figures = [DD_DEAL_SECONDS[n] for n in players]
-    typical = sum(items * median for median, _ in figures) / workers
-    tail = sum(items * (0.9 * median + 0.1 * p90) for median, p90 in figures) / workers
-    medians = ", ".join(f"{median:.2g}" for median, _ in figures)
-    p90s = ", ".join(f"{p90:.2g}" for _, p90 in figures)
+    seconds = sum(items * mean for _, _, mean, _ in figures) / workers
+    medians, p90s, means, past = (", ".join(_figure(f[i] * (100 if i == 3 else 1)) for f in figures) for i in range(4))
     at = f"{players[0]}-player deal" if len(players) == 1 else ", ".join(map(str, players)) + "-player deal"
     return (
-        f"half of the {at}s sampled took {medians} s or more, a tenth {p90s} s or more and a few "
-        "hours (docs/performance.md): "
-        f"{items:,} {noun}{' each' if len(players) > 1 else ''} on {workers} worker(s) ~ {duration_text(typical)} "
-        f"if all were typical, {duration_text(tail)} or more with the slowest tenth"
+        f"half of the {at}s measured took {medians} s or more, a tenth {p90s} s or more, and {past} in 100 "
+        f"pass 10^9 nodes ({PAST_LIMIT_S} s or more each, some hours; docs/performance.md): "
+        f"{items:,} {noun}{' each' if len(players) > 1 else ''} on {workers} worker(s) ~ {duration_text(seconds)} "
+        f"or more (the mean deal {means} s or more)"
     )
+
+
+def _figure(value):
+    """A measured figure as a person reads it: 3.8, 14, 230."""
+    return f"{value:.0f}" if value >= 10 else f"{value:.2g}"
