@@ -1,4 +1,4 @@
-"""Compiling (musim/compile/once.py, musim/engine/compile_ahead.py): each kernel compiled once on a machine however
+"""Compiling (musim/compile/once.py, musim/cli/compile_ahead.py): each kernel compiled once on a machine however
 many processes want it, a command that compiles says so at once and leaves the compiling out of
 its rates, and `musim compile` fills the cache ahead."""
 
@@ -11,9 +11,9 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from musim.cli import cli, commands
+from musim.cli import cli, commands, compile_ahead
 from musim.compile import notice, once
-from musim.engine import compile_ahead, progress
+from musim.engine import progress
 from musim.games import get_game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -647,10 +647,10 @@ def compile_(names, solver, search):
 
     from tqdm import tqdm
 
+    from musim.cli import compile_ahead
     from musim.compile import once
     from musim.compile.cache import cache_dir
     from musim.compile.notice import notice
-    from musim.engine import compile_ahead
     from musim.games import UnknownGame, all_games, get_game
 
     notice(None)
