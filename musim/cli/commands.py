@@ -40,10 +40,12 @@ def compile_notice(what):
 
 
 def _say(text):
-    """A line on stderr above any progress bar."""
+    """A line above any progress bar on the process's own stderr: the notice concerns the process
+    (its kernel cache), not the command's output, which a caller may capture (click's CliRunner,
+    contextlib.redirect_stderr) and parse."""
     from tqdm import tqdm
 
-    tqdm.write(text, file=sys.stderr)
+    tqdm.write(text, file=sys.__stderr__ or sys.stderr)
 
 
 class MusimGroup(click.Group):
