@@ -47,14 +47,14 @@ def check(spec):
     (check_node_limit), and --auction under random play, where every decision is random, the
     auction too; --search-worlds without a search seat; --targets read into the run's table
     (target_tables.py)."""
-    from musim.games.mu import targets
+    from musim.games.mu import target_tables
 
     check_dd_tricks(spec.play, spec.options["dd_tricks"])
     check_node_limit(spec)
     search_budget.check(spec)
     if spec.options["auction"] != BY_PLAY and spec.play == "random":
         raise SpecError("--auction applies only with --play heuristic, dd or search (random play bids at random)")
-    targets.check(spec)
+    target_tables.check(spec)
 
 
 GAME = Game(

@@ -120,13 +120,13 @@ TARGETS = click.option(
 def read_targets(path, players):
     """{players: targets of bids 1..} of --targets FILE for the player counts `players` ({} without
     one: the rulebook's); a one-line usage error naming the row at fault."""
-    from musim.games.mu import targets
+    from musim.games.mu import target_tables
 
     if path is None:
         return {}
     try:
-        return targets.for_players(targets.read_csv(path), players, path)
-    except targets.TargetsError as exc:
+        return target_tables.for_players(target_tables.read_csv(path), players, path)
+    except target_tables.TargetsError as exc:
         raise click.UsageError(f"--targets {exc}") from None
 
 
