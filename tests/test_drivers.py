@@ -19,8 +19,9 @@ for sim in (panther, wimmueln, mueckenstich):
     sim.simulate_matches(4, 1, "heuristic", 0, 2)
 safarue.simulate_deals(4, 1, "heuristic", 0, 2)  # a game per row and no matches; both variants, one compilation
 safarue.simulate_deals(4, 1, "heuristic", 0, 2, reverse=True)
-mu.simulate_deals(4, 1, "heuristic", 0, 2)
-mu.simulate_match_chunk(4, 1, "heuristic", 100, 0, 2)
+from musim.games.mu.params import MuParams
+mu.simulate_deal_chunk(MuParams(4), 1, 0, 2)
+mu.simulate_match_chunk(MuParams(4, goal=100), 1, 0, 2)
 print(json.dumps({k.__name__: [sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values())]
                   for k in (drivers.simulate_chunk, drivers.simulate_match_chunk)}))
 """

@@ -17,6 +17,7 @@ from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
 from musim.games.mu import ddplay, policies, search_player, trick_step
 from musim.games.mu.rules import (
+    MAX_PLAYERS,
     TRUMP,
     auction_over,
     auction_result,
@@ -59,7 +60,6 @@ from musim.solver.table_size import DEFAULT_MB
 ) = range(17)
 N_RESULTS = 17
 PLAYED, EKLAT = 0, 1
-MAX_PLAYERS = 6
 MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
 
 BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_policy): auction, card play, by seat

@@ -13,9 +13,10 @@ import csv
 import re
 
 from musim.core.cards import DECK, DECK_3P
-from musim.games.mu import RULEBOOK, rules
+from musim.games.mu import rules
 from musim.io import records
 
+RULEBOOK = "rulebook"  # the option `targets` at its default: the rulebook's table
 COLUMNS = ("players", "bid", "target")
 TEXT = re.compile(r"\d:\d+(?:,\d+)*(?:;\d:\d+(?:,\d+)*)*")
 INTEGER = re.compile(r"-?\d+")
