@@ -9,6 +9,7 @@ from musim.engine.errors import SpecError
 from musim.engine.spec import RunSpec, checked
 from musim.games.mu import policies, target_tables
 from musim.games.mu.params import BY_PLAY, DEFAULT_AUCTION, MuParams
+from musim.games.mu.simulate import policy_codes
 from musim.solver.table_size import DEFAULT_MB
 
 
@@ -80,9 +81,9 @@ def test_the_kernels_get_the_table_and_each_seats_codes():
     rows = {4: [30 + b for b in range(1, 16)]}
     p = MuParams(4, "random,heuristic,dd,heuristic", auction="bold", targets=target_tables.to_text(rows))
     assert (p.table == target_tables.table(rows)).all() and p.table[4, 1] == 31
-    bid, card = p.codes()
+    bid, card = policy_codes(p)
     bold, random = policies.AUCTIONS["bold"], policies.RANDOM
     assert bid[:4].tolist() == [random, bold, bold, bold]  # a random seat bids at random under any model
     assert card[:4].tolist() == [random, policies.HEURISTIC, policies.DD, policies.HEURISTIC]
-    assert np.array_equal(MuParams(4).codes()[0][:4], np.full(4, policies.HEURISTIC))
+    assert np.array_equal(policy_codes(MuParams(4))[0][:4], np.full(4, policies.HEURISTIC))
     assert MuParams(4, "random").auction_model == "random"

@@ -3,8 +3,10 @@
 `musim run`, `musim record`, `musim bid` and `musim balance` each build a MuParams once (from a
 run's spec, or from their command line) and hand it down whole: the rules that options obey
 together are checked here alone, and the kernels get the arrays they need from it (the target
-table, the seats' policy codes, the solver's and the search's scratch).  Frozen, so that a chunk
-shipped to a worker (threads, Dask) plays under exactly the options its run was checked with.
+table here; the seats' policy codes and one thread's scratch: simulate.policy_codes and
+simulate.workspace_of).  Frozen, so that a chunk shipped to a worker (threads, Dask) plays under
+exactly the options its run was checked with.  Free of numba (the kernels import it), so that
+declaring the game stays cheap.
 """
 
 import dataclasses
@@ -76,32 +78,6 @@ class MuParams:
     def table(self):
         """The int64 target table [n, bid] every kernel reads (target_tables.table)."""
         return table_of(self.targets)
-
-    def codes(self):
-        """(auction codes, card-play codes), one a seat: BY_PLAY keeps the auction each seat's
-        policy implies; a model bids for every seat but the random ones, which always bid at random."""
-        import numpy as np
-
-        from musim.games.mu.policies import AUCTIONS, RANDOM
-        from musim.games.mu.simulate import seat_codes
-
-        bid, card = seat_codes(self.players, self.play)
-        if self.auction != BY_PLAY:
-            bid = np.where(bid == RANDOM, RANDOM, AUCTIONS[self.auction])
-        return bid, card
-
-    def workspace(self, question="value"):
-        """One thread's scratch for these parameters (simulate.make_workspace): the target table,
-        the search's budget where a seat searches, and the solver where a seat plays dd, its start
-        solves answering `question` (a deal's rows ask self.question; the analyses' replays ask
-        the value, putting the reach question by null-window searches of their own: samplers.py)."""
-        from musim.games.mu.ddplay import worker_ddplay
-        from musim.games.mu.policies import DD
-        from musim.games.mu.simulate import make_workspace, search_worlds
-
-        card = self.codes()[1]
-        dd = worker_ddplay(self.tt_mb, self.dd_tricks, self.node_limit, question) if DD in card else None
-        return make_workspace(self.players, dd, self.goal, self.table, search_worlds(card, self.worlds))
 
 
 def auction_model(play, auction):

@@ -68,11 +68,11 @@ def simulate_deal_chunk(params, seed, start, count):
     bounds (the chunk's `bounds`: its rows carry them); with dd at some seats only the limit
     bounds each search of their cards' choices, and the rows count the cards chosen by bounds
     (the chunk's `limited`)."""
-    bid_policy, play_policy = params.codes()
+    bid_policy, play_policy = sim.policy_codes(params)
     policy = sim.run_policy(bid_policy, play_policy)
     dd = DD in play_policy
     ch = DealChunk(params.players, start, count, dd, *node_limit_columns(params))
-    ws = params.workspace(params.question)
+    ws = sim.workspace_of(params, params.question)
     if not dd:
         for first, stop in slices(count):  # the progress bar moves within the chunk
             ch.play(seed, policy, ws, first, stop)
@@ -99,8 +99,8 @@ class MatchChunk:
 
 def simulate_match_chunk(params, seed, start, count):
     """Play matches start..start+count-1 of a run to `params.goal` and return their MatchChunk."""
-    policy = sim.run_policy(*params.codes())
-    ws = params.workspace()
+    policy = sim.run_policy(*sim.policy_codes(params))
+    ws = sim.workspace_of(params)
     parts = [  # the progress bar moves within the chunk
         drivers.simulate_matches(params.players, policy, seed, start + first, stop - first, ws, sim.MATCH)
         for first, stop in slices(count)
@@ -119,8 +119,8 @@ def deal_record(params, seed, deal):
     """
     n = params.players
     ch = DealChunk(n, deal, 1)
-    ws = params.workspace()
-    ch.play(seed, sim.run_policy(*params.codes()), ws)
+    ws = sim.workspace_of(params)
+    ch.play(seed, sim.run_policy(*sim.policy_codes(params)), ws)
     r = ch.res[0]
     record = {
         "game": "mu",

@@ -150,7 +150,7 @@ def _strength_arrays(params, start, count, hands):
     """The pure-strength view of `hands` (a chunk of the played deals' hands), as {"best": ...}:
     its searches ask the reach question themselves (samplers.strength), the solver the value."""
     best = np.zeros((count, params.players), np.int64)
-    ws = params.workspace()
+    ws = sim.workspace_of(params)
     for first, stop in slices(count):  # the progress bar moves within the chunk
         samplers.strength(params.players, hands[first:stop], NAMES[params.play][1], best[first:stop], ws)
     return {"best": best}

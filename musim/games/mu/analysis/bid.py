@@ -29,6 +29,7 @@ from musim.engine.progress import slices
 from musim.games.mu import rules
 from musim.games.mu.analysis import samplers
 from musim.games.mu.policies import AUCTIONS, NAMES
+from musim.games.mu.simulate import workspace_of
 from musim.io.batch import InputError
 
 DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
@@ -120,7 +121,7 @@ def _bid_chunk(params, s, start, count):
     end = np.zeros((count, len(s.trumps), len(s.column)), np.int64)
     score = np.zeros_like(end)
     play_policy, auction = NAMES[params.play][1], AUCTIONS[params.auction_model]
-    ws = params.workspace()
+    ws = workspace_of(params)
     for first, stop in slices(count):  # the progress bar moves within the chunk
         rows = slice(first, stop)
         common = dict(n=params.players, hand=np.uint64(s.mask), seat=s.seat, dealer=s.dealer, seed=s.seed)

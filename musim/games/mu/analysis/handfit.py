@@ -14,6 +14,7 @@ from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu.analysis import samplers
 from musim.games.mu.hand_model import FEATURE_NAMES, KINDS, N_FEATURES
 from musim.games.mu.policies import NAMES
+from musim.games.mu.simulate import workspace_of
 
 CHUNK = 1024
 CHUNK_DD = 64  # double-dummy deals: small chunks keep both workers busy to the end
@@ -30,7 +31,7 @@ def samples(params, deals, seed, workers=1):
         rows = slice(16 * start, 16 * (start + count))
         out = dict(feats=feats[rows], kinds=kinds[rows], team=team[rows])
         samplers.fit_samples(
-            params.players, seed, start, count, play_policy=NAMES[params.play][1], ws=params.workspace(), **out
+            params.players, seed, start, count, play_policy=NAMES[params.play][1], ws=workspace_of(params), **out
         )
         return count
 
