@@ -11,7 +11,8 @@ import argparse
 import numpy as np
 
 from musim.games.mu import simulate as sim
-from musim.games.mu.run import simulate_deals
+from musim.games.mu.params import MuParams
+from musim.games.mu.run import simulate_deal_chunk
 
 
 def main():
@@ -21,7 +22,7 @@ def main():
     a = ap.parse_args()
     print("players  played  chief made  mean bid  mean chief score  eklats")
     for n in (3, 4, 5, 6):
-        ch = simulate_deals(n, a.seed, "heuristic", 0, a.deals)
+        ch = simulate_deal_chunk(MuParams(n, "heuristic"), a.seed, 0, a.deals)
         played = ch.res[:, sim.OUTCOME] == sim.PLAYED
         res = ch.res[played]
         chief_scores = ch.scores[played][np.arange(played.sum()), res[:, sim.CHIEF]]

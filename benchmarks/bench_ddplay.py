@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import auction_positions, prefaulted
 
 from musim.core.cards import CARD_TEXT
+from musim.games.mu.params import MuParams
 from musim.games.mu.record import replay
 from musim.games.mu.run import deal_record
 from musim.games.mu.solve import MuSolver
@@ -54,7 +55,7 @@ def late_positions(n, seed, tricks):
     """The positions of a heuristic run's played deals with `tricks` tricks left, in deal order."""
     deal = 0
     while True:
-        record = deal_record(n, seed, deal, "heuristic")
+        record = deal_record(MuParams(n, "heuristic"), seed, deal)
         deal += 1
         if "play" not in record:
             continue

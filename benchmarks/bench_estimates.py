@@ -49,16 +49,17 @@ import time
 from musim.core.cards import CARD_TEXT
 from musim.games.mu import simulate as sim
 from musim.games.mu.ddplay import UNRESOLVED
-from musim.games.mu.run import simulate_deals
+from musim.games.mu.params import MuParams
+from musim.games.mu.run import simulate_deal_chunk
 
 
 def dd_sample(players, deals, seed, node_limit):
     for n in players:
-        simulate_deals(n, seed, "dd", 0, 0)  # compiles (or loads) the kernels first
+        simulate_deal_chunk(MuParams(n, "dd"), seed, 0, 0)  # compiles (or loads) the kernels first
         times, stopped = [], 0
         for deal in range(deals):
             t = time.process_time()
-            ch = simulate_deals(n, seed, "dd", deal, 1, node_limit=node_limit)
+            ch = simulate_deal_chunk(MuParams(n, "dd", node_limit=node_limit), seed, deal, 1)
             times.append(time.process_time() - t)
             print(f"  {n} players, deal {deal}: {times[-1]:.2f} s", flush=True)
             stopped += int(ch.res[0, sim.OUTCOME] == sim.PLAYED and ch.res[0, sim.DD_VALUE] == UNRESOLVED)
@@ -117,16 +118,16 @@ def calibrate():
             job = checked(spec).job(spec)
             job.to_batch(job.simulate(0, 1))  # compiles (or loads) first
             costs["deal", n, play] = per_item(deals, lambda j, k: j.to_batch(j.simulate(0, k)), job, deals)
-            costs["table", n, play] = per_item(deals, simulate_deals, n, SEED, play, 0, deals)
-        hands = simulate_deals(n, SEED, "heuristic", 0, 2000).hands
-        _strength_arrays(n, "heuristic", 64, 0, 0, 0, 1, hands[:1])
-        costs["strength", n, "heuristic"] = per_item(2000, _strength_arrays, n, "heuristic", 64, 0, 0, 0, 2000, hands)
+            costs["table", n, play] = per_item(deals, simulate_deal_chunk, MuParams(n, play), SEED, 0, deals)
+        hands = simulate_deal_chunk(MuParams(n, "heuristic"), SEED, 0, 2000).hands
+        _strength_arrays(MuParams(n), 0, 1, hands[:1])
+        costs["strength", n, "heuristic"] = per_item(2000, _strength_arrays, MuParams(n), 0, 2000, hands)
         hand = " ".join(CARD_TEXT[c] for c in range(64) if int(hands[0, 0]) >> c & 1)
         for play, samples in (("heuristic", 200), ("dd", 20 if n == 3 else 0)):
             if not samples:
                 continue
             plays = []
-            bid_strength(n, hand, 1, SEED, play, started=plays.append)
+            bid_strength(MuParams(n, play), hand, 1, SEED, started=plays.append)
             costs["bid", n, play] = per_item(samples * plays[0], bid_strength, n, hand, samples, SEED, play)
     for key, seconds in costs.items():
         print(f"    {key!r}: {seconds:.3g},", flush=True)
@@ -152,7 +153,7 @@ def readme():
         return run_seconds(spec)
 
     plays = []
-    bid_strength(5, "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5", 1, 1, started=plays.append)
+    bid_strength(MuParams(5), "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5", 1, 1, started=plays.append)
     estimates = {
         "run": run_estimate(4, "heuristic", 10**6),
         "run-dd": run_estimate(3, "dd", 100),

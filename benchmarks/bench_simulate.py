@@ -19,8 +19,9 @@ import time
 import numpy as np
 
 FIRST_CALL = (
-    "import time; t = time.perf_counter(); from musim.games.mu.run import simulate_deals; "
-    "[simulate_deals({n}, 1, p, 0, 10) for p in ('random', 'heuristic')]; "
+    "import time; t = time.perf_counter(); from musim.games.mu.params import MuParams; "
+    "from musim.games.mu.run import simulate_deal_chunk; "
+    "[simulate_deal_chunk(MuParams({n}, p), 1, 0, 10) for p in ('random', 'heuristic')]; "
     "print(time.perf_counter() - t)"
 )
 

@@ -25,8 +25,9 @@ import numpy as np
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import samplers
 from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, make_ddplay, worker_ddplay
+from musim.games.mu.params import MuParams
 from musim.games.mu.policies import DD
-from musim.games.mu.run import simulate_deals
+from musim.games.mu.run import simulate_deal_chunk
 from musim.solver.stats import S_NODES
 
 
@@ -52,7 +53,7 @@ def play_table_deal(n, seed, deal, tt_mb, limit, question):
     st = worker_ddplay(tt_mb).st
     nodes = int(st.stats[S_NODES])
     t = time.perf_counter()
-    ch = simulate_deals(n, seed, "dd", deal, 1, tt_mb, 0, limit, question)
+    ch = simulate_deal_chunk(MuParams(n, "dd", node_limit=limit, question=question, tt_mb=tt_mb), seed, deal, 1)
     seconds = time.perf_counter() - t
     row = ch.res[0] if ch.res[0, sim.OUTCOME] == sim.PLAYED else None
     return row, int(st.stats[S_NODES]) - nodes, seconds
@@ -60,7 +61,8 @@ def play_table_deal(n, seed, deal, tt_mb, limit, question):
 
 def table(a):
     for q in QUESTIONS:
-        simulate_deals(a.players, a.seed, "dd", 0, 0, a.tt_mb, 0, a.node_limit, q)  # compile (or load) untimed
+        params = MuParams(a.players, "dd", node_limit=a.node_limit, question=q, tt_mb=a.tt_mb)
+        simulate_deal_chunk(params, a.seed, 0, 0)  # compile (or load) untimed
     got = {q: [] for q in QUESTIONS}
     for deal in range(a.deals):
         for q in QUESTIONS:

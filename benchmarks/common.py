@@ -7,7 +7,8 @@ from musim.core.cards import CARD_TEXT, N_CARDS, type_text
 from musim.core.deck import MU
 from musim.games.bridge.solve import SEATS, STRAINS, random_pbn
 from musim.games.mu import simulate as sim
-from musim.games.mu.run import simulate_deals
+from musim.games.mu.params import MuParams
+from musim.games.mu.run import simulate_deal_chunk
 
 
 def full_tricks(n):
@@ -40,7 +41,7 @@ def auction_positions(n, seed):
     """Start positions of the played deals of `musim run --play heuristic --seed seed`, in deal order."""
     deal = 0
     while True:
-        ch = simulate_deals(n, seed, "heuristic", deal, 1)
+        ch = simulate_deal_chunk(MuParams(n, "heuristic"), seed, deal, 1)
         deal += 1
         r = ch.res[0]
         if r[sim.OUTCOME] != sim.PLAYED:

@@ -24,11 +24,13 @@ import numpy as np
 import pandas as pd
 
 from musim.analysis.stats import mean_interval, wilson
-from musim.games.mu import RULEBOOK, rules, target_tables
+from musim.games.mu import rules
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis.balance import analyse
+from musim.games.mu.params import MuParams
 from musim.games.mu.policies import AUCTIONS
-from musim.games.mu.run import CHUNK_DEALS, simulate_deals
+from musim.games.mu.run import CHUNK_DEALS, simulate_deal_chunk
+from musim.games.mu.target_tables import RULEBOOK
 
 PLAY = "heuristic"
 TARGETS = RULEBOOK  # what RULES says: every model bids, and every level is reached, against this table
@@ -38,9 +40,9 @@ STRENGTH = "pure strength"
 
 def model_bids(players, deals, seed, model):
     """Each deal's bid level (M for an eklat) and whether it ended in an eklat."""
-    table = target_tables.table_of(TARGETS)
+    params = MuParams(players, PLAY, auction=model, targets=TARGETS)
     parts = [
-        simulate_deals(players, seed, PLAY, start, min(CHUNK_DEALS, deals - start), auction=model, targets=table).res
+        simulate_deal_chunk(params, seed, start, min(CHUNK_DEALS, deals - start)).res
         for start in range(0, deals, CHUNK_DEALS)
     ]
     res = np.concatenate(parts)
@@ -70,7 +72,7 @@ def tables(players, deals, seed, workers):
                 | {"model": model, "unit": "deals", "level": int(b), "count": int(counts[b]), "eklats": int(ek[b])}
                 | {"share": counts[b] / deals}
             )
-    bal = analyse(players, deals, seed, play=PLAY, workers=workers, targets=TARGETS)
+    bal = analyse(MuParams(players, PLAY, targets=TARGETS), deals, seed, workers=workers)
     seats = int(bal.strength.chiefs.sum())
     heads.append(
         common

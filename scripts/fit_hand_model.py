@@ -21,6 +21,7 @@ import pandas as pd
 
 from musim.games.mu.analysis.handfit import fit, table_source
 from musim.games.mu.hand_model import FEATURE_NAMES, KINDS
+from musim.games.mu.params import MuParams
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,9 +68,9 @@ def main():
     started = time.perf_counter()
     coefs, stats, rows = {}, [], []
     for n in players:
-        coefs[n], st = fit(n, a.deals, a.seed, a.workers, a.play, a.tt_mb)
+        coefs[n], st = fit(MuParams(n, a.play, tt_mb=a.tt_mb), a.deals, a.seed, a.workers)
         if a.play == "dd":  # the heuristic's play of the very same contracts, for comparison
-            _, base = fit(n, a.deals, a.seed, a.workers)
+            _, base = fit(MuParams(n), a.deals, a.seed, a.workers)
             for s, b in zip(st, base):
                 s["heuristic_mean_team_points"] = b["mean_team_points"]
         stats += st

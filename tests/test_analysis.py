@@ -17,9 +17,10 @@ from musim.games.mu.analysis import samplers
 from musim.games.mu.analysis.balance import analyse
 from musim.games.mu.analysis.bid import bid_strength, format_table, parse_hand
 from musim.games.mu.hand_model import N_FEATURES, hand_features
+from musim.games.mu.params import MuParams
 from musim.games.mu.policies import HEURISTIC
 from musim.games.mu.rules import hand_size
-from musim.games.mu.run import simulate_deals
+from musim.games.mu.run import simulate_deal_chunk
 from musim.solver.version import SEARCH_VERSION
 
 FIVE = "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5"
@@ -31,7 +32,7 @@ def invoke(*args):
 
 
 def test_a_hand_of_every_red_card_makes_every_level_with_red_trump():
-    rows = bid_strength(3, ALL_RED, samples=60, seed=3)
+    rows = bid_strength(MuParams(3), ALL_RED, 60, 3)
     red = [r for r in rows if r["chief_trump"] == "R"]
     assert len(red) == 12
     # the chief holds every trump, leads them all and takes all 36 points
@@ -39,7 +40,7 @@ def test_a_hand_of_every_red_card_makes_every_level_with_red_trump():
 
 
 def test_rates_are_rates_and_fall_with_the_bid():
-    rows = bid_strength(5, FIVE, samples=150, seed=4)
+    rows = bid_strength(MuParams(5), FIVE, 150, 4)
     for r in rows:
         assert 0 <= r["p_made_low"] <= r["p_made"] <= r["p_made_high"] <= 1
     by_trump = {}
@@ -53,7 +54,7 @@ def test_rates_are_rates_and_fall_with_the_bid():
 
 def test_bid_statistics_match_an_independent_scoring():
     n, samples, seed = 4, 80, 11
-    rows = bid_strength(n, "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", samples=samples, seed=seed)
+    rows = bid_strength(MuParams(n), "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", samples, seed)
     mask, _ = parse_hand("R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", n)
     rest = np.array([c for c in range(60) if not int(mask) >> c & 1], np.int64)
     types = np.zeros(17, np.int64)
@@ -96,8 +97,8 @@ def test_bid_statistics_match_an_independent_scoring():
 def test_auction_model_matches_the_simple_models_where_they_coincide():
     # at bid 1 nobody else can have laid a card: every model plays the same no-vice contract
     hand = FIVE + " Y9 Y8 B9"
-    simple = {r["chief_trump"]: r for r in bid_strength(4, hand, samples=60, seed=12) if r["bid"] == 1}
-    auction = [r for r in bid_strength(4, hand, samples=60, seed=12, vice="auction", seat=0, dealer=3)]
+    simple = {r["chief_trump"]: r for r in bid_strength(MuParams(4), hand, 60, 12) if r["bid"] == 1}
+    auction = [r for r in bid_strength(MuParams(4), hand, 60, 12, vice="auction", seat=0, dealer=3)]
     for r in auction:
         assert r["samples"] <= 60
         if r["bid"] == 1:
@@ -108,9 +109,9 @@ def test_auction_model_matches_the_simple_models_where_they_coincide():
 
 
 def test_bid_is_reproducible_and_independent_of_workers():
-    a = bid_strength(4, FIVE + " Y9 Y8 B9", samples=100, seed=5, workers=1)
-    b = bid_strength(4, FIVE + " Y9 Y8 B9", samples=100, seed=5, workers=2)
-    c = bid_strength(4, FIVE + " Y9 Y8 B9", samples=100, seed=6, workers=1)
+    a = bid_strength(MuParams(4), FIVE + " Y9 Y8 B9", 100, 5, workers=1)
+    b = bid_strength(MuParams(4), FIVE + " Y9 Y8 B9", 100, 5, workers=2)
+    c = bid_strength(MuParams(4), FIVE + " Y9 Y8 B9", 100, 6, workers=1)
     assert a == b
     assert a != c
 
@@ -118,15 +119,15 @@ def test_bid_is_reproducible_and_independent_of_workers():
 @pytest.mark.slow  # exact play over many deals: the slow tier
 def test_bid_under_dd_ticks_sample_by_sample_and_is_independent_of_workers():
     ticks = []
-    one = bid_strength(3, ALL_RED, samples=6, seed=2, play="dd", tt_mb=8, workers=1, tick=ticks.append)
-    two = bid_strength(3, ALL_RED, samples=6, seed=2, play="dd", tt_mb=8, workers=2)
+    one = bid_strength(MuParams(3, "dd", tt_mb=8), ALL_RED, 6, 2, workers=1, tick=ticks.append)
+    two = bid_strength(MuParams(3, "dd", tt_mb=8), ALL_RED, 6, 2, workers=2)
     assert ticks == [1] * 6
     pd.testing.assert_frame_equal(pd.DataFrame(one), pd.DataFrame(two))
 
 
 def test_hindsight_partner_is_an_upper_bound_on_team_points():
-    public = bid_strength(5, FIVE, samples=100, seed=8)
-    best = bid_strength(5, FIVE, samples=100, seed=8, hindsight=True)
+    public = bid_strength(MuParams(5), FIVE, 100, 8)
+    best = bid_strength(MuParams(5), FIVE, 100, 8, hindsight=True)
     for p, h in zip(public, best):
         assert h["mean_team_points"] >= p["mean_team_points"]
 
@@ -191,8 +192,8 @@ def test_bid_json_is_strict_when_a_trump_is_never_available():
 
 def test_balance_agrees_with_the_run_rows():
     n, deals, seed = 4, 400, 9
-    result = analyse(n, deals, seed)
-    ch = simulate_deals(n, seed, "heuristic", 0, deals)
+    result = analyse(MuParams(n), deals, seed)
+    ch = simulate_deal_chunk(MuParams(n, "heuristic"), seed, 0, deals)
     df = pd.DataFrame(
         {
             "outcome": ch.res[:, sim.OUTCOME],
@@ -213,12 +214,12 @@ def test_balance_agrees_with_the_run_rows():
 
 
 def test_strength_deals_limits_the_pure_strength_view_to_the_first_deals():
-    full = analyse(3, 120, 4)
-    part = analyse(3, 120, 4, strength_deals=30)
+    full = analyse(MuParams(3), 120, 4)
+    part = analyse(MuParams(3), 120, 4, strength_deals=30)
     assert part.facts["strength_deals"] == 30 and part.strength.chiefs.sum() == 3 * 30
     assert full.facts["strength_deals"] == full.facts["played"]
     pd.testing.assert_frame_equal(full.table, part.table)
-    none = analyse(3, 120, 4, strength_deals=0)
+    none = analyse(MuParams(3), 120, 4, strength_deals=0)
     assert none.facts["strength_deals"] == 0 and none.strength.empty
     pd.testing.assert_frame_equal(full.table, none.table)
 
@@ -294,8 +295,8 @@ def test_hand_model_data_under_double_dummy_play_are_the_same_contracts():
     each with its exact value: points of a 3-player deal, 0..36."""
     from musim.games.mu.analysis.handfit import samples
 
-    x_h, k_h, y_h = samples(3, 2, 5)
-    x_d, k_d, y_d = samples(3, 2, 5, play="dd", tt_mb=8)
+    x_h, k_h, y_h = samples(MuParams(3), 2, 5)
+    x_d, k_d, y_d = samples(MuParams(3, "dd", tt_mb=8), 2, 5)
     np.testing.assert_array_equal(x_h, x_d)
     np.testing.assert_array_equal(k_h, k_d)
     assert len(y_d) >= 4 and ((y_d >= 0) & (y_d <= 36)).all() and (y_d != y_h).any()
@@ -393,8 +394,8 @@ def test_balance_with_dd_tricks_plays_as_run_does_and_strength_plays_the_contrac
     from musim.games.mu.rules import achieved_rank, rulebook_targets
 
     n, deals, seed, tricks = 4, 40, 3, 4
-    result = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=2, dd_tricks=tricks)
-    ch = simulate_deals(n, seed, "dd", 0, deals, 8, tricks)
+    result = analyse(MuParams(n, "dd", dd_tricks=tricks, tt_mb=8), deals, seed, strength_deals=2)
+    ch = simulate_deal_chunk(MuParams(n, "dd", dd_tricks=tricks, tt_mb=8), seed, 0, deals)
     played = ch.res[:, sim.OUTCOME] == sim.PLAYED
     assert (result.team == ch.res[played, sim.TEAM_POINTS]).all()
     assert (result.bids == ch.res[played, sim.BID]).all()
@@ -431,31 +432,31 @@ def test_balance_checkpoint_supplies_finished_deals_and_nothing_else(tmp_path, m
     from musim.games.mu.analysis import balance
 
     ck = str(tmp_path / "ck")
-    first = analyse(3, 300, 4, strength_deals=40, checkpoint=ck)
-    pd.testing.assert_frame_equal(first.table, analyse(3, 300, 4, strength_deals=40).table)
+    first = analyse(MuParams(3), 300, 4, strength_deals=40, checkpoint=ck)
+    pd.testing.assert_frame_equal(first.table, analyse(MuParams(3), 300, 4, strength_deals=40).table)
 
     def fail(*args):
         raise AssertionError("simulated a chunk the checkpoint holds")
 
-    monkeypatch.setattr(balance, "simulate_deals", fail)
+    monkeypatch.setattr(balance, "simulate_deal_chunk", fail)
     monkeypatch.setattr(samplers, "strength", fail)
-    again = analyse(3, 300, 4, strength_deals=40, checkpoint=ck)
+    again = analyse(MuParams(3), 300, 4, strength_deals=40, checkpoint=ck)
     pd.testing.assert_frame_equal(first.table, again.table)
     pd.testing.assert_frame_equal(first.strength, again.strength)
     assert first.facts["held_seconds"] == 0 < first.facts["worker_seconds"]
     assert again.facts["held_seconds"] == again.facts["worker_seconds"] == first.facts["worker_seconds"]
     with pytest.raises(AssertionError, match="simulated"):
-        analyse(3, 300, 5, strength_deals=40, checkpoint=ck)  # another seed: nothing kept
+        analyse(MuParams(3), 300, 5, strength_deals=40, checkpoint=ck)  # another seed: nothing kept
     monkeypatch.undo()
     calls = []
-    monkeypatch.setattr(balance, "simulate_deals", lambda *a: calls.append(a[3]) or simulate_deals(*a))
-    dd = dict(play="dd", tt_mb=8, strength_deals=0, checkpoint=ck)
-    fewer = analyse(3, 6, 4, **dd)  # under dd a chunk is one deal
+    monkeypatch.setattr(balance, "simulate_deal_chunk", lambda *a: calls.append(a[2]) or simulate_deal_chunk(*a))
+    dd = MuParams(3, "dd", tt_mb=8)
+    fewer = analyse(dd, 6, 4, strength_deals=0, checkpoint=ck)  # under dd a chunk is one deal
     calls.clear()
-    more = analyse(3, 8, 4, **dd)
+    more = analyse(dd, 8, 4, strength_deals=0, checkpoint=ck)
     assert sorted(calls) == [6, 7]
     assert more.facts["held_seconds"] == fewer.facts["worker_seconds"] < more.facts["worker_seconds"]
-    pd.testing.assert_frame_equal(more.table, analyse(3, 8, 4, play="dd", tt_mb=8, strength_deals=0).table)
+    pd.testing.assert_frame_equal(more.table, analyse(MuParams(3, "dd", tt_mb=8), 8, 4, strength_deals=0).table)
 
 
 def test_balance_checkpoint_is_keyed_by_what_decides_its_rows_alone(tmp_path):
@@ -467,26 +468,27 @@ def test_balance_checkpoint_is_keyed_by_what_decides_its_rows_alone(tmp_path):
     from musim.games.mu.analysis.balance import checkpoint_key
 
     ck = tmp_path / "ck"
-    analyse(3, 40, 4, strength_deals=10, checkpoint=str(ck))
+    analyse(MuParams(3), 40, 4, strength_deals=10, checkpoint=str(ck))
     dirs = {p.name: json.loads((p / "key.json").read_text())["params"] for p in ck.iterdir()}
     assert sorted(k["job"] for k in dirs.values()) == ["balance-deals", "balance-strength"]
     assert all(k["seed"] == 4 and k["players"] == 3 and k["play"] == "heuristic" for k in dirs.values())
-    analyse(3, 60, 4, workers=2, tt_mb=8, tick=lambda k: None, strength_deals=20, checkpoint=str(ck))
+    analyse(MuParams(3, tt_mb=8), 60, 4, workers=2, tick=lambda k: None, strength_deals=20, checkpoint=str(ck))
     assert {p.name for p in ck.iterdir()} == set(dirs)
-    base = dict(job="balance-deals", players=4, seed=1, play="dd", dd_tricks=0, node_limit=0, tt_mb=64)
-    name = lambda **kw: key_hash(checkpoint_key(**{**base, **kw}))
+    dd4 = {"players": 4, "play": "dd"}
+    key = lambda job="balance-deals", seed=1, **kw: checkpoint_key(job, MuParams(**dd4 | kw), seed)
+    name = lambda **kw: key_hash(key(**kw))
     changed = [dict(job="balance-strength"), dict(players=5), dict(seed=2), dict(play="heuristic")]
     changed += [dict(dd_tricks=3), dict(node_limit=10**9), dict(question="reach")]
     assert len({name(**kw) for kw in changed} | {name()}) == len(changed) + 1
     assert name(tt_mb=8) == name()
     assert name(node_limit=10**9, tt_mb=8) != name(node_limit=10**9)
     # under a node limit the search's version too (solver/version.py): which deals give up
-    assert checkpoint_key(**{**base, "node_limit": 10**9})["params"]["search"] == SEARCH_VERSION
-    assert "search" not in checkpoint_key(**base)["params"]
+    assert key(node_limit=10**9)["params"]["search"] == SEARCH_VERSION
+    assert "search" not in key()["params"]
     # the question decides the deals' rows, not the pure-strength view's; the value keeps its old key
     assert name(job="balance-strength", question="reach") == name(job="balance-strength")
-    assert "question" not in checkpoint_key(**base)["params"]
-    assert checkpoint_key(**{**base, "question": "reach"})["params"]["question"] == "reach"
+    assert "question" not in key()["params"]
+    assert key(question="reach")["params"]["question"] == "reach"
 
 
 def test_balance_summary_counts_the_worker_time_of_the_deals_a_checkpoint_held(tmp_path):
@@ -541,9 +543,9 @@ def test_balance_under_a_node_limit_counts_unresolved_deals_and_spans_their_outc
     from musim.games.mu.ddplay import UNRESOLVED
 
     n, deals, seed, limit = 3, 60, 5, 100_000
-    free = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=4)
-    capped = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=4, node_limit=limit)
-    ch = simulate_deals(n, seed, "dd", 0, deals, 8, 0, limit)
+    free = analyse(MuParams(n, "dd", tt_mb=8), deals, seed, strength_deals=4)
+    capped = analyse(MuParams(n, "dd", node_limit=limit, tt_mb=8), deals, seed, strength_deals=4)
+    ch = simulate_deal_chunk(MuParams(n, "dd", node_limit=limit, tt_mb=8), seed, 0, deals)
     r = ch.res[ch.res[:, sim.OUTCOME] == sim.PLAYED]
     resolved = r[r[:, sim.DD_VALUE] != UNRESOLVED]
     f, c = free.table.set_index("bid"), capped.table.set_index("bid")
@@ -602,8 +604,8 @@ def test_the_reach_question_decides_every_target_as_the_value_does(n, deals, tri
     from musim.games.mu.ddplay import UNRESOLVED
 
     seed = 7
-    value = simulate_deals(n, seed, "dd", 0, deals, 8, tricks)
-    reach = simulate_deals(n, seed, "dd", 0, deals, 8, tricks, 0, "reach")
+    value = simulate_deal_chunk(MuParams(n, "dd", dd_tricks=tricks, tt_mb=8), seed, 0, deals)
+    reach = simulate_deal_chunk(MuParams(n, "dd", dd_tricks=tricks, question="reach", tt_mb=8), seed, 0, deals)
     played = value.res[:, sim.OUTCOME] == sim.PLAYED
     assert (played == (reach.res[:, sim.OUTCOME] == sim.PLAYED)).all() and played.sum() > deals // 2
     v, r = value.res[played], reach.res[played]
@@ -615,8 +617,8 @@ def test_the_reach_question_decides_every_target_as_the_value_does(n, deals, tri
     assert ((r[:, sim.DD_LOW] >= r[:, sim.TARGET]) == made).all()
     assert ((r[:, sim.DD_HIGH] < r[:, sim.TARGET]) == ~made).all()
     assert ((r[:, sim.DD_LOW] <= v[:, sim.TEAM_POINTS]) & (v[:, sim.TEAM_POINTS] <= r[:, sim.DD_HIGH])).all()
-    a = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=0, dd_tricks=tricks)
-    b = analyse(n, deals, seed, play="dd", tt_mb=8, strength_deals=0, dd_tricks=tricks, question="reach")
+    a = analyse(MuParams(n, "dd", dd_tricks=tricks, tt_mb=8), deals, seed, strength_deals=0)
+    b = analyse(MuParams(n, "dd", dd_tricks=tricks, question="reach", tt_mb=8), deals, seed, strength_deals=0)
     cols = ["bid", "deals", "p_made", "p_made_low", "p_made_high", "target", "unresolved", "undecided"]
     pd.testing.assert_frame_equal(a.table[cols], b.table[cols])
     assert (a.table.question == "value").all() and (b.table.question == "reach").all()
@@ -628,9 +630,8 @@ def test_the_reach_question_decides_every_target_as_the_value_does(n, deals, tri
 @pytest.mark.parametrize("vice", ["strongest", "none", "auction"])
 def test_bid_under_the_reach_question_has_the_success_rates_of_the_value(vice):
     hand = "R9 R8 R7 R7 R6 R5 Y9 Y8 G9 G8 G1 G0"
-    kw = dict(samples=5, seed=3, play="dd", tt_mb=8, vice=vice)
-    value = bid_strength(3, hand, **kw)
-    reach = bid_strength(3, hand, question="reach", **kw)
+    value = bid_strength(MuParams(3, "dd", tt_mb=8), hand, 5, 3, vice=vice)
+    reach = bid_strength(MuParams(3, "dd", tt_mb=8, question="reach"), hand, 5, 3, vice=vice)
     assert [(r["bid"], r["chief_trump"]) for r in value] == [(r["bid"], r["chief_trump"]) for r in reach]
     for a, b in zip(value, reach):
         for k in ("p_made", "p_made_low", "p_made_high", "samples"):

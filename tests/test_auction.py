@@ -20,6 +20,7 @@ from musim.games.mu import AUCTION_NAMES, BY_PLAY
 from musim.games.mu import policies as pol
 from musim.games.mu import run as mu_run
 from musim.games.mu import simulate as sim
+from musim.games.mu.params import MuParams
 
 
 def invoke(*args, input=None):
@@ -144,7 +145,7 @@ def test_every_bold_lay_is_legal_and_the_cards_are_conserved():
     eklats = 0
     for n in (3, 4, 5, 6):
         for deal in range(60):
-            record = mu_run.deal_record(n, 11, deal, "heuristic", auction="bold")
+            record = mu_run.deal_record(MuParams(n, "heuristic", auction="bold"), 11, deal)
             dealt = Counter(c for h in record["hands"] for c in h)
             deck = [ref.card_text(c) for c in range(36 if n == 3 else 60)]
             assert dealt == Counter(deck)
@@ -212,7 +213,7 @@ def test_record_replays_a_bold_deal_as_its_row(tmp_path):
     for deal in (0, 7, 39):
         record = invoke("record", "--players", 6, "--auction", "bold", "--seed", 2026, "--deal", deal)
         assert record.exit_code == 0, record.output
-        assert json.loads(record.output) == mu_run.deal_record(6, 2026, deal, "heuristic", auction="bold")
+        assert json.loads(record.output) == mu_run.deal_record(MuParams(6, "heuristic", auction="bold"), 2026, deal)
         replayed = json.loads(invoke("replay", "-", input=record.output).output)
         assert replayed["scores"] == rows["scores"][deal].as_py()
 

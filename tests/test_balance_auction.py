@@ -15,9 +15,8 @@ import musim
 from musim.cli import cli
 from musim.games.mu.analysis.balance import analyse, checkpoint_folders, checkpoint_key
 from musim.games.mu.analysis.balance_report import AGREEMENT_FILES, FILES
-from musim.games.mu.analysis.bid import DEFAULT_AUCTION
+from musim.games.mu.params import BY_PLAY, DEFAULT_AUCTION, MuParams
 from musim.games.mu.policies import AUCTIONS
-from musim.solver.table_size import DEFAULT_MB
 
 BASE = ["balance", "--players", "3,4", "--deals", "600", "--strength-deals", "0", "--seed", "5", "--no-progress"]
 
@@ -89,10 +88,10 @@ def test_an_unknown_model_is_one_line(tmp_path, value):
 
 
 def test_checkpoint_keys_carry_the_model_unless_it_is_the_default():
-    args = ("balance-deals", 4, 1, "heuristic", 0, 0, 64)
-    assert checkpoint_key(*args) == checkpoint_key(*args, "value", "cautious")
+    key = lambda auction: checkpoint_key("balance-deals", MuParams(4, auction=auction), 1)
+    assert key(BY_PLAY) == key(DEFAULT_AUCTION) and "auction" not in key(DEFAULT_AUCTION)["params"]
     for job in ("balance-deals", "balance-strength"):
-        keys = {json.dumps(checkpoint_key(job, *args[1:], "value", m), sort_keys=True) for m in AUCTIONS}
+        keys = {json.dumps(checkpoint_key(job, MuParams(4, auction=m), 1), sort_keys=True) for m in AUCTIONS}
         assert len(keys) == len(AUCTIONS)
 
 
@@ -100,9 +99,9 @@ def test_checkpoint_keys_carry_the_model_unless_it_is_the_default():
 def test_a_checkpoint_never_hands_one_models_deals_to_another(tmp_path):
     a, b = list(AUCTIONS)[:2]
     kw = dict(strength_deals=0, checkpoint=str(tmp_path / "ck"))
-    first = analyse(4, 300, 3, auction=a, **kw)
-    resumed = analyse(4, 300, 3, auction=b, **kw)
-    fresh = analyse(4, 300, 3, auction=b, strength_deals=0)
+    first = analyse(MuParams(4, auction=a), 300, 3, **kw)
+    resumed = analyse(MuParams(4, auction=b), 300, 3, **kw)
+    fresh = analyse(MuParams(4, auction=b), 300, 3, strength_deals=0)
     pd.testing.assert_frame_equal(resumed.table, fresh.table)
     assert not first.table.deals.equals(fresh.table.deals)
 
@@ -148,9 +147,9 @@ def test_two_models_under_a_variant_bid_and_score_under_it_and_say_so(tmp_path):
     keys = set()
     for n, m in itertools.product(rows, (a, b)):
         text_n = target_tables.to_text({n: rows[n]})
-        folders = checkpoint_folders(str(ck), n, 5, "heuristic", 0, 0, DEFAULT_MB, "value", m, text_n)
+        folders = checkpoint_folders(str(ck), MuParams(n, "heuristic", auction=m, targets=text_n), 5)
         assert all(os.path.isdir(f) for f in folders)
-        key = checkpoint_key("balance-deals", n, 5, "heuristic", 0, 0, DEFAULT_MB, "value", m, text_n)["params"]
+        key = checkpoint_key("balance-deals", MuParams(n, "heuristic", auction=m, targets=text_n), 5)["params"]
         assert key["targets"] == text_n and key.get("auction", DEFAULT_AUCTION) == m
         keys.update(folders)
     assert len(keys) == 2 * len(rows) * 2 == len(os.listdir(ck))

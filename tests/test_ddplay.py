@@ -12,8 +12,9 @@ from test_solver import random_position
 from musim.core.cards import CARD_TEXT
 from musim.games.mu import simulate as sim
 from musim.games.mu.ddplay import worker_ddplay
+from musim.games.mu.params import MuParams
 from musim.games.mu.record import replay
-from musim.games.mu.run import deal_record, simulate_deals
+from musim.games.mu.run import deal_record, simulate_deal_chunk
 from musim.games.mu.solve import MuSolver
 from musim.solver.solve import first_keeping_move
 from musim.solver.stats import S_NODES
@@ -22,14 +23,14 @@ from musim.solver.tt import make_table
 
 @pytest.mark.parametrize("n, tricks", [(3, 5), (4, 4), (5, 4), (6, 4)])
 def test_dd_tricks_earn_exactly_the_solved_value(n, tricks):
-    ch = simulate_deals(n, 3, "dd", 0, 12, tt_mb=16, dd_tricks=tricks)
+    ch = simulate_deal_chunk(MuParams(n, "dd", dd_tricks=tricks, tt_mb=16), 3, 0, 12)
     played = 0
     for i in range(12):
         r = ch.res[i]
         if r[sim.OUTCOME] != sim.PLAYED:
             continue
         played += 1
-        res = replay(deal_record(n, 3, i, "dd", tt_mb=16, dd_tricks=tricks))
+        res = replay(deal_record(MuParams(n, "dd", dd_tricks=tricks, tt_mb=16), 3, i))
         team = {res["chief"], res["partner"]} - {None}
         last = res["tricks"][-tricks:]
         assert sum(t["points"] for t in last if t["winner"] in team) == r[sim.DD_VALUE]
@@ -42,8 +43,8 @@ def test_dd_rows_do_not_depend_on_the_table_or_the_search_order():
     """The same rows with another table size, and with the search's move budgets shrunk so far
     that it explores its moves in another order (budget_next) and fills its table otherwise."""
     players, seed, start, count, tricks = 4, 8, 5, 4, 4
-    a = simulate_deals(players, seed, "dd", start, count, tt_mb=16, dd_tricks=tricks)
-    b = simulate_deals(players, seed, "dd", start, count, tt_mb=8, dd_tricks=tricks)
+    a = simulate_deal_chunk(MuParams(players, "dd", dd_tricks=tricks, tt_mb=16), seed, start, count)
+    b = simulate_deal_chunk(MuParams(players, "dd", dd_tricks=tricks, tt_mb=8), seed, start, count)
     assert (a.res[:, sim.OUTCOME] == sim.PLAYED).sum() >= 2
     for name in ("res", "scores", "card_points"):
         assert (getattr(a, name) == getattr(b, name)).all()
@@ -91,7 +92,7 @@ def _deal_in_thread(before, players, seed, deal, tricks):
         dd = worker_ddplay(16, tricks)
         dd.st.stats[S_NODES] = 0
         before(dd)
-        out["chunk"] = simulate_deals(players, seed, "dd", deal, 1, tt_mb=16, dd_tricks=tricks)
+        out["chunk"] = simulate_deal_chunk(MuParams(players, "dd", dd_tricks=tricks, tt_mb=16), seed, deal, 1)
         out["nodes"] = int(dd.st.stats[S_NODES])
 
     th = threading.Thread(target=go)
@@ -107,8 +108,8 @@ def test_a_node_limit_leaves_deals_unresolved_with_bounds_and_the_rest_as_they_w
     from musim.games.mu.ddplay import UNRESOLVED
 
     n, seed, deals, limit = 3, 21, 40, 100_000
-    free = simulate_deals(n, seed, "dd", 0, deals, tt_mb=8)
-    capped = simulate_deals(n, seed, "dd", 0, deals, tt_mb=8, node_limit=limit)
+    free = simulate_deal_chunk(MuParams(n, "dd", tt_mb=8), seed, 0, deals)
+    capped = simulate_deal_chunk(MuParams(n, "dd", node_limit=limit, tt_mb=8), seed, 0, deals)
     unresolved = resolved = 0
     for i in range(deals):
         a, b = free.res[i], capped.res[i]
@@ -124,6 +125,6 @@ def test_a_node_limit_leaves_deals_unresolved_with_bounds_and_the_rest_as_they_w
         assert b[sim.DD_LOW] <= a[sim.DD_VALUE] <= b[sim.DD_HIGH]
         if (b[sim.DD_LOW], b[sim.DD_HIGH]) != (0, 36):  # a search finished: the target's
             assert b[sim.DD_LOW] >= b[sim.TARGET] or b[sim.DD_HIGH] < b[sim.TARGET]
-        alone = simulate_deals(n, seed, "dd", i, 1, tt_mb=8, node_limit=limit)
+        alone = simulate_deal_chunk(MuParams(n, "dd", node_limit=limit, tt_mb=8), seed, i, 1)
         assert (alone.res[0] == b).all()
     assert unresolved > 5 and resolved > 5

@@ -18,6 +18,7 @@ from musim.play import drivers
 from musim.games.calcory import simulate as calcory
 from musim.games.danger import simulate as danger
 from musim.games.mu import run as mu
+from musim.games.mu.params import MuParams
 from musim.games.mueckenstich import simulate as mueckenstich
 from musim.games.panther import simulate as panther
 from musim.games.rummue import simulate as rummue
@@ -31,8 +32,8 @@ safarue.simulate_deals(4, 1, "heuristic", 0, 2)  # a game per row and no matches
 safarue.simulate_deals(4, 1, "heuristic", 0, 2, reverse=True)
 calcory.simulate_deals(4, 1, "heuristic", 0, 2, memory=0.5)
 danger.simulate_deals(4, 1, "heuristic", 0, 2, copies=2)
-mu.simulate_deals(4, 1, "heuristic", 0, 2)
-mu.simulate_match_chunk(4, 1, "heuristic", 100, 0, 2)
+mu.simulate_deal_chunk(MuParams(4), 1, 0, 2)
+mu.simulate_match_chunk(MuParams(4, goal=100), 1, 0, 2)
 print(json.dumps({k.__name__: [sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values())]
                   for k in (drivers.simulate_chunk, drivers.simulate_match_chunk)}))
 """

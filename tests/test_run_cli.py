@@ -12,7 +12,9 @@ from musim.cli import cli
 from musim.engine import parquet
 from musim.engine.local import chunk_starts, run_ordered
 from musim.engine.parquet import read_metadata
+from musim.games.mu import columns as mu_columns
 from musim.games.mu import run as mu_run
+from musim.games.mu.params import MuParams
 
 REQUIRED = [
     "deal",
@@ -211,7 +213,7 @@ def test_bad_arguments_give_one_line_and_exit_2(args, message):
 
 def test_record_prints_the_deals_game_record_and_checks_its_options():
     res = invoke("record", "--seed", 5, "--deal", 3)  # a default run's: 4 players, heuristic
-    assert res.exit_code == 0 and json.loads(res.output) == mu_run.deal_record(4, 5, 3, "heuristic")
+    assert res.exit_code == 0 and json.loads(res.output) == mu_run.deal_record(MuParams(4, "heuristic"), 5, 3)
     res = invoke("record", "--players", 4, "--play", "heuristic", "--dd-tricks", 3, "--seed", 5, "--deal", 3)
     assert res.exit_code == 2 and "--dd-tricks applies only with --play dd" in res.output
 
@@ -250,15 +252,16 @@ def test_refuses_to_overwrite(tmp_path):
 def test_failed_run_leaves_no_file(tmp_path, monkeypatch):
     out = tmp_path / "x.parquet"
     calls = []
+    batch = mu_columns.deal_batch
 
     def failing_batch(chunk):
         calls.append(chunk)
         if len(calls) > 1:
             raise KeyboardInterrupt
-        return mu_run.deal_batch(chunk)
+        return batch(chunk)
 
     monkeypatch.setattr(mu_run, "CHUNK_DEALS", 100)
-    monkeypatch.setattr(mu_run, "deal_batch", failing_batch)
+    monkeypatch.setattr(mu_columns, "deal_batch", failing_batch)
     res = invoke("run", "--play", "heuristic", "--deals", 1000, "--seed", 1, "--out", out)
     assert res.exit_code != 0
     assert not out.exists()

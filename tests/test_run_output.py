@@ -22,6 +22,8 @@ from musim.engine.dask import dask_ordered, run_chunk
 from musim.engine.parts import MANIFEST, PARTIAL
 from musim.engine.spec import RunSpec
 from musim.games.mu import run as mu_run
+from musim.games.mu.columns import deal_batch
+from musim.games.mu.params import MuParams
 
 RUN = ["run", "--deals", 3000, "--players", 5, "--seed", 11, "--no-progress"]
 # a process that runs `musim` with a part per chunk of 100 deals, for the tests that kill it
@@ -229,8 +231,8 @@ def test_a_worker_lost_mid_run_still_yields_each_deal_once(cluster):
     got += list(batches)
     deals = [d for b in got for d in b.column("deal").to_pylist()]
     assert deals == list(range(400_000))
-    local = mu_run.simulate_deals(4, 3, "heuristic", 380_000, 20_000)
-    assert got[-1].equals(mu_run.deal_batch(local))
+    local = mu_run.simulate_deal_chunk(MuParams(4, "heuristic"), 3, 380_000, 20_000)
+    assert got[-1].equals(deal_batch(local))
 
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path):
@@ -286,9 +288,9 @@ def test_balance_and_bid_give_the_same_figures_on_dask(cluster):
     from musim.games.mu.analysis.bid import bid_strength
 
     dask = {"engine": "dask", "scheduler": cluster.scheduler_address}
-    local, remote = (analyse(4, 3000, 9, "heuristic", 2, strength_deals=300, **kw) for kw in ({}, dask))
+    local, remote = (analyse(MuParams(4), 3000, 9, workers=2, strength_deals=300, **kw) for kw in ({}, dask))
     pd.testing.assert_frame_equal(local.table, remote.table)
     pd.testing.assert_frame_equal(local.strength, remote.strength)
     hand = "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 B9 G1"
-    local, remote = (bid_strength(4, hand, 300, 9, workers=2, **kw) for kw in ({}, dask))
+    local, remote = (bid_strength(MuParams(4), hand, 300, 9, workers=2, **kw) for kw in ({}, dask))
     assert json.dumps(local) == json.dumps(remote)

@@ -24,6 +24,7 @@ from musim.engine.parts import MANIFEST, PARTIAL
 from musim.games import all_games
 from musim.games.mu import run as mu_run
 from musim.games.mu.analysis.balance import checkpoint_folders
+from musim.games.mu.params import MuParams
 from musim.play.search_budget import WORLDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this checkout, for processes in other directories
@@ -437,7 +438,7 @@ def test_a_balance_checkpoint_key_folder_has_one_writer_and_others_share_the_roo
     """Another process holds the folder of seed 1's deals: a balance of seed 1 is refused, one
     of seed 2 writes beside it, and leaves no lock."""
     checkpoint = tmp_path / "cp"
-    folder = checkpoint_folders(str(checkpoint), 3, 1, "heuristic", 0, 0, 64)[0]
+    folder = checkpoint_folders(str(checkpoint), MuParams(3, "heuristic"), 1)[0]
     os.makedirs(folder)
     env = {**os.environ, "PYTHONPATH": ROOT}
     holding = subprocess.Popen([sys.executable, "-c", HOLD, folder], stdout=subprocess.PIPE, text=True, env=env)
@@ -453,7 +454,7 @@ def test_a_balance_checkpoint_key_folder_has_one_writer_and_others_share_the_roo
         holding.kill()
         holding.wait()
     assert os.listdir(folder) == [LOCK]  # the refused run wrote nothing
-    written = checkpoint_folders(str(checkpoint), 3, 2, "heuristic", 0, 0, 64)
+    written = checkpoint_folders(str(checkpoint), MuParams(3, "heuristic"), 2)
     assert all(os.listdir(path) and LOCK not in os.listdir(path) for path in written)
 
 

@@ -211,9 +211,10 @@ def test_a_search_runs_estimate_counts_each_search_seats_worlds(monkeypatch):
 
 def test_a_balance_checkpoint_key_names_a_budget_other_than_the_default():
     from musim.games.mu.analysis.balance import checkpoint_key
+    from musim.games.mu.params import MuParams
     from musim.play.search_budget import DEFAULT_WORLDS
 
-    args = ("balance-deals", 4, 1, "search", 0, 0, 64, "value", "cautious", "rulebook")
-    assert checkpoint_key(*args) == checkpoint_key(*args, DEFAULT_WORLDS)
-    assert "search_worlds" not in checkpoint_key(*args)["params"]
-    assert checkpoint_key(*args, 5)["params"]["search_worlds"] == 5
+    key = lambda **kw: checkpoint_key("balance-deals", MuParams(4, "search", auction="cautious", **kw), 1)
+    assert key() == key(worlds=DEFAULT_WORLDS)
+    assert "search_worlds" not in key()["params"]
+    assert key(worlds=5)["params"]["search_worlds"] == 5

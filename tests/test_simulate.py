@@ -11,8 +11,9 @@ from musim.core.cards import N_CARDS
 from musim.core.deck import MU
 from musim.core.rng import randint, stream_state
 from musim.games.mu import simulate as sim
+from musim.games.mu.params import MuParams
 from musim.games.mu.record import replay
-from musim.games.mu.run import deal_record, simulate_deals, simulate_match_chunk
+from musim.games.mu.run import deal_record, simulate_deal_chunk, simulate_match_chunk
 from musim.play.drivers import deal_arrays
 
 PLAYS = ("random", "heuristic")
@@ -29,8 +30,8 @@ def _row(ch, i):
 @given(n=st.integers(3, 6), play=st.sampled_from(PLAYS), seed=st.integers(0, 2**63 - 1), deal=st.integers(0, 2**40))
 def test_deal_invariants(n, play, seed, deal):
     """Deck dealt exactly, laid within hands, every card played once, points add up."""
-    rec = deal_record(n, seed, deal, play)
-    ch = simulate_deals(n, seed, play, deal, 1)
+    rec = deal_record(MuParams(n, play), seed, deal)
+    ch = simulate_deal_chunk(MuParams(n, play), seed, deal, 1)
     r, _scores, card_points, hands, laid = _row(ch, 0)
     union = 0
     for h in hands:
@@ -57,10 +58,10 @@ def test_deal_invariants(n, play, seed, deal):
 def test_simulated_deals_replay_to_the_same_row(n, play):
     """The validator, walking each simulated deal's full record, reaches the simulator's row."""
     count = 150
-    ch = simulate_deals(n, 11, play, 0, count)
+    ch = simulate_deal_chunk(MuParams(n, play), 11, 0, count)
     outcomes = set()
     for i in range(count):
-        rec = deal_record(n, 11, i, play)
+        rec = deal_record(MuParams(n, play), 11, i)
         res = replay(rec)
         r, scores, card_points, _hands, laid = _row(ch, i)
         assert [sorted(l) for l in res["laid"]] == [sorted(MU.format(l)) for l in laid]
@@ -87,29 +88,29 @@ def test_simulated_deals_replay_to_the_same_row(n, play):
 
 def test_chunking_does_not_change_rows():
     """Deal k is a function of (seed, k) only: one chunk or several give the same arrays."""
-    whole = simulate_deals(5, 3, "heuristic", 100, 64)
-    parts = [simulate_deals(5, 3, "heuristic", 100 + s, 16) for s in range(0, 64, 16)]
+    whole = simulate_deal_chunk(MuParams(5, "heuristic"), 3, 100, 64)
+    parts = [simulate_deal_chunk(MuParams(5, "heuristic"), 3, 100 + s, 16) for s in range(0, 64, 16)]
     for name in ("res", "scores", "card_points", "hands", "laid", "dealers"):
         assert np.array_equal(getattr(whole, name), np.concatenate([getattr(p, name) for p in parts]))
 
 
 def test_different_seeds_give_different_deals():
-    a = simulate_deals(4, 1, "random", 0, 32)
-    b = simulate_deals(4, 2, "random", 0, 32)
+    a = simulate_deal_chunk(MuParams(4, "random"), 1, 0, 32)
+    b = simulate_deal_chunk(MuParams(4, "random"), 2, 0, 32)
     assert not np.array_equal(a.hands, b.hands)
 
 
 def test_heuristic_never_provokes_an_eklat():
     """The heuristic always outbids to a unique top, so its only eklat is 'nobody laid'."""
     for n in (3, 4, 5, 6):
-        ch = simulate_deals(n, 5, "heuristic", 0, 2000)
+        ch = simulate_deal_chunk(MuParams(n, "heuristic"), 5, 0, 2000)
         eklat = ch.res[:, sim.OUTCOME] == sim.EKLAT
         assert np.all(ch.res[eklat, sim.BID] == 0)
 
 
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_matches_reach_the_goal(n):
-    ch = simulate_match_chunk(n, 9, "heuristic", 200, 0, 8)
+    ch = simulate_match_chunk(MuParams(n, "heuristic", goal=200), 9, 0, 8)
     totals = ch.totals[:, :n]
     assert np.all(totals.max(axis=1) >= 200)
     assert np.all(ch.chief_counts[:, :n].sum(axis=1) + ch.eklats == ch.deals)
@@ -119,7 +120,7 @@ def test_matches_reach_the_goal(n):
 def test_match_totals_are_the_sum_of_its_deals():
     """Re-playing a match's deals one by one with the same stream gives the same totals."""
     n = 4
-    ch = simulate_match_chunk(n, 21, "random", 60, 0, 3)
+    ch = simulate_match_chunk(MuParams(n, "random", goal=60), 21, 0, 3)
     ws = sim.make_workspace(n)
     for m in range(3):
         state = np.zeros(1, np.uint64)

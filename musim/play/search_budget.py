@@ -23,6 +23,11 @@ def searches(play):
 
 
 def check(spec):
-    """--search-worlds means nothing without a search seat."""
-    if spec.options.get(WORLDS.name, DEFAULT_WORLDS) != DEFAULT_WORLDS and not searches(spec.play):
+    """--search-worlds means nothing without a search seat (check_worlds)."""
+    check_worlds(spec.play, spec.options.get(WORLDS.name, DEFAULT_WORLDS))
+
+
+def check_worlds(play, worlds):
+    """A budget other than the default means nothing without a search seat in the --play text."""
+    if worlds != DEFAULT_WORLDS and not searches(play):
         raise SpecError(f"{WORLDS.flag} applies only with --play search (at some seat)")

@@ -3,9 +3,12 @@
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
 from musim.engine.option import Option
-from musim.engine.seats import EXACT_PLAY, plays_exactly
+from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
+from musim.games.mu import target_tables
+from musim.games.mu.params import AUCTION_NAMES, BY_PLAY, MuParams, auction_model
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
+from musim.games.mu.target_tables import RULEBOOK
 from musim.play import node_limit, search_budget
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (tests/golden keeps
@@ -13,50 +16,16 @@ from musim.play import node_limit, search_budget
 # 2: double-dummy play keeps the value with the lowest-index card (1: the solver's order)
 # 3: deal rows carry score_<i> per seat, as every game's do; options move under params["options"]
 RESULT_VERSION = 3
-# --auction: the default, what --play implies (random bidding under random play, the cautious
-# auction otherwise), then the names of policies.AUCTIONS (kept equal by tests/test_auction.py)
-BY_PLAY = "play"
-AUCTION_NAMES = (BY_PLAY, "cautious", "bold")
-RULEBOOK = "rulebook"  # the option `targets` at its default: the rulebook's table (target_tables.py)
-
-
-def auction_model(play, auction):
-    """The name of the auction model a run bids by: `random` under random play, else the
-    --auction model (`cautious` for the default)."""
-    if play == "random":
-        return "random"
-    return "cautious" if auction == BY_PLAY else auction
-
-
-def check_dd_tricks(play, dd_tricks):
-    """Playing the last tricks double-dummy means nothing but under exact play."""
-    if dd_tricks and play != EXACT_PLAY:
-        raise SpecError("--dd-tricks applies only with --play dd")
-
-
-def check_node_limit(spec):
-    """A node limit bounds double-dummy play's searches, which deal rows account for (match rows
-    have no such columns): every seat dd, the one start solve of the whole deal (dd_low, dd_high,
-    all tricks); dd at some seats, each search of their cards (dd_cards_limited)."""
-    if not spec.options["node_limit"]:
-        return
-    if not plays_exactly(spec.play) or spec.options["dd_tricks"] or spec.mode != "deals":
-        raise SpecError("--node-limit applies only with --deals, --play dd (at some seat) and no --dd-tricks")
 
 
 def check(spec):
-    """Options that do not go together: --dd-tricks (check_dd_tricks), --node-limit
-    (check_node_limit), and --auction under random play, where every decision is random, the
-    auction too; --search-worlds without a search seat; --targets read into the run's table
-    (target_tables.py)."""
-    from musim.games.mu import target_tables
-
-    check_dd_tricks(spec.play, spec.options["dd_tricks"])
-    check_node_limit(spec)
-    search_budget.check(spec)
-    if spec.options["auction"] != BY_PLAY and spec.play == "random":
-        raise SpecError("--auction applies only with --play heuristic, dd or search (random play bids at random)")
+    """GAME.check: --targets read into the run's table (target_tables.check), then the options
+    that do not go together (params.check); a node limit bounds searches that deal rows account
+    for (match rows have no such columns)."""
     target_tables.check(spec)
+    MuParams.of_spec(spec)
+    if spec.options["node_limit"] and spec.mode != "deals":
+        raise SpecError("--node-limit applies only with --deals")
 
 
 GAME = Game(

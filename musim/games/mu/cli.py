@@ -1,6 +1,7 @@
 """Mü's own commands, `musim bid` and `musim balance` (GAME.commands), and the warning before
 a slow Mü run."""
 
+import os
 import sys
 
 import click
@@ -18,9 +19,10 @@ from musim.cli.options import (
 from musim.engine.errors import SpecError
 from musim.engine.seats import plays_exactly
 from musim.games import mu
+from musim.games.mu.params import DEFAULT_AUCTION
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
-from musim.play.search_budget import DEFAULT_WORLDS, WORLDS, searches
+from musim.play.search_budget import WORLDS, searches
 
 FASTER = ["--play heuristic", "--dd-tricks N"]  # what shortens exact play, for the long-run estimate
 
@@ -43,23 +45,9 @@ SEARCH_WORLDS = option_decorator(
 )
 
 
-def check_search_worlds(play, worlds):
-    """--search-worlds means nothing without --play search."""
-    if worlds != DEFAULT_WORLDS and not searches(play):
-        raise click.UsageError(f"{WORLDS.flag} applies only with --play search")
-
-
 def dd_tricks_option(help):
     """`--dd-tricks N`, the run's option (GAME.options), with this command's help."""
     return option_decorator(mu.GAME.option("dd_tricks"), help)
-
-
-def check_dd_tricks(play, dd_tricks):
-    """The run's rule (mu.check_dd_tricks) as a usage error."""
-    try:
-        mu.check_dd_tricks(play, dd_tricks)
-    except SpecError as exc:
-        raise click.UsageError(str(exc)) from None
 
 
 def question_option(what):
@@ -73,11 +61,6 @@ def question_option(what):
         f"reaches the target (reach: null-window searches at the targets alone, several times cheaper; {what} "
         "are then left out).",
     )
-
-
-def check_question(play, question):
-    if question == "reach" and play != "dd":
-        raise click.UsageError("--question reach applies only with --play dd")
 
 
 def slow_text(play, players, dd_tricks=0, tricks_option=False, items=1, workers=1, noun="deals"):
@@ -130,6 +113,23 @@ def read_targets(path, players):
         raise click.UsageError(f"--targets {exc}") from None
 
 
+def mu_params(**options):
+    """The MuParams of a command's options (params.py), its rules' SpecError as a usage error."""
+    from musim.games.mu.params import MuParams
+
+    try:
+        return MuParams(**options)
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def table_texts(rows, players):
+    """{n: the compact text of n players' targets} (target_tables.to_text) of read_targets' rows."""
+    from musim.games.mu import target_tables
+
+    return {n: target_tables.to_text({n: rows[n]} if rows else {}) for n in players}
+
+
 def player_list(text):
     try:
         values = [int(x) for x in text.split(",") if x.strip()]
@@ -162,7 +162,7 @@ def player_list(text):
 @click.option(
     "--auction",
     type=click.Choice(list(AUCTIONS)),
-    default="cautious",
+    default=DEFAULT_AUCTION,
     show_default=True,
     help="The auction model the other players bid by: the expected score and best bid (the holder "
     "commits to each bid, the others bid as the model bids), and --vice auction (docs/players.md).",
@@ -220,63 +220,73 @@ def bid(
     """How strong is this hand?  Chance to make each bid with each chief trump, the expected score
     of each bid against an auction model, and the best bid (against the rulebook's targets, or
     those of --targets FILE)."""
-    import json
-    import os
+
+    from musim.games.mu.analysis.bid import format_table
 
     if as_json and as_csv:
         raise click.UsageError("give at most one of --json and --csv")
     check_engine(engine, scheduler)
-    check_question(play, question)
-    check_search_worlds(play, search_worlds)
-    from musim.games.mu import target_tables
-    from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES, bid_strength, format_table
-    from musim.games.mu.estimates import bid_seconds
+    texts = table_texts(read_targets(targets, [players]), [players])
+    params = mu_params(
+        players=players,
+        play=play,
+        auction=auction,
+        targets=texts[players],
+        question=question,
+        worlds=search_worlds,
+        tt_mb=tt_mb,
+    )
+    count = sample_count(samples)
+    show = sys.stderr.isatty() if progress is None else progress
+    how = dict(
+        vice=vice, hindsight=partner == "hindsight", seat=seat, dealer=dealer, engine=engine, scheduler=scheduler
+    )
+    rows = bid_rows(params, hand, count, seed, workers or os.cpu_count() or 1, show, **how)
+    name = "rulebook" if targets is None else os.path.basename(targets)
+    print_bid(rows, as_json, as_csv, lambda: format_table(rows, players, count, name))
 
-    table = target_tables.table(read_targets(targets, [players]))
-    from musim.io.batch import InputError
+
+def sample_count(samples):
+    """The sample count of --samples (DEFAULT_SAMPLES without it), at most MAX_SAMPLES."""
+    from musim.games.mu.analysis.bid import DEFAULT_SAMPLES, MAX_SAMPLES
 
     count = parse_count(samples, "--samples") if samples is not None else DEFAULT_SAMPLES
     if count > MAX_SAMPLES:
         raise click.BadParameter(
             f"{samples!r}: at most {MAX_SAMPLES:,} (its interval is then +-0.2 points)", param_hint="--samples"
         )
-    from musim.engine.progress import progress_bar
+    return count
 
-    show = sys.stderr.isatty() if progress is None else progress
-    workers = workers or os.cpu_count() or 1
+
+def bid_rows(params, hand, count, seed, workers, show, **how):
+    """bid_strength's rows under a progress bar, its estimate said once the request is valid (the
+    time estimates.py measured: the default vice and partner models and the value question);
+    `how`: bid_strength's keywords of the vice, partner, seats and engine."""
+    from musim.engine.progress import progress_bar
+    from musim.games.mu.analysis.bid import bid_strength
+    from musim.games.mu.estimates import bid_seconds
+    from musim.io.batch import InputError
+
+    dd = params.play == "dd"
 
     def started(plays):  # the request is valid: a sample plays `plays` deals
-        warn_if_slow(play, [players], items=count * plays, workers=workers, noun="plays")
-        measured = vice == "strongest" and partner == "public" and question == "value"  # what estimates.py measured
-        bar.estimate.expect(bid_seconds(players, count, plays, play, workers) if measured else None)
+        warn_if_slow(params.play, [params.players], items=count * plays, workers=workers, noun="plays")
+        measured = how["vice"] == "strongest" and not how["hindsight"] and params.question == "value"
+        bar.estimate.expect(bid_seconds(params.players, count, plays, params.play, workers) if measured else None)
 
     try:
         with progress_bar(
-            count, "sample", show, advice=advice(play == "dd", "--samples", FASTER[:1]), exact=play == "dd", leave=False
+            count, "sample", show, advice=advice(dd, "--samples", FASTER[:1]), exact=dd, leave=False
         ) as bar:
-            rows = bid_strength(
-                players,
-                hand,
-                count,
-                seed,
-                play,
-                vice,
-                partner == "hindsight",
-                workers,
-                tt_mb,
-                seat,
-                dealer,
-                bar.update,
-                started,
-                question,
-                engine,
-                scheduler,
-                auction,
-                table,
-                search_worlds,
-            )
+            return bid_strength(params, hand, count, seed, workers=workers, tick=bar.update, started=started, **how)
     except InputError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def print_bid(rows, as_json, as_csv, table):
+    """`musim bid`'s output: a JSON list or CSV of every row, or the text table() gives."""
+    import json
+
     if as_json:  # an undefined rate (no sample allowed that trump) is null, not NaN
         click.echo(json.dumps([{k: None if v != v else v for k, v in r.items()} for r in rows]))
     elif as_csv:
@@ -284,7 +294,7 @@ def bid(
 
         click.echo(pd.DataFrame(rows).to_csv(index=False, float_format="%.4f"), nl=False)
     else:
-        click.echo(format_table(rows, players, count, "rulebook" if targets is None else os.path.basename(targets)))
+        click.echo(table())
 
 
 def auction_list(text):
@@ -307,7 +317,7 @@ def auction_list(text):
 @click.option(
     "--auction",
     "auctions",
-    default="cautious",
+    default=DEFAULT_AUCTION,
     show_default=True,
     metavar="A[,B]",
     help=f"Auction model(s) the deals are bid by ({', '.join(AUCTIONS)}; docs/players.md): with several, "
@@ -369,33 +379,63 @@ def balance(
 ):
     """Is the team-target table fair?  Success by bid level, proposed targets (proposed_targets.csv,
     which --targets reads back), tables and plots; under --targets FILE, of that variant."""
-    import contextlib
     import itertools
-    import os
-    import platform
     import time
 
-    counts = player_list(players)
-    models = auction_list(auctions)
-    check_engine(engine, scheduler)
-    check_dd_tricks(play, dd_tricks)
-    check_question(play, question)
-    check_search_worlds(play, search_worlds)
-    from musim.games.mu import target_tables
-
-    rows = read_targets(targets, counts)
-    text = {
-        n: target_tables.to_text({n: rows[n]} if rows else {}) for n in counts
-    }  # each count's table, as analyse takes it
-
-    from musim import __version__
     from musim.engine.errors import EngineError
-    from musim.engine.lock import DirectoryLock
-    from musim.engine.parquet import ensure_writable_dir
-    from musim.engine.progress import progress_bar
+    from musim.games.mu import target_tables
     from musim.games.mu.analysis import balance_report
-    from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS, agreement, analyse, checkpoint_folders
-    from musim.games.mu.estimates import balance_seconds
+    from musim.games.mu.analysis.balance import lock_checkpoints
+
+    counts, models = player_list(players), auction_list(auctions)
+    check_engine(engine, scheduler)
+    rows = read_targets(targets, counts)
+    texts = table_texts(rows, counts)
+    limit = 0 if node_limit is None else parse_count(node_limit, "--node-limit")
+    options = dict(
+        play=play, dd_tricks=dd_tricks, node_limit=limit, question=question, worlds=search_worlds, tt_mb=tt_mb
+    )
+    base = mu_params(players=counts[0], auction=models[0], **options)
+    runs = {(m, n): base.replace(players=n, auction=m, targets=texts[n]) for m, n in itertools.product(models, counts)}
+    n_deals, n_strength = balance_counts(deals, strength_deals)
+    try:
+        out = balance_report.check_out_dir(out, overwrite)
+        lock = lock_checkpoints(checkpoint, runs.values(), seed)
+    except EngineError as exc:
+        raise click.UsageError(str(exc)) from None
+    workers = workers or os.cpu_count() or 1
+    started = time.perf_counter()
+    with lock:
+        sizes = (n_deals, n_strength, workers)
+        how = dict(strength_deals=n_strength, checkpoint=checkpoint, engine=engine, scheduler=scheduler)
+        by_model = balance_runs(runs, seed, sizes, sys.stderr.isatty() if progress is None else progress, **how)
+    seconds = time.perf_counter() - started
+    meta = balance_meta(base, seed, n_deals, n_strength, workers, engine, scheduler)
+    meta |= {"targets": target_tables.to_text(rows), "targets_file": targets, "checkpoint": checkpoint}
+    echo_balance(by_model, balance_report.write(out, by_model, meta, seconds), out, seconds)
+
+
+def echo_balance(by_model, files, out, seconds):
+    """What `musim balance` says when done: each model's p* and proposal per player count, where
+    several models agree, and the files written."""
+    from musim.games.mu.analysis.balance import agreement
+    from musim.games.mu.analysis.balance_report import proposal_text
+
+    for model, results in by_model.items():
+        click.echo(f"auction model {model}:")
+        for r in results:
+            f = r.facts
+            click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, {proposal_text(f)}")
+    if len(by_model) > 1:
+        table = agreement(by_model)
+        click.echo(f"the models' proposed targets agree on {int(table.agree.sum())} of {len(table)} levels")
+    click.echo(f"wrote {files} files to {out} in {seconds:.0f} s")
+
+
+def balance_counts(deals, strength_deals):
+    """(deals, pure-strength replays) per player count of --deals and --strength-deals (all
+    deals without it, never more)."""
+    from musim.games.mu.analysis.balance import MAX_BALANCE_DEALS
 
     n_deals = parse_count(deals, "--deals")
     if n_deals > MAX_BALANCE_DEALS:
@@ -403,86 +443,56 @@ def balance(
             f"{deals!r}: at most {MAX_BALANCE_DEALS:,} per player count (all rows are kept in memory)",
             param_hint="--deals",
         )
-    n_strength = n_deals
-    if strength_deals is not None:
-        n_strength = min(parse_count(strength_deals, "--strength-deals", minimum=0), n_deals)
-    limit = 0
-    if node_limit is not None:
-        if play != "dd" or dd_tricks:
-            raise click.UsageError("--node-limit applies only with --play dd and no --dd-tricks")
-        limit = parse_count(node_limit, "--node-limit")
-    try:
-        out = balance_report.check_out_dir(out, overwrite)
-        lock = contextlib.ExitStack()
-        if checkpoint is not None:
-            with contextlib.ExitStack() as taking:  # those taken are released if one is refused
-                for n, model in itertools.product(counts, models):  # one writer per key folder (engine/lock.py)
-                    key = (n, seed, play, dd_tricks, limit, tt_mb, question, model, text[n], search_worlds)
-                    for folder in checkpoint_folders(checkpoint, *key):
-                        ensure_writable_dir(folder, checkpoint, "--checkpoint")
-                        taking.enter_context(DirectoryLock(folder, "--checkpoint"))
-                lock = taking.pop_all()
-    except EngineError as exc:
-        raise click.UsageError(str(exc)) from None
-    workers = workers or os.cpu_count() or 1
-    warn_if_slow(play, counts, dd_tricks, items=n_deals * len(models), workers=workers)
-    show = sys.stderr.isatty() if progress is None else progress
-    started = time.perf_counter()
-    hint = advice(play == "dd", "--deals or --strength-deals 0", FASTER)
-    runs = len(counts) * len(models)
-    expected = balance_seconds(counts * len(models), n_deals, n_strength, play, dd_tricks, workers)
-    expected = expected if question == "value" else None
-    what = f"{n_deals * runs:,} deals" + (f", {n_strength * runs:,} replays" if n_strength else "")
-    total = (n_deals + n_strength) * runs  # a deal, then its pure-strength replay
-    by_model = {model: [] for model in models}
-    with lock, progress_bar(total, "deal", show, advice=hint, expected=expected, what=what, exact=play == "dd") as bar:
-        for model, n in itertools.product(models, counts):
-            by_model[model].append(
-                analyse(
-                    n,
-                    n_deals,
-                    seed,
-                    play,
-                    workers,
-                    tt_mb,
-                    bar.update,
-                    n_strength,
-                    dd_tricks,
-                    checkpoint,
-                    limit,
-                    question,
-                    engine,
-                    scheduler,
-                    model,
-                    text[n],
-                    search_worlds,
-                )
-            )
-    seconds = time.perf_counter() - started
-    params = {
+    if strength_deals is None:
+        return n_deals, n_deals
+    return n_deals, min(parse_count(strength_deals, "--strength-deals", minimum=0), n_deals)
+
+
+def balance_runs(runs, seed, sizes, show, **how):
+    """{auction model: [Balance of each player count]} of the balance `runs` ({(model, players):
+    MuParams}) under one progress bar; sizes: (deals, replays, workers) a run; `how`: analyse's
+    keywords of the replays, checkpoint and engine."""
+    from musim.engine.progress import progress_bar
+    from musim.games.mu.analysis.balance import analyse
+    from musim.games.mu.estimates import balance_seconds
+
+    n_deals, n_strength, workers = sizes
+    p = next(iter(runs.values()))
+    warn_if_slow(
+        p.play, sorted({n for _, n in runs}), p.dd_tricks, items=n_deals * len({m for m, _ in runs}), workers=workers
+    )
+    counts = [n for _, n in runs]
+    expected = (
+        balance_seconds(counts, n_deals, n_strength, p.play, p.dd_tricks, workers) if p.question == "value" else None
+    )
+    what = f"{n_deals * len(runs):,} deals" + (f", {n_strength * len(runs):,} replays" if n_strength else "")
+    hint = advice(p.play == "dd", "--deals or --strength-deals 0", FASTER)
+    total = (n_deals + n_strength) * len(runs)  # a deal, then its pure-strength replay
+    by_model = {m: [] for m, _ in runs}
+    with progress_bar(total, "deal", show, advice=hint, expected=expected, what=what, exact=p.play == "dd") as bar:
+        for (model, _), params in runs.items():
+            by_model[model].append(analyse(params, n_deals, seed, workers=workers, tick=bar.update, **how))
+    return by_model
+
+
+def balance_meta(params, seed, deals, strength_deals, workers, engine, scheduler):
+    """What balance_report writes of the run beside its results: the command, seed, counts and
+    options (the search budget under search play alone), musim's version and the machine."""
+    import platform
+
+    from musim import __version__
+
+    return {
         "command": "musim " + " ".join(sys.argv[1:]),
         "seed": seed,
-        "deals": n_deals,
-        "play": play,
-        "dd_tricks": dd_tricks,
-        "question": question,
-        "targets": target_tables.to_text(rows),
-        "targets_file": targets,
-        "strength_deals": n_strength,
-        "checkpoint": checkpoint,
-        "node_limit": limit,
-        **({"search_worlds": search_worlds} if searches(play) else {}),
+        "deals": deals,
+        "play": params.play,
+        "dd_tricks": params.dd_tricks,
+        "question": params.question,
+        "strength_deals": strength_deals,
+        "node_limit": params.node_limit,
+        **({"search_worlds": params.worlds} if searches(params.play) else {}),
         "version": __version__,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {workers} workers"
         + ("" if engine == "local" else f" on Dask ({scheduler or 'a LocalCluster'})"),
     }
-    files = balance_report.write(out, by_model, params, seconds)
-    for model, results in by_model.items():
-        click.echo(f"auction model {model}:")
-        for r in results:
-            f = r.facts
-            click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, {balance_report.proposal_text(f)}")
-    if len(models) > 1:
-        table = agreement(by_model)
-        click.echo(f"the models' proposed targets agree on {int(table.agree.sum())} of {len(table)} levels")
-    click.echo(f"wrote {files} files to {out} in {seconds:.0f} s")

@@ -1,4 +1,5 @@
-"""The columns of `musim run --game mu` output, each defined once: name, Arrow type, description.
+"""The columns of `musim run --game mu` output, each defined once: name, Arrow type, description;
+and the record batches of a chunk's arrays (deal_batch, match_batch), as every game's columns.py.
 
 The Arrow schemas (a description in each field's metadata) are built from these tables, and
 docs/formats.md from the schemas (scripts/make_formats_doc.py).
@@ -6,10 +7,13 @@ docs/formats.md from the schemas (scripts/make_formats_doc.py).
 
 from functools import lru_cache
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from musim.core.cards import COLOURS
+from musim.core.cards import COLOURS, type_text
 from musim.engine.parquet import SEAT, Column, schema_of
+from musim.games.mu import simulate as sim
 from musim.play.drivers import MATCH_DEAL_CAP
 from musim.play.seat_columns import DD_LIMITED, PER_SEAT, SEAT_NUMBER, row_index
 
@@ -131,3 +135,108 @@ def deal_schema(players, dd, bounds=False, limited=False):
     and under a node limit the bounds columns (every seat dd) or DD_LIMITED (dd at some seats)."""
     more = (DD_COLUMNS if dd else ()) + (BOUNDS_COLUMNS if bounds else ()) + ((DD_LIMITED,) if limited else ())
     return schema_of(DEAL_COLUMNS + more, players)
+
+
+_TYPE_TEXTS = pa.array([type_text(t) for t in range(-1, 15)])  # code + 1 -> text ("none" at 0)
+_OUTCOMES = pa.array(["played", "eklat"])
+
+DICTIONARY_COLUMNS = (
+    "players",
+    "dealer",
+    "outcome",
+    "chief",
+    "vice",
+    "partner",
+    "bid",
+    "chief_trump",
+    "vice_trump",
+    "target",
+    "success",
+    "shortfall",
+    "bonus",
+    "provoker",
+)
+
+
+def _list_column(values, n, typ):
+    """Arrow list column of type `typ` from the first n columns of a 2-D array."""
+    flat = np.ascontiguousarray(values[:, :n]).ravel()
+    offsets = np.arange(0, flat.size + 1, n, dtype=np.int32)
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat, type=typ.value_type), type=typ)
+
+
+def _nullable(values, typ, null_mask):
+    return pa.array(values, type=typ, mask=null_mask)
+
+
+# Integer columns taken straight from the kernel's result vector, null where negative.
+_RESULT_COLUMNS = {
+    "chief": sim.CHIEF,
+    "vice": sim.VICE,
+    "partner": sim.PARTNER,
+    "bid": sim.BID,
+    "target": sim.TARGET,
+    "team_points": sim.TEAM_POINTS,
+    "shortfall": sim.SHORTFALL,
+    "bonus": sim.BONUS,
+    "provoker": sim.PROVOKER,
+    "auction_turns": sim.AUCTION_TURNS,
+    "dd_value": sim.DD_VALUE,
+    "dd_low": sim.DD_LOW,
+    "dd_high": sim.DD_HIGH,
+}
+
+
+def deal_batch(ch):
+    """Arrow record batch of a chunk of deals (docs/formats.md), with the double-dummy columns if so
+    played, and under a node limit their bounds or the count of cards chosen by bounds."""
+    schema = deal_schema(ch.players, ch.dd, ch.bounds, ch.limited)
+    typ = {f.name: f.type for f in schema}
+    r, n = ch.res, ch.players
+    eklat = r[:, sim.OUTCOME] == sim.EKLAT
+    col = {
+        "deal": pa.array(np.arange(ch.start, ch.start + ch.count), type=typ["deal"]),
+        "players": pa.array(np.full(ch.count, n), type=typ["players"]),
+        "dealer": pa.array(ch.dealers, type=typ["dealer"]),
+        "outcome": pc.take(_OUTCOMES, pa.array(r[:, sim.OUTCOME])),
+        "chief_trump": pc.take(_TYPE_TEXTS, _nullable(r[:, sim.CHIEF_TRUMP] + 1, pa.int64(), eklat)),
+        "vice_trump": pc.take(_TYPE_TEXTS, _nullable(r[:, sim.VICE_TRUMP] + 1, pa.int64(), r[:, sim.VICE_TRUMP] < 0)),
+        "success": _nullable(r[:, sim.SUCCESS] == 1, typ["success"], eklat),
+        "scores": _list_column(ch.scores, n, typ["scores"]),
+        **{f"score_{i}": pa.array(ch.scores[:, i], type=typ[f"score_{i}"]) for i in range(n)},
+        "card_points": _list_column(ch.card_points, n, typ["card_points"]),
+        "hands": _list_column(ch.hands, n, typ["hands"]),
+        "laid": _list_column(ch.laid, n, typ["laid"]),
+    }
+    if ch.dd:
+        col["solve_ms"] = _nullable(ch.solve_ms, typ["solve_ms"], np.isnan(ch.solve_ms))
+    if ch.limited:
+        col[DD_LIMITED.name] = pa.array(ch.dd_limited, type=typ[DD_LIMITED.name])
+    for name, idx in _RESULT_COLUMNS.items():
+        if name in typ:
+            col[name] = _nullable(r[:, idx], typ[name], r[:, idx] < 0)
+    return pa.RecordBatch.from_arrays([col[f.name] for f in schema], schema=schema)
+
+
+def match_batch(ch):
+    """Arrow record batch of a chunk of matches: one row per match."""
+    n = ch.players
+    totals = ch.totals[:, :n]
+    best = totals.max(axis=1, keepdims=True)
+    is_top = totals == best
+    n_top = is_top.sum(axis=1)
+    winner = np.where(n_top == 1, totals.argmax(axis=1), -1)
+    tops = [np.flatnonzero(row) for row in is_top]
+    typ = {f.name: f.type for f in MATCH_SCHEMA}
+    col = {
+        "match": pa.array(np.arange(ch.start, ch.start + ch.count), type=typ["match"]),
+        "players": pa.array(np.full(ch.count, n), type=typ["players"]),
+        "deals": pa.array(ch.deals, type=typ["deals"]),
+        "eklats": pa.array(ch.eklats, type=typ["eklats"]),
+        "totals": _list_column(ch.totals, n, typ["totals"]),
+        "winner": _nullable(winner, typ["winner"], winner < 0),
+        "winners": pa.array([t.tolist() for t in tops], type=typ["winners"]),
+        "chief_counts": _list_column(ch.chief_counts, n, typ["chief_counts"]),
+        "capped": pa.array(ch.deals >= MATCH_DEAL_CAP, type=typ["capped"]),
+    }
+    return pa.RecordBatch.from_arrays([col[f.name] for f in MATCH_SCHEMA], schema=MATCH_SCHEMA)

@@ -34,6 +34,7 @@ import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
+from musim.games.mu.params import QUESTIONS  # what a start solve answers (meta[QUESTION] is its index)
 from musim.games.mu.solver_layout import TT_BUCKET, fill_game, make_layout, solver_game, to_canon
 from musim.solver.choice import GAVE_UP as CARDS_GAVE_UP
 from musim.solver.choice import LIMIT, limited_play, make_limited
@@ -53,7 +54,6 @@ DDPlay = namedtuple("DDPlay", "tt st lay meta lim")
 # reads it with choice.cards_limited)
 START_VALUE, TRICKS, VALUE, NODE_LIMIT, FIRST_NEED, LOW, HIGH, GAVE_UP, QUESTION = range(9)
 UNRESOLVED = -2  # START_VALUE: the value is not known (the node limit, or the reach question)
-QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target
 VALUE_QUESTION, REACH_QUESTION = range(2)
 
 

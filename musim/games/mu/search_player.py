@@ -23,10 +23,9 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, lowest, popcount
 from musim.games.mu import policies, trick_step
-from musim.games.mu.rules import legal_moves, score_played
+from musim.games.mu.rules import MAX_PLAYERS, legal_moves, score_played
 from musim.play import search, worlds
 
-MAX_PLAYERS = 6
 ALL_GROUPS = (1 << worlds.MAX_GROUPS) - 1
 
 Search = namedtuple(

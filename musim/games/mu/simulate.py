@@ -17,7 +17,9 @@ from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
 from musim.engine.seats import seat_policies
 from musim.games.mu import ddplay, policies, search_player, trick_step
+from musim.games.mu.params import BY_PLAY
 from musim.games.mu.rules import (
+    MAX_PLAYERS,
     TRUMP,
     auction_over,
     auction_result,
@@ -59,7 +61,6 @@ from musim.solver.table_size import DEFAULT_MB
 ) = range(17)
 N_RESULTS = 17
 PLAYED, EKLAT = 0, 1
-MAX_PLAYERS = 6
 MAX_TURNS = 64 * MAX_PLAYERS  # every turn lays a card or passes; n passes end it
 
 BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_policy): auction, card play, by seat
@@ -110,6 +111,28 @@ def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_M
         dd = ddplay.worker_ddplay(tt_mb) if policies.DD in play else None
         ws = make_workspace(players, dd, worlds=search_worlds(play, worlds))
     return drivers.simulate_layout_deals(DEAL, players, run_policy(bid, play), seed, start, count, ws)
+
+
+def policy_codes(params):
+    """(auction codes, card-play codes), one a seat, of a MuParams: its auction model (BY_PLAY:
+    the auction each seat's policy implies) bids for every seat but the random ones, which always
+    bid at random (params.check refuses a model when every seat plays random)."""
+    bid, card = seat_codes(params.players, params.play)
+    if params.auction != BY_PLAY:
+        bid = np.where(bid == policies.RANDOM, policies.RANDOM, policies.AUCTIONS[params.auction])
+    return bid, card
+
+
+def workspace_of(params, question="value"):
+    """One thread's scratch for a MuParams (make_workspace): its target table, the search's budget
+    where a seat searches, and the solver where a seat plays dd, its start solves answering
+    `question` (a deal's rows ask params.question; the analyses' replays ask the value, putting
+    the reach question by null-window searches of their own: analysis/samplers.py)."""
+    card = policy_codes(params)[1]
+    dd = None
+    if policies.DD in card:
+        dd = ddplay.worker_ddplay(params.tt_mb, params.dd_tricks, params.node_limit, question)
+    return make_workspace(params.players, dd, params.goal, params.table, search_worlds(card, params.worlds))
 
 
 Match = namedtuple("Match", "chief_counts eklats")

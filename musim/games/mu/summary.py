@@ -11,7 +11,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from musim.analysis.compare import figure
-from musim.games.mu import BY_PLAY, RULEBOOK, auction_model
+from musim.games.mu.params import BY_PLAY, auction_model
+from musim.games.mu.target_tables import RULEBOOK
 from musim.games.summary_lines import (
     INTERVAL_NOTE,
     MatchSummary,

@@ -13,9 +13,10 @@ import csv
 import re
 
 from musim.core.cards import DECK, DECK_3P
-from musim.games.mu import RULEBOOK, rules
+from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS, hand_size, mask_points, rulebook_targets
 from musim.io import records
 
+RULEBOOK = "rulebook"  # the option `targets` at its default: the rulebook's table
 COLUMNS = ("players", "bid", "target")
 TEXT = re.compile(r"\d:\d+(?:,\d+)*(?:;\d:\d+(?:,\d+)*)*")
 INTEGER = re.compile(r"-?\d+")
@@ -27,12 +28,12 @@ class TargetsError(ValueError):
 
 def points_in_play(n):
     """Card points of the cards dealt with n players (36 with 3, 60 with 4-6)."""
-    return int(rules.mask_points(DECK_3P if n == 3 else DECK))
+    return int(mask_points(DECK_3P if n == 3 else DECK))
 
 
 def rulebook_rows(n):
     """The rulebook's targets for bids 1..hand size with n players."""
-    return rules.rulebook_targets()[n, 1 : rules.hand_size(n) + 1].tolist()
+    return rulebook_targets()[n, 1 : hand_size(n) + 1].tolist()
 
 
 def _check_rows(rows, where):
@@ -82,19 +83,19 @@ def read_csv(path):
         if bad:
             raise TargetsError(f"{where}: {bad} {cells[COLUMNS.index(bad)]!r} is not a whole number")
         n, b, t = map(int, cells)
-        if not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
-            raise TargetsError(f"{where}: players {n} is not in {rules.MIN_PLAYERS}..{rules.MAX_PLAYERS}")
-        if not 1 <= b <= rules.hand_size(n):
-            raise TargetsError(f"{where}: bid {b} is not in 1..{rules.hand_size(n)} with {n} players")
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise TargetsError(f"{where}: players {n} is not in {MIN_PLAYERS}..{MAX_PLAYERS}")
+        if not 1 <= b <= hand_size(n):
+            raise TargetsError(f"{where}: bid {b} is not in 1..{hand_size(n)} with {n} players")
         if (n, b) in seen:
             raise TargetsError(f"{where}: {n} players bid {b} again (line {seen[n, b][0]})")
         seen[n, b] = (k, t)
     rows = {}
     for n in sorted({n for n, _ in seen}):
-        missing = [b for b in range(1, rules.hand_size(n) + 1) if (n, b) not in seen]
+        missing = [b for b in range(1, hand_size(n) + 1) if (n, b) not in seen]
         if missing:
-            raise TargetsError(f"{path}: no row for {n} players bid {missing[0]} (every bid 1..{rules.hand_size(n)})")
-        rows[n] = [seen[n, b][1] for b in range(1, rules.hand_size(n) + 1)]
+            raise TargetsError(f"{path}: no row for {n} players bid {missing[0]} (every bid 1..{hand_size(n)})")
+        rows[n] = [seen[n, b][1] for b in range(1, hand_size(n) + 1)]
     _check_rows(rows, lambda n, b: f"{path} line {seen[n, b][0]}")
     return rows
 
@@ -125,12 +126,12 @@ def from_text(text):
     for part in text.split(";"):
         n, _, targets = part.partition(":")
         n, targets = int(n), [int(t) for t in targets.split(",")]
-        if not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
-            raise TargetsError(f"{n} players: not in {rules.MIN_PLAYERS}..{rules.MAX_PLAYERS}")
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise TargetsError(f"{n} players: not in {MIN_PLAYERS}..{MAX_PLAYERS}")
         if n in rows:
             raise TargetsError(f"{n} players: given twice")
-        if len(targets) != rules.hand_size(n):
-            raise TargetsError(f"{n} players: {len(targets)} targets, expected bids 1..{rules.hand_size(n)}")
+        if len(targets) != hand_size(n):
+            raise TargetsError(f"{n} players: {len(targets)} targets, expected bids 1..{hand_size(n)}")
         rows[n] = targets
     _check_rows(rows, lambda n, b: f"{n} players bid {b}")
     return rows
@@ -143,9 +144,7 @@ def for_players(rows, players, source):
         return {}
     missing = [n for n in players if n not in rows]
     if missing:
-        raise TargetsError(
-            f"{source}: no targets for {missing[0]} players (every bid 1..{rules.hand_size(missing[0])})"
-        )
+        raise TargetsError(f"{source}: no targets for {missing[0]} players (every bid 1..{hand_size(missing[0])})")
     return {n: rows[n] for n in players}
 
 
@@ -161,7 +160,7 @@ def load(value, players):
 
 def table(rows=None):
     """The int64 table [n, bid] the kernels read: the rulebook's, with `rows` in place of its own."""
-    out = rules.rulebook_targets()
+    out = rulebook_targets()
     for n, targets in (rows or {}).items():
         out[n, 1 : len(targets) + 1] = targets
     return out
@@ -194,7 +193,7 @@ def from_record(value, n):
     rulebook's) stands for; TargetsError if it is not such a list."""
     if value is None:
         return table()
-    size = rules.hand_size(n)
+    size = hand_size(n)
     if not isinstance(value, list) or len(value) != size or not all(type(t) is int for t in value):
         raise TargetsError(f"expected a list of {size} whole numbers (bids 1..{size}), got {records.show(value)}")
     rows = {n: value}

@@ -31,6 +31,7 @@ rulebook's targets are lines too; c is kept >= 0, so that a higher bid never
 has a lower target), and rounded per level.
 """
 
+import contextlib
 import time
 from collections import namedtuple
 from functools import partial
@@ -43,14 +44,17 @@ from musim.engine.checkpoint import Checkpoint, key_folder
 from musim.engine.engines import ordered
 from musim.engine.key import result_key
 from musim.engine.local import chunk_starts
+from musim.engine.lock import DirectoryLock
+from musim.engine.parquet import ensure_writable_dir
 from musim.engine.progress import slices
-from musim.games.mu import RULEBOOK, rules, target_tables
+from musim.games.mu import rules, target_tables
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import samplers
-from musim.games.mu.analysis.bid import DEFAULT_AUCTION
-from musim.games.mu.ddplay import QUESTIONS, UNRESOLVED, worker_ddplay
+from musim.games.mu.ddplay import UNRESOLVED
+from musim.games.mu.params import DEFAULT_AUCTION
 from musim.games.mu.policies import NAMES
-from musim.games.mu.run import deal_chunk, simulate_deals
+from musim.games.mu.run import deals_per_chunk, simulate_deal_chunk
+from musim.games.mu.target_tables import RULEBOOK
 from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.version import node_count_params
 
@@ -58,23 +62,12 @@ MIN_DEALS_FOR_FIT = 30
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
 STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
+JOBS = ("balance-deals", "balance-strength")
 
 
-def checkpoint_key(
-    job,
-    players,
-    seed,
-    play,
-    dd_tricks,
-    node_limit,
-    tt_mb,
-    question="value",
-    auction=DEFAULT_AUCTION,
-    targets=RULEBOOK,
-    worlds=DEFAULT_WORLDS,
-):
-    """The result key (engine/key.py) of a balance job's chunks ("balance-deals" or
-    "balance-strength"): the deal count is not in it (a chunk is named by its range), nor is
+def checkpoint_key(job, params, seed):
+    """The result key (engine/key.py) of a balance job's chunks (one of JOBS) under `params` (a
+    MuParams) and `seed`: the deal count is not in it (a chunk is named by its range), nor is
     the table size but under a node limit, where it decides which deals are unresolved.  The
     reach question is in the deals' key (the value's key is the one it had before there was a
     choice, so that saved deals stay valid), not in the pure-strength view's: its rows are the
@@ -82,24 +75,37 @@ def checkpoint_key(
     the deals, and so which are played and replayed); the default's keys are those it had
     before there was a choice.  A variant's targets (compact text, target_tables.py) are in both, the
     rulebook's in neither (saved deals stay valid); so is a search budget other than the default."""
-    params = dict(job=job, players=players, seed=seed, play=play, dd_tricks=dd_tricks, node_limit=node_limit)
-    if node_limit:
-        params |= node_count_params(tt_mb)
-    if question != "value" and job == "balance-deals":
-        params["question"] = question
-    if auction != DEFAULT_AUCTION:
-        params["auction"] = auction
-    if targets != RULEBOOK:
-        params["targets"] = targets
-    if worlds != DEFAULT_WORLDS:
-        params["search_worlds"] = worlds
-    return result_key("mu", params)
+    p = params
+    key = dict(job=job, players=p.players, seed=seed, play=p.play, dd_tricks=p.dd_tricks, node_limit=p.node_limit)
+    if p.node_limit:
+        key |= node_count_params(p.tt_mb)
+    if p.question != "value" and job == "balance-deals":
+        key["question"] = p.question
+    if p.auction_model != DEFAULT_AUCTION:
+        key["auction"] = p.auction_model
+    if p.targets != RULEBOOK:
+        key["targets"] = p.targets
+    if p.worlds != DEFAULT_WORLDS:
+        key["search_worlds"] = p.worlds
+    return result_key("mu", key)
 
 
-def checkpoint_folders(root, *args):
-    """The folders under the checkpoint `root` that analyse(players, ...) writes, one per job;
-    `args`: checkpoint_key's after the job (players, seed, play, ...)."""
-    return [key_folder(root, checkpoint_key(job, *args)) for job in ("balance-deals", "balance-strength")]
+def checkpoint_folders(root, params, seed):
+    """The folders under the checkpoint `root` that analyse(params, _, seed) writes, one per job."""
+    return [key_folder(root, checkpoint_key(job, params, seed)) for job in JOBS]
+
+
+def lock_checkpoints(root, runs, seed):
+    """The locks of every folder under the checkpoint `root` that the balance `runs` (their
+    MuParams: a player count and auction model each) write, taken all or none (engine/lock.py:
+    one writer a folder; EngineError naming the folder held), as an ExitStack that releases them;
+    an empty one without a checkpoint."""
+    with contextlib.ExitStack() as taking:
+        for params in runs if root is not None else ():
+            for folder in checkpoint_folders(root, params, seed):
+                ensure_writable_dir(folder, root, "--checkpoint")
+                taking.enter_context(DirectoryLock(folder, "--checkpoint"))
+        return taking.pop_all()
 
 
 def _checkpointed(compute, checkpoint, start, count, *args):
@@ -126,42 +132,35 @@ def _chunks(compute, chunks, checkpoint, times, run):
         yield got
 
 
-def _deal_arrays(players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, worlds, start, count):
+def _deal_arrays(params, seed, start, count):
     """The arrays of deals start.. of the run (a task: module-level, so that Dask can ship it)."""
-    ch = simulate_deals(
-        players, seed, play, start, count, tt_mb, dd_tricks, node_limit, question, auction, targets, worlds
-    )
+    ch = simulate_deal_chunk(params, seed, start, count)
     return {f: getattr(ch, f) for f in ("res", "scores", "card_points", "hands")}
 
 
-def _collect(
-    players, deals, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, worlds, checkpoint, times, run
-):
-    compute = partial(
-        _deal_arrays, players, seed, play, tt_mb, dd_tricks, node_limit, question, auction, targets, worlds
-    )
-    parts = list(_chunks(compute, chunk_starts(deals, deal_chunk(play)), checkpoint, times, run))
+def _collect(params, seed, deals, checkpoint, times, run):
+    compute = partial(_deal_arrays, params, seed)
+    parts = list(_chunks(compute, chunk_starts(deals, deals_per_chunk(params.play)), checkpoint, times, run))
     cat = lambda name: np.concatenate([p[name] for p in parts])
-    return cat("res"), cat("scores")[:, :players], cat("card_points")[:, :players], cat("hands")
+    n = params.players
+    return cat("res"), cat("scores")[:, :n], cat("card_points")[:, :n], cat("hands")
 
 
-def _strength_arrays(players, play, tt_mb, dd_tricks, node_limit, targets, worlds, start, count, hands):
-    """The pure-strength view of `hands` (a chunk of the played deals' hands), as {"best": ...}."""
-    best = np.zeros((count, players), np.int64)
-    dd = worker_ddplay(tt_mb, dd_tricks, node_limit) if play == "dd" else None
-    play_policy = NAMES[play][1]
-    ws = sim.make_workspace(players, dd, targets=targets, worlds=sim.search_worlds(play_policy, worlds))
+def _strength_arrays(params, start, count, hands):
+    """The pure-strength view of `hands` (a chunk of the played deals' hands), as {"best": ...}:
+    its searches ask the reach question themselves (samplers.strength), the solver the value."""
+    best = np.zeros((count, params.players), np.int64)
+    ws = sim.workspace_of(params)
     for first, stop in slices(count):  # the progress bar moves within the chunk
-        samplers.strength(players, hands[first:stop], play_policy, best[first:stop], ws)
+        samplers.strength(params.players, hands[first:stop], NAMES[params.play][1], best[first:stop], ws)
     return {"best": best}
 
 
-def _strength(players, hands, play, tt_mb, dd_tricks, node_limit, targets, worlds, checkpoint, times, run):
-    size = STRENGTH_CHUNK_DD if play == "dd" else STRENGTH_CHUNK
+def _strength(params, hands, checkpoint, times, run):
+    size = STRENGTH_CHUNK_DD if params.play == "dd" else STRENGTH_CHUNK
     chunks = ((s, c, hands[s : s + c]) for s, c in chunk_starts(len(hands), size))
-    compute = partial(_strength_arrays, players, play, tt_mb, dd_tricks, node_limit, targets, worlds)
-    parts = [got["best"] for got in _chunks(compute, chunks, checkpoint, times, run)]
-    return np.concatenate(parts) if parts else np.zeros((0, players), np.int64)
+    parts = [got["best"] for got in _chunks(partial(_strength_arrays, params), chunks, checkpoint, times, run)]
+    return np.concatenate(parts) if parts else np.zeros((0, params.players), np.int64)
 
 
 def _rescored(players, res, card_points, targets):
@@ -204,13 +203,15 @@ def proposed_targets(players, bids, team, p_star):
         xs.append(b)
         ys.append(pts[min(idx, len(pts) - 1)])
         ws.append(len(pts))
-    total = 36 if players == 3 else 60
     if not xs:
         return float("nan"), float("nan"), {}
     slope = np.polyfit(xs, ys, 1, w=np.sqrt(ws))[0] if len(xs) >= 2 else 0.0
     slope = max(float(slope), 0.0)  # a target that falls with the bid would make the top bid free
     intercept = float(np.average(np.array(ys) - slope * np.array(xs), weights=ws))
-    table = {b: int(np.clip(round(intercept + slope * b), 1, total)) for b in range(1, levels + 1)}
+    table = {
+        b: int(np.clip(round(intercept + slope * b), 1, target_tables.points_in_play(players)))
+        for b in range(1, levels + 1)
+    }
     return float(intercept), float(slope), table
 
 
@@ -228,163 +229,153 @@ def _outcomes(r):
     return exact, made, exact | low_made | high_missed
 
 
-def analyse(
-    players,
-    deals,
-    seed,
-    play="heuristic",
-    workers=1,
-    tt_mb=64,
-    tick=lambda k: None,
-    strength_deals=None,
-    dd_tricks=0,
-    checkpoint=None,
-    node_limit=0,
-    question="value",
-    engine="local",
-    scheduler=None,
-    auction=DEFAULT_AUCTION,
-    targets=RULEBOOK,
-    worlds=DEFAULT_WORLDS,
-):
-    """A Balance: the per-bid table and the pure-strength distribution (DataFrames), a dict of
-    facts, and each played deal's bid and team points.  The pure-strength view replays the
-    first `strength_deals` played deals (default: all; 0: none): it solves every seat, trump and partner
-    of a deal, so under double-dummy play it costs far more per deal than the table.  dd_tricks
-    (with play "dd"): only the last that many tricks are double-dummy, as in `musim run`, in the
-    table and the pure-strength view alike (0: all).  checkpoint: a directory that keeps every
-    finished chunk and supplies those a stopped run already finished (engine/checkpoint.py).
-    node_limit (play "dd", dd_tricks 0): nodes a solve or search may take (module doc; 0: no limit).
-    question (play "dd"): "value" or "reach", what each deal's double-dummy play answers
-    (module doc).  engine, scheduler: where the chunks run (engine/engines.py); the figures
-    do not depend on it.  auction: the auction model the deals are bid by (a name of
-    policies.AUCTIONS), as `musim run --auction`.  targets: the target table the deals are bid,
-    played and scored under, in compact text (target_tables.py; `rulebook` by default).  worlds: the
-    search budget under play "search" (its pure-strength replays count the side's card points)."""
-    if question not in QUESTIONS or (question == "reach" and play != "dd"):
-        raise ValueError(f"question {question!r}: one of {QUESTIONS}, and reach only under dd play")
-    keep = lambda job: (
-        None
-        if checkpoint is None
-        else Checkpoint(
-            checkpoint,
-            checkpoint_key(job, players, seed, play, dd_tricks, node_limit, tt_mb, question, auction, targets, worlds),
-        )
-    )
-    target_table = target_tables.table_of(targets)
-    times = []
-    run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
-    res, scores, card_points, hands = _collect(
-        players,
-        deals,
-        seed,
-        play,
-        tt_mb,
-        dd_tricks,
-        node_limit,
-        question,
-        auction,
-        target_table,
-        worlds,
-        keep("balance-deals"),
-        times,
-        run,
-    )
+Played = namedtuple("Played", "all made decided answered exact scores card_points bids team p_star fit")
+Played.__doc__ = """The played deals of a balance run: all (their result vectors), made, decided and
+answered (_outcomes); exact: the result vectors of those of known value, with their scores, card
+points, bids and team points; the overall success rate p_star and the fit of proposed_targets."""
+
+
+def _played(params, res, scores, card_points):
+    """The Played of a run's deals (res, scores, card_points: every deal's, eklats included)."""
     played = res[:, sim.OUTCOME] == sim.PLAYED
     r_all = res[played]
     exact, made, decided = _outcomes(r_all)
-    answered = decided if question == "reach" else exact  # unresolved: the question asked was not answered
-    r, sc, cp = r_all[exact], scores[played][exact], card_points[played][exact]
+    answered = decided if params.question == "reach" else exact  # unresolved: the question asked was not answered
+    r = r_all[exact]
     bids, team = r[:, sim.BID], r[:, sim.TEAM_POINTS]
     p_star = float(made[decided].mean()) if decided.any() else float("nan")
-    intercept, slope, proposal = proposed_targets(players, bids, team, p_star)
-    rescored = _rescored(players, r, cp, target_table)
-    seats = np.arange(players)
+    fit = proposed_targets(params.players, bids, team, p_star)
+    return Played(
+        all=r_all,
+        made=made,
+        decided=decided,
+        answered=answered,
+        exact=r,
+        scores=scores[played][exact],
+        card_points=card_points[played][exact],
+        bids=bids,
+        team=team,
+        p_star=p_star,
+        fit=fit,
+    )
+
+
+def _level_table(params, d, rescored):
+    """The per-bid table (module doc) of the Played `d`; rescored: _rescored of its exact deals."""
+    n, r, sc = params.players, d.exact, d.scores
+    seats = np.arange(n)
     chief_mask = seats == r[:, sim.CHIEF, None]
     partner_mask = seats == r[:, sim.PARTNER, None]
     opp_mask = ~chief_mask & ~partner_mask
+    mean_or_nan = lambda x: float(x.mean()) if x.size else float("nan")
     rows = []
-    for b in range(1, rules.hand_size(players) + 1):
-        level = r_all[:, sim.BID] == b
-        k, known = int(level.sum()), int((level & decided).sum())
-        hits, open_ = int((level & made).sum()), k - known
+    for b in range(1, rules.hand_size(n) + 1):
+        level = d.all[:, sim.BID] == b
+        k, known = int(level.sum()), int((level & d.decided).sum())
+        hits, open_ = int((level & d.made).sum()), k - known
         # the interval spans both outcomes of the deals whose success is unknown
         lo, hi = wilson(hits, k)[0], wilson(hits + open_, k)[1]
-        sel = bids == b
-        tp = team[sel]
+        sel = d.bids == b
+        tp = d.team[sel]
         q = np.percentile(tp, [25, 50, 75]) if tp.size else [np.nan] * 3
-        mean_or_nan = lambda x: float(x.mean()) if x.size else float("nan")
         s = sc[sel]
         rows.append(
             {
-                "players": players,
+                "players": n,
                 "bid": b,
                 "deals": k,
-                "share": k / max(len(r_all), 1),
+                "share": k / max(len(d.all), 1),
                 "p_made": hits / known if known else float("nan"),
                 "p_made_low": float(lo),
                 "p_made_high": float(hi),
-                "target": int(target_table[players, b]),
-                "proposed_target": proposal.get(b, float("nan")),
-                "unresolved": int((level & ~answered).sum()),
+                "target": int(params.table[n, b]),
+                "proposed_target": d.fit[2].get(b, float("nan")),
+                "unresolved": int((level & ~d.answered).sum()),
                 "undecided": open_,
                 "team_mean": mean_or_nan(tp),
                 "team_q25": float(q[0]),
                 "team_median": float(q[1]),
                 "team_q75": float(q[2]),
                 "chief_score": mean_or_nan(s[chief_mask[sel]]),
-                "partner_score": mean_or_nan(s[partner_mask[sel]]) if players >= 4 else float("nan"),
+                "partner_score": mean_or_nan(s[partner_mask[sel]]) if n >= 4 else float("nan"),
                 "opponent_score": mean_or_nan(s[opp_mask[sel]]),
                 "chief_score_one_less": mean_or_nan(rescored[sel, b - 2]) if b >= 2 else float("nan"),
-                "question": question,
+                "question": params.question,
             }
         )
-    table = pd.DataFrame(rows)
-    kept = keep("balance-strength")
-    best = _strength(
-        players,
-        hands[played][:strength_deals],
-        play,
-        tt_mb,
-        dd_tricks,
-        node_limit,
-        target_table,
-        worlds,
-        kept,
-        times,
-        run,
-    )
-    tick(min(deals, deals if strength_deals is None else strength_deals) - len(best))  # eklats: nothing to replay
-    known_best = best[best != samplers.UNRESOLVED_RANK]
+    return pd.DataFrame(rows)
+
+
+def _strength_table(players, best):
+    """The pure-strength distribution of the seats' best levels `best` (unresolved ones left out;
+    no rows where the view was skipped)."""
+    known = best[best != samplers.UNRESOLVED_RANK]
     levels = np.arange(0, rules.hand_size(players) + 1)
-    counts = np.bincount(known_best, minlength=len(levels))
-    strength = pd.DataFrame(
-        {"players": players, "level": levels, "chiefs": counts, "share": counts / max(known_best.size, 1)}
-    )
-    if not best.size:  # strength_deals 0: the view was skipped, no rows
-        strength = strength[:0]
-    facts = {
-        "players": players,
-        "auction": auction,
+    counts = np.bincount(known, minlength=len(levels))
+    table = pd.DataFrame({"players": players, "level": levels, "chiefs": counts, "share": counts / max(known.size, 1)})
+    return table if best.size else table[:0]
+
+
+def _facts(params, deals, d, best, times):
+    """The run's facts: counts of deals, eklats and unresolved ones, p*, the fit, means, and the
+    worker seconds its chunks took (those a checkpoint held apart)."""
+    known = best[best != samplers.UNRESOLVED_RANK]
+    chief = d.scores[np.arange(params.players) == d.exact[:, sim.CHIEF, None]]
+    return {
+        "players": params.players,
+        "auction": params.auction_model,
         "deals": deals,
-        "played": int(played.sum()),
-        "eklats": int((~played).sum()),
-        "unresolved": int((~answered).sum()),
-        "undecided": int((~decided).sum()),
-        "node_limit": node_limit,
-        "question": question,
-        "targets": targets,
-        "p_star": p_star,
-        "intercept": intercept,
-        "slope": slope,
-        "chief_score_mean": mean_interval(sc[chief_mask])[0] if len(r) else float("nan"),
-        "strength_mean": float(known_best.mean()) if known_best.size else float("nan"),
+        "played": len(d.all),
+        "eklats": deals - len(d.all),
+        "unresolved": int((~d.answered).sum()),
+        "undecided": int((~d.decided).sum()),
+        "node_limit": params.node_limit,
+        "question": params.question,
+        "targets": params.targets,
+        "p_star": d.p_star,
+        "intercept": d.fit[0],
+        "slope": d.fit[1],
+        "chief_score_mean": mean_interval(chief)[0] if len(d.exact) else float("nan"),
+        "strength_mean": float(known.mean()) if known.size else float("nan"),
         "strength_deals": len(best),
-        "strength_unresolved": int(best.size - known_best.size),
+        "strength_unresolved": int(best.size - known.size),
         "worker_seconds": sum(t for t, _ in times),
         "held_seconds": sum(t for t, held in times if held),
     }
-    return Balance(table, strength, facts, bids, team)
+
+
+def analyse(
+    params,
+    deals,
+    seed,
+    *,
+    workers=1,
+    tick=lambda k: None,
+    strength_deals=None,
+    checkpoint=None,
+    engine="local",
+    scheduler=None,
+):
+    """A Balance of `deals` deals under `params` (a MuParams, as `musim run` plays them): the
+    per-bid table and the pure-strength distribution (DataFrames), a dict of facts, and each
+    played deal's bid and team points.  The pure-strength view replays the first
+    `strength_deals` played deals (default: all; 0: none): it solves every seat, trump and
+    partner of a deal, so under double-dummy play it costs far more per deal than the table.
+    checkpoint: a directory that keeps every finished chunk and supplies those a stopped run
+    already finished (engine/checkpoint.py).  workers, tick, engine, scheduler: how and where the
+    chunks run (engine/engines.py); the figures do not depend on them.  Under play "search" the
+    pure-strength replays count the side's card points."""
+    keep = lambda job: None if checkpoint is None else Checkpoint(checkpoint, checkpoint_key(job, params, seed))
+    times = []
+    run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
+    res, scores, card_points, hands = _collect(params, seed, deals, keep("balance-deals"), times, run)
+    d = _played(params, res, scores, card_points)
+    table = _level_table(params, d, _rescored(params.players, d.exact, d.card_points, params.table))
+    played_hands = hands[res[:, sim.OUTCOME] == sim.PLAYED][:strength_deals]
+    best = _strength(params, played_hands, keep("balance-strength"), times, run)
+    tick(min(deals, deals if strength_deals is None else strength_deals) - len(best))  # eklats: nothing to replay
+    strength = _strength_table(params.players, best)
+    return Balance(table, strength, _facts(params, deals, d, best, times), d.bids, d.team)
 
 
 def agreement(by_model):

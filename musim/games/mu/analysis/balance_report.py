@@ -12,12 +12,13 @@ import pandas as pd
 
 from musim.engine.errors import OutputError
 from musim.engine.parquet import ensure_writable_dir
-from musim.games.mu import RULEBOOK, target_tables
+from musim.games.mu import target_tables
 from musim.games.mu.analysis import plots
 from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT, agreement
-from musim.games.mu.analysis.bid import DEFAULT_AUCTION
 from musim.games.mu.analysis.bid import level_ranges as _ranges
+from musim.games.mu.params import DEFAULT_AUCTION
 from musim.games.mu.policies import AUCTIONS
+from musim.games.mu.target_tables import RULEBOOK
 
 PROPOSED = "proposed_targets.csv"  # in the format of `--targets FILE`; written when every player count has a proposal
 FILES = (
@@ -214,8 +215,29 @@ def model_text(auction):
 
 
 def summary_markdown(results, params, seconds):
+    """summary.md of one auction model's results: how they were made, then each player count's
+    tables and verdict, then the files."""
+    lines = _summary_head(results, params, seconds) + _question_text(params) + _limit_text(params)
+    for r in results:
+        lines += _players_section(r, params)
+    lines += [
+        "## Files",
+        "",
+        "- `balance.csv`: the tables above, one row per player count and bid level.",
+        f"- `{PROPOSED}`: the proposed targets as `--targets` reads them (players,bid,target)"
+        + ("." if proposal_rows(results) else ": not written, some player count has no proposal."),
+        "- `strength.csv`: the pure-strength distribution.",
+        "- `success_by_bid.png`, `targets.png`, `team_points.png`, `strength.png`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _summary_head(results, params, seconds):
+    """The summary's title and what its figures rest on: command, seed, play, targets, the
+    deals' origin, the auction model and the criterion of the proposal."""
     auction = params.get("auction", DEFAULT_AUCTION)
-    lines = [
+    return [
         "# Mü team-target balance",
         "",
         f"Command: `{params['command']}`  ",
@@ -244,61 +266,54 @@ def summary_markdown(results, params, seconds):
         "as equally hard when p* lies within the 95% interval of its success rate.",
         "",
     ]
-    lines += _question_text(params)
-    lines += _limit_text(params)
+
+
+def _players_section(r, params):
+    """One player count's part of the summary: its deals, p* and proposal, its table and verdict,
+    the levels never bid, and the pure-strength view."""
     limited = bool(params.get("node_limit"))
     reach = params["question"] == "reach"
-    for r in results:
-        f, t = r.facts, r.table
-        n = f["players"]
-        unresolved = ""
-        if limited:
-            unresolved = (
-                f"; the success of {f['undecided']:,} undecided at the node limit"
-                if reach
-                else f"; {f['unresolved']:,} unresolved at the node limit, the success of {f['undecided']:,} "
-                "of them undecided"
-            )
-        lines += [
-            f"## {n} players",
-            "",
-            f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats{unresolved}); chief "
-            f"success overall p* = {f['p_star']:.1%}; " + proposal_text(f),
-            "",
-        ]
-        lines += _reach_table(t, limited) if reach else _value_table(t, limited)
-        lines += ["", verdict(f, t)]
-        never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
-        if never and not pd.isna(f["intercept"]):
-            lines.append(
-                f"\nNever bid: levels {_ranges(never)} (proposed targets there: "
-                + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never)
-                + ")."
-            )
-        s = r.strength
-        if not f["strength_deals"]:
-            lines += ["", "Pure strength: not computed (`--strength-deals 0`).", ""]
-        else:
-            left_out = f", {f['strength_unresolved']:,} seats unresolved at the node limit left out" if limited else ""
-            lines += [
-                "",
-                f"Pure strength ({f['strength_deals']:,} played deals, each seat as chief, best trump "
-                f"and partner, no vice{left_out}): mean level "
-                f"{f['strength_mean']:.2f}; share by level: "
-                + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001),
-                "",
-            ]
-    lines += [
-        "## Files",
+    f, t = r.facts, r.table
+    unresolved = ""
+    if limited:
+        unresolved = (
+            f"; the success of {f['undecided']:,} undecided at the node limit"
+            if reach
+            else f"; {f['unresolved']:,} unresolved at the node limit, the success of {f['undecided']:,} "
+            "of them undecided"
+        )
+    lines = [
+        f"## {f['players']} players",
         "",
-        "- `balance.csv`: the tables above, one row per player count and bid level.",
-        f"- `{PROPOSED}`: the proposed targets as `--targets` reads them (players,bid,target)"
-        + ("." if proposal_rows(results) else ": not written, some player count has no proposal."),
-        "- `strength.csv`: the pure-strength distribution.",
-        "- `success_by_bid.png`, `targets.png`, `team_points.png`, `strength.png`.",
+        f"Played {f['played']:,} of {f['deals']:,} deals ({f['eklats']:,} eklats{unresolved}); chief "
+        f"success overall p* = {f['p_star']:.1%}; " + proposal_text(f),
         "",
     ]
-    return "\n".join(lines)
+    lines += _reach_table(t, limited) if reach else _value_table(t, limited)
+    lines += ["", verdict(f, t)]
+    never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
+    if never and not pd.isna(f["intercept"]):
+        lines.append(
+            f"\nNever bid: levels {_ranges(never)} (proposed targets there: "
+            + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never)
+            + ")."
+        )
+    return lines + _strength_text(r.strength, f, limited)
+
+
+def _strength_text(s, f, limited):
+    """The pure-strength line of a player count: mean level and shares, or that it was skipped."""
+    if not f["strength_deals"]:
+        return ["", "Pure strength: not computed (`--strength-deals 0`).", ""]
+    left_out = f", {f['strength_unresolved']:,} seats unresolved at the node limit left out" if limited else ""
+    return [
+        "",
+        f"Pure strength ({f['strength_deals']:,} played deals, each seat as chief, best trump "
+        f"and partner, no vice{left_out}): mean level "
+        f"{f['strength_mean']:.2f}; share by level: "
+        + ", ".join(f"{lv}: {sh:.1%}" for lv, sh in zip(s.level, s.share) if sh >= 0.001),
+        "",
+    ]
 
 
 def _write_model(folder, results, params, seconds):

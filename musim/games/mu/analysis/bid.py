@@ -16,6 +16,7 @@ team points, which need the points, are left empty.
 """
 
 import math
+from collections import namedtuple
 from functools import partial
 
 import numpy as np
@@ -25,13 +26,11 @@ from musim.core.cards import COLOURS, N_CARDS, CardError, deck_for, hand_mask, t
 from musim.engine.engines import ordered
 from musim.engine.local import chunk_starts
 from musim.engine.progress import slices
-from musim.games.mu import rules, target_tables
+from musim.games.mu import rules
 from musim.games.mu.analysis import samplers
-from musim.games.mu.ddplay import QUESTIONS, worker_ddplay
 from musim.games.mu.policies import AUCTIONS, NAMES
-from musim.games.mu.simulate import make_workspace, search_worlds
+from musim.games.mu.simulate import workspace_of
 from musim.io.batch import InputError
-from musim.play.search_budget import DEFAULT_WORLDS
 
 DEFAULT_SAMPLES = samples_for_margin(0.03)  # 1068: a +-3 point 95% interval at worst
 MAX_SAMPLES = 200_000  # every sample's plays and scores are kept: about 50 bytes per (trump, bid) each
@@ -39,7 +38,6 @@ CHUNK = 64
 MIN_SHOWN = 0.01  # the text table leaves out levels made less often than this under every trump
 SHOWN_TRUMPS = 3  # trumps in the text table (the best)
 MADE_WIDTH, SCORE_WIDTH = 16, 11  # a text cell: "100.0 [100-100] " and "+123.4±12.3", 97 columns in all
-DEFAULT_AUCTION = "cautious"  # the auction model the others bid by (docs/players.md)
 CHUNK_DD = 1  # a double-dummy sample takes milliseconds to minutes: progress sample by sample
 
 
@@ -74,158 +72,141 @@ def _seat(value, name, players):
     return value
 
 
-def _bid_chunk(
-    players,
-    mask,
-    seat,
-    dealer,
-    rest,
-    seed,
-    trumps,
-    play,
-    model,
-    auction,
-    hindsight,
-    reach,
-    bids,
-    variants,
-    levels,
-    tt_mb,
-    targets,
-    worlds,
-    start,
-    count,
-):
-    """The plays of samples start.. (a task: module-level, so that Dask can ship it): (team
-    points, chief's points) of the fixed contracts (samplers.bid_samples), and (how the auction
-    ended, the holder's score) of each committed bid (samplers.auction_samples)."""
-    team = np.zeros((count, len(trumps), variants), np.int64)
-    chief_points = np.zeros_like(team)
-    end = np.zeros((count, len(trumps), levels), np.int64)
-    score = np.zeros_like(end)
-    play_policy = NAMES[play][1]
-    dd = worker_ddplay(tt_mb) if play == "dd" else None
-    ws = make_workspace(players, dd, targets=targets, worlds=search_worlds(play_policy, worlds))
-    for first, stop in slices(count):  # the progress bar moves within the chunk
-        sample = (players, np.uint64(mask), seat, dealer)
-        samplers.bid_samples(
-            *sample,
-            rest.copy(),
-            seed,
-            start + first,
-            stop - first,
-            trumps,
-            play_policy,
-            model,
-            auction,
-            hindsight,
-            reach,
-            bids,
-            team[first:stop],
-            chief_points[first:stop],
-            ws,
-        )
-        samplers.auction_samples(
-            *sample,
-            rest.copy(),
-            seed,
-            start + first,
-            stop - first,
-            trumps,
-            play_policy,
-            auction,
-            hindsight,
-            not reach,
-            end[first:stop],
-            score[first:stop],
-            ws,
-        )
-    return team, chief_points, end, score
+Sampling = namedtuple("Sampling", "mask seat dealer rest seed trumps vice hindsight column bids")
+Sampling.__doc__ = """What every sample of a `musim bid` request shares: the hand's mask, the holder's
+and the dealer's seats, the unseen cards (rest), the seed, the chief trumps to try, the vice model
+(a VICE_MODELS code) and whether the partner is chosen in hindsight; column[b-1]: the contract
+variant bid b is scored from, whose bids are bids[v] (first, last)."""
 
 
-def bid_strength(
-    players,
-    hand_text,
-    samples=DEFAULT_SAMPLES,
-    seed=0,
-    play="heuristic",
-    vice="strongest",
-    hindsight=False,
-    workers=1,
-    tt_mb=64,
-    seat=0,
-    dealer=0,
-    tick=lambda k: None,
-    started=lambda plays: None,
-    question="value",
-    engine="local",
-    scheduler=None,
-    auction=DEFAULT_AUCTION,
-    targets=None,
-    worlds=DEFAULT_WORLDS,
-):
-    """One dict per (bid, chief trump) (module doc): p_made with its 95% interval and the
-    chief's score with its interval (the fixed contracts of the `vice` model), mean team
-    points, how many samples allowed that trump (with a vice that named it, the chief cannot);
-    how the auction against the model `auction` (a name of policies.AUCTIONS) ends when the
-    holder commits to the bid (p_chief, p_outbid, p_eklat) and the holder's expected deal
-    score then, with its interval; and the question asked of each play: "value" (its points)
-    or, under double-dummy play, "reach" (whether the team reaches each bid's target; scores
-    and team points NaN).  started(plays) is called once the request is valid, before any
-    sample runs, with the plays a sample costs; tick(k) reports k more samples done.
-    `targets`: the target table (target_tables.py) the bids are made and scored against (None: the
-    rulebook's); `worlds`: the search budget under --play search, whose seats count their side's
-    card points (a contract's play serves every bid: search_player.py)."""
-    if question not in QUESTIONS:
-        raise InputError(f"--question {question!r}: one of {', '.join(QUESTIONS)}")
-    if question == "reach" and play != "dd":
-        raise InputError("--question reach applies only with --play dd")
-    if auction not in AUCTIONS:
-        raise InputError(f"--auction {auction!r}: one of {', '.join(AUCTIONS)}")
-    mask, _ = parse_hand(hand_text, players)
-    seat, dealer = _seat(seat, "--seat", players), _seat(dealer, "--dealer", players)
-    deck = three_player_deck(mask) if players == 3 else deck_for(players)
+def _sampling(params, hand_text, seed, vice, hindsight, seat, dealer):
+    """The Sampling of a request (InputError if the hand or a seat is wrong)."""
+    n = params.players
+    mask, _ = parse_hand(hand_text, n)
+    seat, dealer = _seat(seat, "--seat", n), _seat(dealer, "--dealer", n)
+    deck = three_player_deck(mask) if n == 3 else deck_for(n)
     rest = np.array([c for c in range(N_CARDS) if int(deck) >> c & 1 and not int(mask) >> c & 1], np.int64)
     types = np.zeros(17, np.int64)
     trumps = types[: samplers.hand_types(np.uint64(mask), types)].copy()
-    levels = rules.hand_size(players)
+    levels = rules.hand_size(n)
     model = VICE_MODELS[vice]
     if model == samplers.VICE_AUCTION:
         column = np.arange(levels)
-    elif model == samplers.VICE_NONE or players == 3:
+    elif model == samplers.VICE_NONE or n == 3:
         column = np.zeros(levels, np.int64)
     else:
         column = np.minimum(np.arange(levels), 1)
-    variants = column.max() + 1
-    bids = np.array([[b[0] + 1, b[-1] + 1] for b in (np.flatnonzero(column == v) for v in range(variants))])
-    reach = question == "reach"
-    targets = target_tables.table() if targets is None else targets
-    team = np.zeros((samples, len(trumps), variants), np.int64)
-    chief_points = np.zeros_like(team)
-    end = np.zeros((samples, len(trumps), levels), np.int64)
-    committed = np.zeros_like(end)
-    started(len(trumps) * (int(variants) + (0 if reach else levels)))
+    bids = np.array([[b[0] + 1, b[-1] + 1] for b in (np.flatnonzero(column == v) for v in range(column.max() + 1))])
+    return Sampling(
+        mask=mask,
+        seat=seat,
+        dealer=dealer,
+        rest=rest,
+        seed=seed,
+        trumps=trumps,
+        vice=model,
+        hindsight=hindsight,
+        column=column,
+        bids=bids,
+    )
 
-    deal = (players, mask, seat, dealer, rest, seed)
-    what = (trumps, play, model, AUCTIONS[auction], hindsight, reach, bids, variants, levels, tt_mb, targets, worlds)
-    compute = partial(_bid_chunk, *deal, *what)
-    chunks = list(chunk_starts(samples, CHUNK_DD if play == "dd" else CHUNK))
-    for (start, count), got in zip(chunks, ordered(compute, chunks, workers, tick, engine, scheduler)):
+
+def _bid_chunk(params, s, start, count):
+    """The plays of samples start.. (a task: module-level, so that Dask can ship it): (team
+    points, chief's points) of the fixed contracts (samplers.bid_samples), and (how the auction
+    ended, the holder's score) of each committed bid (samplers.auction_samples).  `s`: the Sampling."""
+    reach = params.question == "reach"
+    team = np.zeros((count, len(s.trumps), len(s.bids)), np.int64)
+    chief_points = np.zeros_like(team)
+    end = np.zeros((count, len(s.trumps), len(s.column)), np.int64)
+    score = np.zeros_like(end)
+    play_policy, auction = NAMES[params.play][1], AUCTIONS[params.auction_model]
+    ws = workspace_of(params)
+    for first, stop in slices(count):  # the progress bar moves within the chunk
+        rows = slice(first, stop)
+        common = dict(n=params.players, hand=np.uint64(s.mask), seat=s.seat, dealer=s.dealer, seed=s.seed)
+        common |= dict(start=start + first, count=stop - first, trumps=s.trumps, play_policy=play_policy, ws=ws)
+        common |= dict(auction=auction, hindsight=s.hindsight)
+        samplers.bid_samples(
+            rest=s.rest.copy(),
+            vice_model=s.vice,
+            reach=reach,
+            bids=s.bids,
+            team=team[rows],
+            chief_points=chief_points[rows],
+            **common,
+        )
+        samplers.auction_samples(rest=s.rest.copy(), play=not reach, end=end[rows], score=score[rows], **common)
+    return team, chief_points, end, score
+
+
+def _plays(params, s, samples, run):
+    """(team, chief_points, end, committed) of every sample (_bid_chunk), the chunks run by
+    run(fn, chunks) in order."""
+    team = np.zeros((samples, len(s.trumps), len(s.bids)), np.int64)
+    chief_points = np.zeros_like(team)
+    end = np.zeros((samples, len(s.trumps), len(s.column)), np.int64)
+    committed = np.zeros_like(end)
+    chunks = list(chunk_starts(samples, CHUNK_DD if params.play == "dd" else CHUNK))
+    for (start, count), got in zip(chunks, run(partial(_bid_chunk, params, s), chunks)):
         rows = slice(start, start + count)
         team[rows], chief_points[rows], end[rows], committed[rows] = got
-    made = np.zeros((samples, len(trumps), levels), np.bool_)
-    score = np.zeros((samples, len(trumps), levels), np.int64)
-    if reach:  # team holds the highest bid each play reaches
-        made[:] = team[:, :, column] >= np.arange(1, levels + 1)
+    return team, chief_points, end, committed
+
+
+def _made(params, s, team, chief_points):
+    """(made, score)[sample, trump, bid-1]: whether the play makes each bid, and the chief's deal
+    score (under the reach question team holds the highest bid each play reaches: no scores)."""
+    shape = (len(team), len(s.trumps), len(s.column))
+    made, score = np.zeros(shape, np.bool_), np.zeros(shape, np.int64)
+    if params.question == "reach":
+        made[:] = team[:, :, s.column] >= np.arange(1, len(s.column) + 1)
     else:
-        samplers.score_bids(players, trumps, column, team, chief_points, made, score, targets)
-    valid = team[:, :, column] >= 0  # (samples, trumps, levels)
+        samplers.score_bids(params.players, s.trumps, s.column, team, chief_points, made, score, params.table)
+    return made, score
+
+
+def bid_strength(
+    params,
+    hand_text,
+    samples=DEFAULT_SAMPLES,
+    seed=0,
+    *,
+    vice="strongest",
+    hindsight=False,
+    seat=0,
+    dealer=0,
+    workers=1,
+    tick=lambda k: None,
+    started=lambda plays: None,
+    engine="local",
+    scheduler=None,
+):
+    """One dict per (bid, chief trump) (module doc) of a hand under `params` (a MuParams: the
+    players, the card play, the auction model the others bid by, the target table the bids are
+    made and scored against, the question, the search budget, whose seats count their side's card
+    points, a contract's play serving every bid: search_player.py): p_made with its 95% interval
+    and the chief's score with its interval (the fixed contracts of the `vice` model), mean team
+    points, how many samples allowed that trump (with a vice that named it, the chief cannot);
+    how the auction against the model ends when the holder commits to the bid (p_chief,
+    p_outbid, p_eklat) and the holder's expected deal score then, with its interval.  Under the
+    reach question (double-dummy play) each play asks only whether the team reaches each bid's
+    target: scores and team points NaN.  started(plays) is called once the request is valid,
+    before any sample runs, with the plays a sample costs; tick(k) reports k more samples done;
+    workers, engine, scheduler: where the chunks run (engine/engines.py)."""
+    s = _sampling(params, hand_text, seed, vice, hindsight, seat, dealer)
+    reach = params.question == "reach"
+    started(len(s.trumps) * (len(s.bids) + (0 if reach else len(s.column))))
+    run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
+    team, chief_points, end, committed = _plays(params, s, samples, run)
+    made, score = _made(params, s, team, chief_points)
+    valid = team[:, :, s.column] >= 0  # (samples, trumps, levels)
     used = valid.sum(axis=0)
     lo, hi = wilson(made.sum(axis=0), used)
     nan3 = (float("nan"),) * 3
     rows = []
-    for b in range(1, levels + 1):
-        for j, t in enumerate(trumps):
+    for b in range(1, len(s.column) + 1):
+        for j, t in enumerate(s.trumps):
             ok = valid[:, j, b - 1]
             valued = ok.any() and not reach
             mean, mlo, mhi = mean_interval(score[ok, j, b - 1]) if valued else nan3
@@ -235,16 +216,16 @@ def bid_strength(
                 {
                     "bid": b,
                     "chief_trump": type_text(t),
-                    "target": int(targets[players, b]),
+                    "target": int(params.table[params.players, b]),
                     "p_made": float(made[ok, j, b - 1].mean()) if ok.any() else float("nan"),
                     "p_made_low": float(lo[j, b - 1]),
                     "p_made_high": float(hi[j, b - 1]),
                     "chief_score": float(mean),
                     "chief_score_low": float(mlo),
                     "chief_score_high": float(mhi),
-                    "mean_team_points": float(team[ok, j, column[b - 1]].mean()) if valued else float("nan"),
+                    "mean_team_points": float(team[ok, j, s.column[b - 1]].mean()) if valued else float("nan"),
                     "samples": int(used[j, b - 1]),
-                    "auction": auction,
+                    "auction": params.auction_model,
                     "vice": vice,
                     "partner": "hindsight" if hindsight else "public",
                     "p_chief": float((ends == samplers.AS_CHIEF).mean()),
@@ -253,7 +234,7 @@ def bid_strength(
                     "expected_score": float(expected[0]),
                     "expected_score_low": float(expected[1]),
                     "expected_score_high": float(expected[2]),
-                    "question": question,
+                    "question": params.question,
                 }
             )
     return rows

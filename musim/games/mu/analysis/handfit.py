@@ -12,36 +12,38 @@ import numpy as np
 
 from musim.engine.local import chunk_starts, run_ordered
 from musim.games.mu.analysis import samplers
-from musim.games.mu.ddplay import worker_ddplay
 from musim.games.mu.hand_model import FEATURE_NAMES, KINDS, N_FEATURES
 from musim.games.mu.policies import NAMES
-from musim.games.mu.simulate import make_workspace
+from musim.games.mu.simulate import workspace_of
 
 CHUNK = 1024
 CHUNK_DD = 64  # double-dummy deals: small chunks keep both workers busy to the end
 
 
-def samples(players, deals, seed, workers=1, play="heuristic", tt_mb=64):
-    """(features, kinds, team points) of every (deal, trump) row; play "heuristic" or "dd"."""
+def samples(params, deals, seed, workers=1):
+    """(features, kinds, team points) of every (deal, trump) row under `params` (a MuParams:
+    the players, play "heuristic" or "dd", the solver's table size)."""
     feats = np.zeros((16 * deals, N_FEATURES))
     kinds = np.zeros(16 * deals, np.int64)
     team = np.zeros(16 * deals, np.int64)
 
     def work(start, count):
         rows = slice(16 * start, 16 * (start + count))
-        ws = make_workspace(players, worker_ddplay(tt_mb) if play == "dd" else None)
-        samplers.fit_samples(players, seed, start, count, feats[rows], kinds[rows], team[rows], NAMES[play][1], ws)
+        out = dict(feats=feats[rows], kinds=kinds[rows], team=team[rows])
+        samplers.fit_samples(
+            params.players, seed, start, count, play_policy=NAMES[params.play][1], ws=workspace_of(params), **out
+        )
         return count
 
-    for _ in run_ordered(work, chunk_starts(deals, CHUNK_DD if play == "dd" else CHUNK), workers):
+    for _ in run_ordered(work, chunk_starts(deals, CHUNK_DD if params.play == "dd" else CHUNK), workers):
         pass
     used = kinds >= 0
     return feats[used], kinds[used], team[used]
 
 
-def fit(players, deals, seed, workers=1, play="heuristic", tt_mb=64):
-    """(coef[kind, feature], stats rows) for one player count."""
-    x, kinds, y = samples(players, deals, seed, workers, play, tt_mb)
+def fit(params, deals, seed, workers=1):
+    """(coef[kind, feature], stats rows) for one player count (samples)."""
+    x, kinds, y = samples(params, deals, seed, workers)
     coef = np.zeros((len(KINDS), N_FEATURES))
     stats = []
     for k, name in enumerate(KINDS):
@@ -54,7 +56,7 @@ def fit(players, deals, seed, workers=1, play="heuristic", tt_mb=64):
         resid = ys - pred
         stats.append(
             {
-                "players": players,
+                "players": params.players,
                 "kind": name,
                 "rows": int(sel.sum()),
                 "mean_team_points": float(ys.mean()),

@@ -239,65 +239,75 @@ def bid_samples(
     base_bid = np.zeros(MAX_PLAYERS, np.int64)
     tied = np.zeros(MAX_PLAYERS, np.int64)
     state = np.zeros(1, np.uint64)
-    est = ws.est
-    variants = team.shape[2]
     for i in range(count):
         state[0] = stream_state(seed, start + i)
         deal_others(n, seat, hand, rest, state, hands)
         for s in range(n):
             ws.held[s] = hands[s]
-        policies.plan_auction(model, n, hands, ws.plan_type, base_bid, est, ws.targets)
-        strongest, strongest_value = -1, 0.0
-        for s in range(n):
-            if s != seat:
-                e = policies.best_type(hands[s], nameable_types(hands[s], -1), n, est)[1]
-                if strongest < 0 or e > strongest_value:
-                    strongest, strongest_value = s, e
-        for v in range(variants):
-            vice = -1
-            vt_auction = -1
+        policies.plan_auction(model, n, hands, ws.plan_type, base_bid, ws.est, ws.targets)
+        strongest = _strongest_other(n, seat, hands, ws.est)
+        for v in range(team.shape[2]):
             laid[:] = 0
+            vice, vt_auction = -1, -1
             if vice_model == VICE_AUCTION:
-                for s in range(n):
-                    ws.plan_bid[s] = v + 1 if s == seat else min(base_bid[s], v)
-                    ws.held[s] = hands[s]
-                run_auction(n, dealer, model, state, laid, ws)
-                vice = auction_result(laid, ws.counts, ws.last_lay, n, tied)[1]
-                if vice >= 0:
-                    vt_auction = policies.choose_trump(auction, n, hands[vice], laid[vice], -1, False, est, state)
+                vice, vt_auction = _auction_vice(n, seat, dealer, v, hands, base_bid, model, laid, tied, state, ws)
             elif vice_model == VICE_STRONGEST and v == 1 and n >= 4:
                 vice = strongest
             for j in range(trumps.shape[0]):
                 t = trumps[j]
                 vt = vt_auction
                 if vice_model == VICE_STRONGEST and vice >= 0:
-                    vt = policies.best_type(hands[vice], nameable_types(hands[vice], t), n, est)[0]
-                    laid[:] = 0
-                    for s in range(n):
-                        if s == vice:
-                            laid[s] = policies.show_cards(hands[s], vt, 1)
-                        elif s != seat and base_bid[s] >= 1:
-                            laid[s] = policies.show_cards(hands[s], ws.plan_type[s], 1)
+                    vt = _strongest_laid(n, seat, vice, t, hands, base_bid, laid, ws)
                 if t >= 0 and t == vt:
                     team[i, j, v], chief_points[i, j, v] = -1, 0
                     continue
+                low, top = bids[v, 0], bids[v, 1]
                 team[i, j, v], chief_points[i, j, v] = _play_chief(
-                    n,
-                    hands,
-                    seat,
-                    vice,
-                    vt,
-                    t,
-                    laid,
-                    hindsight,
-                    reach,
-                    bids[v, 0],
-                    bids[v, 1],
-                    play_policy,
-                    state,
-                    card_points,
-                    ws,
+                    n, hands, seat, vice, vt, t, laid, hindsight, reach, low, top, play_policy, state, card_points, ws
                 )
+
+
+@flat_kernel(inline="always")
+def _strongest_other(n, seat, hands, est):
+    """The other seat whose hand the heuristic values most (its best nameable type's estimate;
+    the first such seat on ties): bid_samples' VICE_STRONGEST vice."""
+    strongest, strongest_value = -1, 0.0
+    for s in range(n):
+        if s != seat:
+            e = policies.best_type(hands[s], nameable_types(hands[s], -1), n, est)[1]
+            if strongest < 0 or e > strongest_value:
+                strongest, strongest_value = s, e
+    return strongest
+
+
+@flat_kernel(inline="always")
+def _auction_vice(n, seat, dealer, v, hands, base_bid, model, laid, tied, state, ws):
+    """(vice, vice trump) of variant v under VICE_AUCTION: the auction of `model` in which `seat`
+    bids v + 1 and the others their plans but never that much, filling `laid`; the vice names its
+    trump as the model names it (-1, -1 without a vice)."""
+    for s in range(n):
+        ws.plan_bid[s] = v + 1 if s == seat else min(base_bid[s], v)
+        ws.held[s] = hands[s]
+    run_auction(n, dealer, model, state, laid, ws)
+    vice = auction_result(laid, ws.counts, ws.last_lay, n, tied)[1]
+    if vice < 0:
+        return vice, -1
+    return vice, policies.choose_trump(model[0], n, hands[vice], laid[vice], -1, False, ws.est, state)
+
+
+@flat_kernel(inline="always")
+def _strongest_laid(n, seat, vice, t, hands, base_bid, laid, ws):
+    """The VICE_STRONGEST vice's trump against chief trump t (its best other type), with `laid`
+    as it would show: the vice one card of its trump, every other seat the model would bid with
+    one card of its planned type."""
+    vt = policies.best_type(hands[vice], nameable_types(hands[vice], t), n, ws.est)[0]
+    laid[:] = 0
+    for s in range(n):
+        if s == vice:
+            laid[s] = policies.show_cards(hands[s], vt, 1)
+        elif s != seat and base_bid[s] >= 1:
+            laid[s] = policies.show_cards(hands[s], ws.plan_type[s], 1)
+    return vt
 
 
 @flat_kernel

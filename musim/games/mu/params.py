@@ -1,0 +1,114 @@
+"""The options one Mü play runs under, as one checked object (docs/mu-options.md).
+
+`musim run`, `musim record`, `musim bid` and `musim balance` each build a MuParams once (from a
+run's spec, or from their command line) and hand it down whole: the rules that options obey
+together are checked here alone, and the kernels get the arrays they need from it (the target
+table here; the seats' policy codes and one thread's scratch: simulate.policy_codes and
+simulate.workspace_of).  Frozen, so that a chunk shipped to a worker (threads, Dask) plays under
+exactly the options its run was checked with.  Free of numba (the kernels import it), so that
+declaring the game stays cheap.
+"""
+
+import dataclasses
+from functools import cached_property
+
+from musim.engine.errors import SpecError
+from musim.engine.seats import EXACT_PLAY, plays_exactly
+from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
+from musim.games.mu.target_tables import RULEBOOK, TargetsError, from_text, table_of
+from musim.play.search_budget import DEFAULT_WORLDS, check_worlds
+from musim.solver.table_size import DEFAULT_MB
+
+# --auction: the default, what --play implies (random bidding under random play, the cautious
+# auction otherwise), then the names of policies.AUCTIONS (kept equal by tests/test_auction.py)
+BY_PLAY = "play"
+AUCTION_NAMES = (BY_PLAY, "cautious", "bold")
+DEFAULT_AUCTION = "cautious"  # the model BY_PLAY means under heuristic, dd and search play
+QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target
+
+
+@dataclasses.dataclass(frozen=True)
+class MuParams:
+    """What decides a Mü play's rows besides the seed (docs/mu-options.md): `play` is a --play text
+    (one policy, or one a seat joined by commas); `auction` a name of AUCTION_NAMES; `targets` the
+    table's compact text (target_tables.py, `rulebook` by default); `worlds` a search seat's budget;
+    `tt_mb` the solver's table per worker; `goal` the total that ends a match."""
+
+    players: int
+    play: str = "heuristic"
+    auction: str = BY_PLAY
+    targets: str = RULEBOOK
+    dd_tricks: int = 0
+    node_limit: int = 0
+    question: str = "value"
+    worlds: int = DEFAULT_WORLDS
+    tt_mb: int = DEFAULT_MB
+    goal: int = GOAL
+
+    def __post_init__(self):
+        check(self)
+
+    @classmethod
+    def of_spec(cls, spec):
+        """The parameters of a `musim run --game mu` spec, its options checked and completed
+        (engine/spec.py checked; `targets` already read into its text, target_tables.check)."""
+        o = spec.options
+        return cls(
+            players=spec.players,
+            play=spec.play,
+            auction=o["auction"],
+            targets=o["targets"],
+            dd_tricks=o["dd_tricks"],
+            node_limit=o["node_limit"],
+            worlds=o["search_worlds"],
+            tt_mb=spec.tt_mb,
+            goal=o["goal"],
+        )
+
+    def replace(self, **changes):
+        """A copy with `changes`, checked again."""
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def auction_model(self):
+        """The auction model the seats bid by (auction_model)."""
+        return auction_model(self.play, self.auction)
+
+    @cached_property
+    def table(self):
+        """The int64 target table [n, bid] every kernel reads (target_tables.table)."""
+        return table_of(self.targets)
+
+
+def auction_model(play, auction):
+    """The name of the auction model a run bids by: `random` under random play, else the
+    --auction model (DEFAULT_AUCTION for BY_PLAY)."""
+    if play == "random":
+        return "random"
+    return DEFAULT_AUCTION if auction == BY_PLAY else auction
+
+
+def check(p):
+    """Options that do not go together (SpecError naming the flag): --dd-tricks, --node-limit
+    and --question reach without dd play (the node limit also not with --dd-tricks), --search-worlds
+    without a search seat, --auction under random play, where every decision is random, the
+    auction too; players, auction, question and target table within their range."""
+    if not MIN_PLAYERS <= p.players <= MAX_PLAYERS:
+        raise SpecError(f"--players: {p.players} is not in {MIN_PLAYERS}..{MAX_PLAYERS}")
+    if p.dd_tricks and p.play != EXACT_PLAY:
+        raise SpecError("--dd-tricks applies only with --play dd")
+    if p.node_limit and (not plays_exactly(p.play) or p.dd_tricks):
+        raise SpecError("--node-limit applies only with --play dd and no --dd-tricks")
+    check_worlds(p.play, p.worlds)
+    if p.auction not in AUCTION_NAMES:
+        raise SpecError(f"--auction {p.auction!r}: one of {', '.join(AUCTION_NAMES)}")
+    if p.auction != BY_PLAY and p.play == "random":
+        raise SpecError("--auction applies only with --play heuristic, dd or search (random play bids at random)")
+    if p.question not in QUESTIONS:
+        raise SpecError(f"--question {p.question!r}: one of {', '.join(QUESTIONS)}")
+    if p.question == "reach" and p.play != EXACT_PLAY:
+        raise SpecError("--question reach applies only with --play dd")
+    try:
+        from_text(p.targets)
+    except TargetsError as exc:
+        raise SpecError(f"--targets {exc}") from None
