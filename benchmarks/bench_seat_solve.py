@@ -19,6 +19,7 @@ import csv
 import statistics
 import time
 
+from musim.engine.spec import RunSpec
 from musim.games import get_game
 from musim.solver.stats import S_GAVE_UP, S_NODES, clear_stats
 from musim.solver.tt import make_table
@@ -61,7 +62,7 @@ POSITIONS = {"panther": panther_position, "wimmueln": wimmueln_position, "muecke
 def deal_position(game, players, seed, index):
     """The full-deal position of deal `index` of a heuristic run, for seat 0."""
     options = {o.name: o.default for o in game.options}
-    spec = argparse.Namespace(players=players, seed=seed, play="heuristic", options=options)
+    spec = RunSpec(game.name, "deals", index + 1, players, "heuristic", seed, options=options)
     rec = game.record(spec, index)
     replayed = game.replay(rec)
     obj = {"game": game.name, "players": players, "seat": 0} | POSITIONS[game.name](rec, replayed)

@@ -14,6 +14,10 @@ from reference_mueckenstich import COLOURS, is_mosquito, legal, text, winner
 from musim.cli import cli
 from musim.core.deck import MUECKENSTICH as DECK
 from musim.games.mueckenstich.solve import MueckenstichSolver
+from musim.games.seat_solve import load_position
+from musim.solver.moves import move_table
+from musim.solver.ordering import F_NAMED_TAKES, HAND_ORDER, N_FEATURES
+from musim.solver.search import set_owners
 from musim.solver.tt import make_table
 
 
@@ -110,6 +114,30 @@ def test_solver_matches_brute_force(solver, n, tricks, count):
         got = solver.solve(obj, all_moves=True)
         assert got["value"] == value, obj
         assert got["moves"] == moves, obj
+
+
+@pytest.mark.slow
+def test_move_table_scores_each_named_trump(solver):
+    """moves.move_table's cases and features, with the class each mosquito's move names
+    (F_NAMED_TAKES), scored by the weight table, rank the moves as gen_moves listed them (what
+    benchmarks/fit_ordering.py fits to), on random endings, tricks in progress among them."""
+    rng = random.Random(53)
+    st = solver.st
+    cases, feats = np.zeros(64, np.int64), np.zeros((64, N_FEATURES), np.int64)
+    named = 0
+    for i in range(300):
+        obj, *_ = random_ending(rng, 3 + i % 4, 3)
+        g, canon, hands, leader, trick, _ = solver.layout(obj)
+        k = len(trick)
+        load_position(canon, g.n, np.array(hands, np.uint64), np.array(trick + [0], np.int64), k, st)
+        set_owners(g, st)
+        for j, c in enumerate(st.line[:k]):
+            st.owner[c] = (leader + j) % g.n
+        count = move_table(g, st, (leader + k) % g.n, leader, k, k, solver.trump(obj), cases, feats)
+        scores = (HAND_ORDER[cases[:count]] * feats[:count]).sum(axis=1)
+        assert list(scores) == sorted(scores, reverse=True), obj
+        named += np.count_nonzero(feats[:count, F_NAMED_TAKES])
+    assert named > 100
 
 
 def test_a_mosquito_decides_the_trick_in_progress(solver):

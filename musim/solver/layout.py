@@ -120,6 +120,51 @@ def check_limits(n, cards, classes, point_range, counts_tricks=False, namers=0):
         raise ValueError(f"points up to {point_range}: the table's bounds hold at most {MAX_POINTS}")
 
 
+def _check_game(n, classes, trick_bonus, team, end_bonus, counts):
+    """ValueError if make_game's game breaks a limit (check_limits), has a card that names the trump
+    below one of its class that does not, or a team that is not some of its seats."""
+    cards = sum(len(c) for c in classes)
+    named = [[len(m) > 2 and bool(m[2]) for m in c] for c in classes]
+    if any(flags != sorted(flags) for flags in named):
+        raise ValueError("a card that names the trump must rank above every other card of its class")
+    check_limits(
+        n,
+        cards,
+        len(classes),
+        sum(abs(m[1]) for c in classes for m in c)
+        + (cards // n) * abs(trick_bonus)
+        + abs(end_bonus)
+        + int(np.abs(counts).max()),
+        counts.any(),
+        sum(map(sum, named)),
+    )
+    if not team or not all(0 <= s < n for s in team):
+        raise ValueError(f"team {team}: expected some of the seats 0..{n - 1}")
+
+
+def _place_cards(classes):
+    """make_game's cards in canonical positions, class after class: (klass, power, points,
+    class_mask, namers, the canonical index of each input card as nested lists)."""
+    klass = np.full(64, -1, np.int64)
+    power = np.zeros(64, np.int64)
+    points = np.zeros(64, np.int64)
+    class_mask = np.zeros(MAX_CLASSES, np.uint64)
+    namers = np.uint64(0)
+    index = []
+    pos = 0
+    for k, members in enumerate(classes):
+        ids = []
+        for pw, pt, *flag in members:
+            klass[pos], power[pos], points[pos] = k, pw, pt
+            class_mask[k] |= np.uint64(1) << np.uint64(pos)
+            if flag and flag[0]:
+                namers |= np.uint64(1) << np.uint64(pos)
+            ids.append(pos)
+            pos += 1
+        index.append(ids)
+    return klass, power, points, class_mask, namers, index
+
+
 def make_game(
     n,
     classes,
@@ -138,43 +183,11 @@ def make_game(
     from the position on (none: 0); later_wins: the tie rule; order: the move ordering's weight
     table (ordering.py).
     Returns (game, the canonical index of each input card, as nested lists); ValueError if it
-    breaks a limit (check_limits)."""
-    cards = sum(len(c) for c in classes)
-    named = [[len(m) > 2 and bool(m[2]) for m in c] for c in classes]
-    if any(flags != sorted(flags) for flags in named):
-        raise ValueError("a card that names the trump must rank above every other card of its class")
+    breaks a limit (_check_game)."""
     counts = np.zeros(MAX_TRICKS + 1, np.int64)
     counts[: len(count_bonus)] = count_bonus[: MAX_TRICKS + 1]
-    check_limits(
-        n,
-        cards,
-        len(classes),
-        sum(abs(m[1]) for c in classes for m in c)
-        + (cards // n) * abs(trick_bonus)
-        + abs(end_bonus)
-        + int(np.abs(counts).max()),
-        counts.any(),
-        sum(map(sum, named)),
-    )
-    if not team or not all(0 <= s < n for s in team):
-        raise ValueError(f"team {team}: expected some of the seats 0..{n - 1}")
-    klass = np.full(64, -1, np.int64)
-    power = np.zeros(64, np.int64)
-    points = np.zeros(64, np.int64)
-    class_mask = np.zeros(MAX_CLASSES, np.uint64)
-    index = []
-    namers = np.uint64(0)
-    pos = 0
-    for k, members in enumerate(classes):
-        ids = []
-        for pw, pt, *flag in members:
-            klass[pos], power[pos], points[pos] = k, pw, pt
-            class_mask[k] |= np.uint64(1) << np.uint64(pos)
-            if flag and flag[0]:
-                namers |= np.uint64(1) << np.uint64(pos)
-            ids.append(pos)
-            pos += 1
-        index.append(ids)
+    _check_game(n, classes, trick_bonus, team, end_bonus, counts)
+    klass, power, points, class_mask, namers, index = _place_cards(classes)
     team_arr = np.zeros(MAX_SEATS, np.bool_)
     for s in team:
         team_arr[s] = True

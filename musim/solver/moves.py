@@ -24,14 +24,14 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import drop_lowest, lowest, popcount
 from musim.solver.frame import F_BOUND, F_COUNT, F_DEADLINE, F_IDX, F_MOVE_DEADLINE, F_NEED, F_PHASE, F_SEAT
 from musim.solver.layout import MAX_CLASSES
-from musim.solver.ordering import F_TABLE, case_score, move_case
+from musim.solver.ordering import F_TABLE, case_score, move_case, named_takes
 from musim.solver.stats import C_SMALL_CARD, S_NODES, tally
 from musim.solver.trick import beats, is_namer, legal_cards, playable_top, remaining, span, trick_winner_pos
 
 # A frame whose mover holds BUDGET_CARDS cards or more gives its first move BUDGET_FIRST
 # nodes; if they run out, each other move gets BUDGET_OTHER, and then those that ran out
-# get the rest (`bench_nodes.py --sets 6:auction:8` 17% fewer nodes; first budgets of 2**14
-# to 2**18 and other budgets of 2**8 to 2**14, or from 4 or 8 cards, within 3% of that)
+# get the rest (budget_next; docs/solver.md gives what the budgets save and what other
+# budgets did)
 BUDGET_CARDS = 6
 BUDGET_FIRST = 1 << 16
 BUDGET_OTHER = 1 << 10
@@ -134,12 +134,10 @@ def live_classes(g, st, t0, ply):
 
 
 @flat_kernel(inline="always")
-def add_named_moves(g, st, seat, k, ply, c, score, live, count):
+def add_named_moves(g, st, seat, k, ply, c, case, live, count):
     """Add namer card c's moves, one per class it may name (of the classes with no card left,
-    the first only: naming any of them decides the same), each ordered by c's `score` and by
-    whether the trick so far goes to the mover's team under that trump; returns the new count."""
-    t0 = ply - k
-    st.line[ply] = c
+    the first only: naming any of them decides the same), each scored as c's `case` with c's
+    features (st.feat) and the class's F_NAMED_TAKES; returns the new count."""
     dead_done = False
     for t in range(MAX_CLASSES):
         if not g.class_mask[t]:
@@ -148,11 +146,8 @@ def add_named_moves(g, st, seat, k, ply, c, score, live, count):
             if dead_done:
                 continue
             dead_done = True
-        sc = score
-        if k > 0:
-            w = seat - k + trick_winner_pos(g, st.line, t0, k + 1, t)
-            sc += 300 if g.team[w if w >= 0 else w + g.n] == g.team[seat] else -300
-        insert_move(st, ply, count, c, t, sc, np.uint64(1) << np.uint64(c))
+        named_takes(g, st, seat, k, ply, c, t, st.feat)
+        insert_move(st, ply, count, c, t, case_score(g.order, case, st.feat), np.uint64(1) << np.uint64(c))
         count += 1
     return count
 
@@ -249,9 +244,9 @@ def gen_moves(g, st, seat, leader, k, ply, tt_best, trump):
         prev = c
         rep = c
         keen = 0 if namer else trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class, trump)
-        score = score_move(g, st, seat, k, c, keen, outlook, trump, c == tt_best)[0]
+        score, case = score_move(g, st, seat, k, c, keen, outlook, trump, c == tt_best)
         if namer:
-            count = add_named_moves(g, st, seat, k, ply, c, score, live, count)
+            count = add_named_moves(g, st, seat, k, ply, c, case, live, count)
         else:
             insert_move(st, ply, count, c, -1, score, np.uint64(1) << np.uint64(c))
             count += 1
@@ -350,7 +345,8 @@ def budget_next(st, p, ply):
 def move_table(g, st, seat, leader, k, ply, trump, cases, feats):
     """The moves gen_moves makes of a position (st.moves[ply], in order, no table move), each
     one's case into cases[i] and features into feats[i] as it was scored (the features of its
-    group's first card): what an ordering is fitted to (benchmarks/fit_ordering.py)."""
+    group's first card, and of the class a namer's move names): what an ordering is fitted to
+    (benchmarks/fit_ordering.py)."""
     count = gen_moves(g, st, seat, leader, k, ply, -1, trump)
     outlook = trick_outlook(g, st, seat, leader, k, ply, trump)
     win_card, ws, led_class = outlook[2], outlook[3], outlook[1]
@@ -358,6 +354,8 @@ def move_table(g, st, seat, leader, k, ply, trump, cases, feats):
         c = lowest(st.groups[ply, i])
         keen = 0 if is_namer(g, c) else trick_owner_keen(g, st, seat, k, c, win_card, ws, led_class, trump)
         cases[i] = score_move(g, st, seat, k, c, keen, outlook, trump, False)[1]
+        if st.names[ply, i] >= 0:
+            named_takes(g, st, seat, k, ply, c, st.names[ply, i], st.feat)
         for f in range(st.feat.shape[0]):
             feats[i, f] = st.feat[f]
     return count

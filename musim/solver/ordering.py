@@ -7,15 +7,19 @@ surely takes the trick (SURE_MINE), one whose trick surely goes, or a later oppo
 surely take, to the other team (CHEAP), a card onto a trick the mover's team holds or a later
 teammate can surely take (MATE), a card that takes the trick for now (TAKE), the rest (DUCK).
 Its case is the kind and the mover's side (the maximising team or not); it scores its case's
-row of the game's weight table (SolverGame.order) times its features (F_*).  HAND_ORDER is the
-ordering issue 38 built by hand, and every game's; benchmarks/fit_ordering.py fits a table to
-the moves that produced the cuts of traced searches (docs/solver.md, "Move ordering").
+row of the game's weight table (SolverGame.order) times its features (F_*).  HAND_ORDER, the
+table built by hand, is every game's; benchmarks/fit_ordering.py fits a table to the moves
+that produced the cuts of traced searches (docs/solver.md, "Move ordering").
+
+Values never depend on the table, node counts do: rows made under a node limit name
+SEARCH_VERSION (version.py), so a change here that changes any node count must bump it.
 """
 
 import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import highest, popcount
+from musim.solver.trick import trick_winner_pos
 
 LEAD_SURE, LEAD, SURE_MINE, CHEAP, MATE, TAKE, DUCK = range(7)
 N_KINDS = 7
@@ -24,21 +28,25 @@ KIND_NAMES = ("lead_sure", "lead", "sure_mine", "cheap", "mate", "take", "duck")
 
 # the features of a move (card c): a constant, c's points and power, the points already on the
 # trick, whether c takes the trick for now, whether a lead goes to a teammate's top card of its
-# class, the lead's reply cost (REPLY_W per line of replies, scaled to two opponents), and
-# whether c is the table's best move of the position (set by moves.score_move)
-F_ONE, F_PTS, F_POWER, F_TRICK_PTS, F_BEATS, F_TO_MATE, F_REPLIES, F_TABLE = range(8)
-N_FEATURES = 8
-FEATURE_NAMES = ("one", "pts", "power", "trick_pts", "beats", "to_mate", "replies", "table")
+# class, the lead's reply cost (REPLY_W per line of replies, scaled to two opponents), whether c
+# is the table's best move of the position (set by moves.score_move), and for a card that names
+# the trump, played to a trick, +1 if the trick so far goes to the mover's team under the class
+# the move names, else -1 (named_takes)
+F_ONE, F_PTS, F_POWER, F_TRICK_PTS, F_BEATS, F_TO_MATE, F_REPLIES, F_TABLE, F_NAMED_TAKES = range(9)
+N_FEATURES = 9
+FEATURE_NAMES = ("one", "pts", "power", "trick_pts", "beats", "to_mate", "replies", "table", "named_takes")
 
 REPLY_W = 100  # a lead's penalty per line of replies to it, scaled to two opponents
 TABLE_FIRST = 100000  # the table's best move: first
+NAMED_TAKES_W = 300  # of a namer card's moves, those naming a trump that gives the trick to the mover's team first
 
 
 def _hand_order():
-    """Issue 38's ordering: the table's best move first, then sure leads (dearest first), leads whose
-    replies make the smallest tree, a lead to a teammate's top card; mid-trick, points onto a trick
-    the team surely takes, cheap cards to one it loses, points onto a teammate's trick, cheap
-    winners, then low discards.  The same for both sides."""
+    """The ordering built by hand: the table's best move first, then sure leads (dearest first), leads
+    whose replies make the smallest tree, a lead to a teammate's top card; mid-trick, points onto a
+    trick the team surely takes, cheap cards to one it loses, points onto a teammate's trick, cheap
+    winners, then low discards; of a namer card's moves, first those whose trump gives the trick so
+    far to the mover's team.  The same for both sides."""
     w = np.zeros((N_CASES, N_FEATURES), np.int64)
     rows = {
         LEAD_SURE: {F_ONE: 1000, F_PTS: 10, F_REPLIES: -1},
@@ -50,12 +58,12 @@ def _hand_order():
         DUCK: {F_PTS: -20, F_POWER: -1},
     }
     for kind, row in rows.items():
-        for f, v in (row | {F_TABLE: TABLE_FIRST}).items():
+        for f, v in (row | {F_TABLE: TABLE_FIRST, F_NAMED_TAKES: NAMED_TAKES_W}).items():
             w[kind, f] = w[kind + N_KINDS, f] = v
     return w
 
 
-HAND_ORDER = _hand_order()
+HAND_ORDER = _hand_order()  # every game's ordering (layout.make_game's default)
 
 
 @flat_kernel(inline="always")
@@ -96,6 +104,7 @@ def move_case(g, st, seat, k, c, keen, lost, mate_winning, beats_now, trick_pts,
     x[F_BEATS] = 1 if beats_now else 0
     x[F_TO_MATE] = 0
     x[F_REPLIES] = 0
+    x[F_NAMED_TAKES] = 0
     if k == 0:
         kind = lead_kind(g, st, seat, c, others, ruffed, x)
     elif keen > 0:
@@ -109,6 +118,18 @@ def move_case(g, st, seat, k, c, keen, lost, mate_winning, beats_now, trick_pts,
     else:
         kind = DUCK
     return kind + N_KINDS if g.team[seat] else kind
+
+
+@flat_kernel(inline="always")
+def named_takes(g, st, seat, k, ply, c, t, x):
+    """Set x[F_NAMED_TAKES] of namer card c, which `seat` plays at ply (into st.line[ply]) naming
+    class t: +1 if the trick so far, c on it, goes to seat's team under trump t, -1 if not; 0 for
+    a lead."""
+    st.line[ply] = c
+    x[F_NAMED_TAKES] = 0
+    if k > 0:
+        w = seat - k + trick_winner_pos(g, st.line, ply - k, k + 1, t)
+        x[F_NAMED_TAKES] = 1 if g.team[w if w >= 0 else w + g.n] == g.team[seat] else -1
 
 
 @flat_kernel(inline="always")

@@ -240,6 +240,156 @@ def last_trick(g, st, base, leader, won, trump):
     return best, rr
 
 
+@flat_kernel(inline="always")
+def _take_back(st, p, ply):
+    """Take frame p's current move back into its mover's hand; returns its card."""
+    c = st.moves[ply + p, st.frames[p, F_IDX]]
+    st.hands[st.frames[p, F_SEAT]] ^= np.uint64(1) << np.uint64(c)
+    return c
+
+
+@flat_kernel(inline="always")
+def _past_deadline(g, st, d, ply):
+    """Abandon frame d, entered past its deadline, storing nothing.  Past st.limit[0] (frame 0's
+    deadline) the whole search gives up: every move is taken back, st.stats[S_GAVE_UP] set, and
+    -1 returned.  Else the stack unwinds to the outermost frame whose current move's budget ran
+    out, marks that move RAN_OUT, plays the frame's next move (budget_next) and returns the frame
+    after it, to enter next."""
+    fr = st.frames
+    gave_up = st.stats[S_NODES] > fr[0, F_DEADLINE]
+    q = 0  # the outermost frame whose move's budget ran out (the search gives up: frame 0)
+    while not gave_up and fr[q + 1, F_DEADLINE] >= st.stats[S_NODES]:
+        q += 1
+    for p in range(d - 1, q - 1, -1):
+        _take_back(st, p, ply)
+    if gave_up:
+        st.stats[S_GAVE_UP] = 1
+        return -1
+    st.status[ply + q, fr[q, F_IDX]] = RAN_OUT
+    st.stats[S_BUDGET_CUTS] += 1
+    budget_next(st, q, ply + q)  # the move that ran out is still to come
+    _play(g, st, q, ply)
+    return q + 1
+
+
+@flat_kernel(inline="always")
+def _settle(g, tt, st, d, ply):
+    """Frame d decided without searching its moves, where the points left, the last trick, the
+    quick-trick and top-trump bounds or the table can: (decided, the result, its bound, the cards
+    whose rank it relied on, the table's best move or -1).  The frame is a node unless the points
+    left decide it."""
+    n = g.n
+    hands, fr = st.hands, st.frames
+    leader, k, need, avail = fr[d, F_LEADER], fr[d, F_K], fr[d, F_NEED], fr[d, F_AVAIL]
+    least = fr[d, F_LEAST]
+    won = fr[d, F_WON]
+    trump = fr[d, F_TRUMP]
+    if g.counts_tricks:  # the bonus still to come, by the tricks the side may yet win
+        left = popcount(hands[leader + k if leader + k < n else leader + k - n])
+        least += g.bonus_range[0, won, left]
+        avail += g.bonus_range[1, won, left]
+    resolved = True
+    rr = np.uint64(0)
+    tt_best = -1
+    if need <= least:
+        r, rb = True, least
+        tally(st.counts, C_TRIVIAL)
+    elif need > avail:
+        r, rb = False, avail
+        tally(st.counts, C_TRIVIAL)
+    else:
+        st.stats[S_NODES] += 1
+        resolved = False
+        r, rb = False, 0
+        # namers still held may change the trump: the bounds below assume it fixed
+        fixed = not g.namers or not (remaining(g, st) & g.namers)
+        if k == 0 and popcount(hands[leader]) == 1:
+            rb, rr = last_trick(g, st, ply + d, leader, won, trump)
+            r, resolved = rb >= need, True
+            tally(st.counts, C_LAST_TRICK)
+        elif k == 0 and fixed:
+            sure, rel = quick_points(g, st, leader, True, trump)
+            resolved, r, rb = sure_decides(g.team[leader], sure, need, least, avail)
+            if resolved:
+                tally(st.counts, C_QUICK)
+                rr = rel
+                if trump >= 0 and rel & ~g.class_mask[trump]:
+                    # if the trump winners alone decide, the proof needs no side class's cards
+                    t_sure, t_rel = quick_points(g, st, leader, False, trump)
+                    t_resolved, _, t_rb = sure_decides(g.team[leader], t_sure, need, least, avail)
+                    if t_resolved:
+                        rb, rr = t_rb, t_rel
+            else:
+                holder, sure, rel = top_trump_points(g, st, leader, trump)
+                if holder >= 0:
+                    resolved, r, rb = sure_decides(g.team[holder], sure, need, least, avail)
+                    rr = rel
+                    if not resolved:
+                        sure, rel = sole_trump_points(g, st, holder, trump)
+                        resolved, r, rb = sure_decides(g.team[holder], sure, need, least, avail)
+                        rr = rel
+                    if resolved:
+                        tally(st.counts, C_TOP_TRUMP)
+        if k == 0 and not resolved:
+            rem, tops = position_keys(g, st, leader, won, trump, st.words[d], st.key[d], st.points[d])
+            fr[d, F_TOPS] = tops
+            found, bound, idx, hint = probe(
+                tt, st.key[d], tops, st.points[d], st.words[d], st.segs, need, g.free_points
+            )
+            tally(st.counts, C_TT_PROBES)
+            if found >= 0:
+                r, rb, resolved = found == 1, bound, True
+                tally(st.counts, C_TT_HITS)
+                rr = top_cards(g, rem, top_mask_of(tt, idx))
+            elif hint >= 0:
+                tt_best = nth_bit(rem, hint)
+    return resolved, r, rb, rr, tt_best
+
+
+@flat_kernel(inline="always")
+def _expand(g, st, d, ply, tt_best):
+    """Search frame d's moves: generate them (tt_best, the table's best move, first), set up the
+    frame's bound, relied-on cards and budgets, and play the first."""
+    fr = st.frames
+    leader, k, trump = fr[d, F_LEADER], fr[d, F_K], fr[d, F_TRUMP]
+    seat = leader + k
+    if seat >= g.n:
+        seat -= g.n
+    fr[d, F_SEAT] = seat
+    fr[d, F_NODES] = st.stats[S_NODES]
+    fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best, trump)
+    oracle_first(st.oracle, st, d, ply, leader, k, fr[d, F_NEED], trump, fr[d, F_WON])
+    start_budget(st, d)
+    fr[d, F_BOUND] = -NO_BOUND_HI if g.team[seat] else NO_BOUND_HI
+    st.rel[d] = 0
+    _play(g, st, d, ply)
+
+
+@flat_kernel(inline="always")
+def _move_failed(g, st, p, ply, rb, rr):
+    """Frame p's current move failed its mover, with bound rb, resting on the cards rr: fold them
+    into the frame's bound (the best over its moves) and relied-on cards, and play its next move
+    worth trying; returns whether there was one."""
+    fr = st.frames
+    i = fr[p, F_IDX]
+    maximiser = g.team[fr[p, F_SEAT]]
+    st.rel[p] |= rr
+    fr[p, F_BOUND] = max(fr[p, F_BOUND], rb) if maximiser else min(fr[p, F_BOUND], rb)
+    st.scores[ply + p, i] = rb
+    phase = fr[p, F_PHASE]
+    if phase == FIRST:  # the first move failed within its budget: no budgets
+        fr[p, F_PHASE] = phase = PLAIN
+        fr[p, F_MOVE_DEADLINE] = fr[p, F_DEADLINE]
+    elif phase != PLAIN:
+        st.status[ply + p, i] = FAILED
+    if next_move(g, st, p, ply + p) if phase == PLAIN else budget_next(st, p, ply + p):
+        _play(g, st, p, ply)
+        return True
+    tally(st.counts, C_ALL_FAILED)
+    record_node(st.trace, st, p, ply, 0)
+    return False
+
+
 @flat_kernel
 def can_reach(g, tt, st, leader, k, need, avail, ply):
     """(can the maximising team still take `need` points from here?, the bound proven):
@@ -249,7 +399,9 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
 
     Depth-first over an explicit stack of frames (numba cannot reliably cache a
     recursive function): frame d is the position at ply `ply + d`, the current
-    trick being st.line[ply + d - k: ply + d].  Along with each result goes the set of
+    trick being st.line[ply + d - k: ply + d].  A frame is settled unsearched where it can be
+    (_settle: node evaluation apart from the search loop, as in DDS), else its moves are
+    searched (_expand).  Along with each result goes the set of
     cards whose rank it relied on (rr): a proof that a maximiser's (minimiser's) move
     works needs only that move's set, one that none works the union over all moves,
     and a trick's winner is relevant when it beat a card of its own class.  A frame
@@ -258,10 +410,9 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
     st.limit[0] the whole search gives up the same way: it returns (False, -1) with the
     position as it found it and st.stats[S_GAVE_UP] = 1, and what it stored before holds.
     """
-    n = g.n
-    hands, fr = st.hands, st.frames
+    fr = st.frames
     fr[0, F_LEADER], fr[0, F_K], fr[0, F_NEED], fr[0, F_AVAIL] = leader, k, need, avail
-    fr[0, F_LEAST] = point_range(g, hands, st.line, ply - k, k)[0]
+    fr[0, F_LEAST] = point_range(g, st.hands, st.line, ply - k, k)[0]
     fr[0, F_WON] = st.won[0]
     fr[0, F_TRUMP] = trump_in_force(g, st)
     st.trel[0] = 0
@@ -271,136 +422,33 @@ def can_reach(g, tt, st, leader, k, need, avail, ply):
     d = 0
     while True:
         if st.stats[S_NODES] > fr[d, F_DEADLINE]:
-            if st.stats[S_NODES] > fr[0, F_DEADLINE]:  # past the limit: give up the whole search
-                for p in range(d - 1, -1, -1):
-                    hands[fr[p, F_SEAT]] ^= np.uint64(1) << np.uint64(st.moves[ply + p, fr[p, F_IDX]])
-                st.stats[S_GAVE_UP] = 1
+            d = _past_deadline(g, st, d, ply)
+            if d < 0:
                 return False, -1
-            # out of budget: back to the outermost frame whose current move's budget ran out
-            q = 0
-            while fr[q + 1, F_DEADLINE] >= st.stats[S_NODES]:
-                q += 1
-            for p in range(d - 1, q - 1, -1):
-                hands[fr[p, F_SEAT]] ^= np.uint64(1) << np.uint64(st.moves[ply + p, fr[p, F_IDX]])
-            st.status[ply + q, fr[q, F_IDX]] = RAN_OUT
-            st.stats[S_BUDGET_CUTS] += 1
-            budget_next(st, q, ply + q)  # the move that ran out is still to come
-            _play(g, st, q, ply)
-            d = q + 1
             continue
-        # enter frame d: bounds, table, or expand
-        leader, k, need, avail = fr[d, F_LEADER], fr[d, F_K], fr[d, F_NEED], fr[d, F_AVAIL]
-        least = fr[d, F_LEAST]
-        won = fr[d, F_WON]
-        trump = fr[d, F_TRUMP]
-        if g.counts_tricks:  # the bonus still to come, by the tricks the side may yet win
-            left = popcount(hands[leader + k if leader + k < n else leader + k - n])
-            least += g.bonus_range[0, won, left]
-            avail += g.bonus_range[1, won, left]
-        resolved = True
-        rr = np.uint64(0)
-        if need <= least:
-            r, rb = True, least
-            tally(st.counts, C_TRIVIAL)
-        elif need > avail:
-            r, rb = False, avail
-            tally(st.counts, C_TRIVIAL)
-        else:
-            st.stats[S_NODES] += 1
-            resolved = False
-            tt_best = -1
-            # namers still held may change the trump: the bounds below assume it fixed
-            fixed = not g.namers or not (remaining(g, st) & g.namers)
-            if k == 0 and popcount(hands[leader]) == 1:
-                rb, rr = last_trick(g, st, ply + d, leader, won, trump)
-                r, resolved = rb >= need, True
-                tally(st.counts, C_LAST_TRICK)
-            elif k == 0 and fixed:
-                sure, rel = quick_points(g, st, leader, True, trump)
-                resolved, r, rb = sure_decides(g.team[leader], sure, need, least, avail)
-                if resolved:
-                    tally(st.counts, C_QUICK)
-                    rr = rel
-                    if trump >= 0 and rel & ~g.class_mask[trump]:
-                        # if the trump winners alone decide, the proof needs no side class's cards
-                        t_sure, t_rel = quick_points(g, st, leader, False, trump)
-                        t_resolved, _, t_rb = sure_decides(g.team[leader], t_sure, need, least, avail)
-                        if t_resolved:
-                            rb, rr = t_rb, t_rel
-                else:
-                    holder, sure, rel = top_trump_points(g, st, leader, trump)
-                    if holder >= 0:
-                        resolved, r, rb = sure_decides(g.team[holder], sure, need, least, avail)
-                        rr = rel
-                        if not resolved:
-                            sure, rel = sole_trump_points(g, st, holder, trump)
-                            resolved, r, rb = sure_decides(g.team[holder], sure, need, least, avail)
-                            rr = rel
-                        if resolved:
-                            tally(st.counts, C_TOP_TRUMP)
-            if k == 0 and not resolved:
-                rem, tops = position_keys(g, st, leader, won, trump, st.words[d], st.key[d], st.points[d])
-                fr[d, F_TOPS] = tops
-                found, bound, idx, hint = probe(
-                    tt, st.key[d], tops, st.points[d], st.words[d], st.segs, need, g.free_points
-                )
-                tally(st.counts, C_TT_PROBES)
-                if found >= 0:
-                    r, rb, resolved = found == 1, bound, True
-                    tally(st.counts, C_TT_HITS)
-                    rr = top_cards(g, rem, top_mask_of(tt, idx))
-                elif hint >= 0:
-                    tt_best = nth_bit(rem, hint)
-            if not resolved:
-                seat = leader + k
-                if seat >= n:
-                    seat -= n
-                fr[d, F_SEAT] = seat
-                fr[d, F_NODES] = st.stats[S_NODES]
-                fr[d, F_COUNT] = gen_moves(g, st, seat, leader, k, ply + d, tt_best, trump)
-                oracle_first(st.oracle, st, d, ply, leader, k, need, trump, won)
-                start_budget(st, d)
-                fr[d, F_BOUND] = -NO_BOUND_HI if g.team[seat] else NO_BOUND_HI
-                st.rel[d] = 0
-                _play(g, st, d, ply)
-                d += 1
-                continue
+        resolved, r, rb, rr, tt_best = _settle(g, tt, st, d, ply)
+        if not resolved:
+            _expand(g, st, d, ply, tt_best)
+            d += 1
+            continue
         # frame d is resolved with r: unwind until a parent has another move to try
         while True:
             if d == 0:
                 return r, rb
             p = d - 1
-            seat = fr[p, F_SEAT]
             i = fr[p, F_IDX]
-            c = st.moves[ply + p, i]
-            hands[seat] ^= np.uint64(1) << np.uint64(c)
+            c = _take_back(st, p, ply)
             rb += fr[p, F_NEED] - fr[d, F_NEED]  # the points the team took with the trick
             rr |= st.trel[d]
             if rr & st.groups[ply + p, i]:
                 # the proof for c needed one of the cards c stands for: it covers them only
                 # where all of them are on top
                 rr |= st.groups[ply + p, i]
-            maximiser = g.team[seat]
-            if r != maximiser:
-                # this move fails the mover: the node's bound is the best over its moves
-                st.rel[p] |= rr
-                fr[p, F_BOUND] = max(fr[p, F_BOUND], rb) if maximiser else min(fr[p, F_BOUND], rb)
-                st.scores[ply + p, i] = rb
-                phase = fr[p, F_PHASE]
-                if phase == FIRST:  # the first move failed within its budget: no budgets
-                    fr[p, F_PHASE] = phase = PLAIN
-                    fr[p, F_MOVE_DEADLINE] = fr[p, F_DEADLINE]
-                elif phase != PLAIN:
-                    st.status[ply + p, i] = FAILED
-                if next_move(g, st, p, ply + p) if phase == PLAIN else budget_next(st, p, ply + p):
-                    _play(g, st, p, ply)
+            if r != g.team[fr[p, F_SEAT]]:
+                if _move_failed(g, st, p, ply, rb, rr):
                     d = p + 1
                     break
-                tally(st.counts, C_ALL_FAILED)
-                record_node(st.trace, st, p, ply, 0)
-                c = -1
-                rr = st.rel[p]
-                rb = fr[p, F_BOUND]
+                c, rr, rb = -1, st.rel[p], fr[p, F_BOUND]
             else:  # this move settles the node
                 tally(st.counts, C_FIRST_MOVE if i == 0 else C_LATER_MOVE)
                 record_node(st.trace, st, p, ply, 1)

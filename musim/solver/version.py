@@ -8,7 +8,7 @@ and what their rows hold.  So the keys of rows made under a node limit carry SEA
 counts bumps it: saved rows of another search are then not taken as this one's.
 """
 
-SEARCH_VERSION = 2  # 2: table entries of 74.5 bytes (issue 51)
+SEARCH_VERSION = 2  # 2: table entries of 74.5 bytes
 
 
 def node_count_params(tt_mb):
