@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import prefaulted
 from ordering import parse_budget, position, replay, search, solver_with
 
-from musim.solver.ordering import HAND_ORDER
+from musim.solver.ordering import DEFAULT_ORDER
 from musim.solver.search import make_state
 from musim.solver.tt import DEFAULT_MB, make_table
 
@@ -148,8 +148,8 @@ def main():
         old = read_csv(a.compare, FIELDS[:6]) if a.compare else None
         order = np.load(a.order) if a.order else None
         budget = parse_budget(a.budget) if a.budget else None
-        if order is not None and order.shape != HAND_ORDER.shape:
-            raise ValueError(f"{a.order}: a weight table is {HAND_ORDER.shape}, not {order.shape}")
+        if order is not None and order.shape != DEFAULT_ORDER.shape:
+            raise ValueError(f"{a.order}: a weight table is {DEFAULT_ORDER.shape}, not {order.shape}")
     except (OSError, ValueError) as exc:
         ap.error(str(exc))
     tmp = a.csv + ".tmp" if a.csv else None

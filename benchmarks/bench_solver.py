@@ -63,7 +63,7 @@ from musim.games.mu import solve as mu_solve
 from musim.games.mu.solve import MuSolver
 from musim.games.mu.solver_layout import MuSolverSetup
 from musim.solver.layout import fill_point_masks
-from musim.solver.ordering import HAND_ORDER
+from musim.solver.ordering import DEFAULT_ORDER
 from musim.solver.search import NO_DEADLINE
 from musim.solver.solve import solve_bounds
 from musim.solver.stats import COUNT_NAMES, S_NODES, S_SEARCHES, S_TRICKS, clear_stats, stats_record
@@ -399,8 +399,8 @@ def main():
         order = np.load(a.order) if a.order else None
     except (OSError, ValueError) as exc:
         ap.error(f"--order: {exc}")
-    if order is not None and order.shape != HAND_ORDER.shape:
-        ap.error(f"--order: a weight table is {HAND_ORDER.shape}, not {order.shape}")
+    if order is not None and order.shape != DEFAULT_ORDER.shape:
+        ap.error(f"--order: a weight table is {DEFAULT_ORDER.shape}, not {order.shape}")
     try:
         budget = parse_budget(a.budget) if a.budget else None
     except ValueError as exc:

@@ -8,12 +8,12 @@ row of weights per case.  The fit is a pairwise ranking: the cutting move should
 each move tried before it (those failed), a pair weighing the nodes wasted on them to the
 power --power; where today's first move produced the cut, it should stay above the others
 (weighing the node's nodes likewise, times --keep).  It starts from today's ordering
-(HAND_ORDER at the temperature that fits the pairs best) and is pulled back towards it
+(DEFAULT_ORDER at the temperature that fits the pairs best) and is pulled back towards it
 (--ridge), so where the cuts say nothing the hand ordering stands.
 
 Prints, for the fitting and the held-out searches (every --holdout-th search), the share of the
 nodes' waste where the cutting move would now come first, and the weights as integers in
-HAND_ORDER's units (for ordering.py); --evaluate N runs N held-out searches again under both
+DEFAULT_ORDER's units (for ordering.py); --evaluate N runs N held-out searches again under both
 orderings and prints their nodes.
 
 Usage: python benchmarks/fit_ordering.py --cuts /tmp/cuts.npz [--ridge 1e-3] [--out weights.npy]
@@ -31,7 +31,7 @@ from ordering import position
 
 from musim.games.mu.solve import MuSolver
 from musim.solver.moves import move_table
-from musim.solver.ordering import FEATURE_NAMES, HAND_ORDER, KIND_NAMES, N_CASES, N_FEATURES, N_KINDS
+from musim.solver.ordering import DEFAULT_ORDER, FEATURE_NAMES, KIND_NAMES, N_CASES, N_FEATURES, N_KINDS
 from musim.solver.search import set_owners
 from musim.solver.trace import (
     R_CARD,
@@ -165,12 +165,12 @@ def pair_loss(w, case, x, better, worse, weight):
 
 
 def fit(nodes, power, keep_w, ridge):
-    """(fitted weights per raw feature, in HAND_ORDER's units, float; the hand temperature)."""
+    """(fitted weights per raw feature, in DEFAULT_ORDER's units, float; the hand temperature)."""
     case, x = nodes[0], nodes[1].astype(float)
     better, worse, weight = pairs(nodes, power, keep_w)
     scale = np.maximum(np.abs(x).max(axis=0), 1.0)
     xs = x / scale
-    hand = HAND_ORDER * scale
+    hand = DEFAULT_ORDER * scale
     temp = min((2.0**t for t in range(-2, 14)), key=lambda t: pair_loss(hand / t, case, xs, better, worse, weight)[0])
     prior = hand / temp
     total = weight.sum()
@@ -241,7 +241,7 @@ def main():
     weights = np.round(w).astype(np.int64)
     print(f"{len(train[4]):,} nodes to fit on, {len(test[4]):,} held out; hand ordering at temperature {temp:g}")
     for name, part in (("fitted on", train), ("held out", test)):
-        (h_caught, h_wrong), (f_caught, f_wrong) = waste_caught(HAND_ORDER, part), waste_caught(weights, part)
+        (h_caught, h_wrong), (f_caught, f_wrong) = waste_caught(DEFAULT_ORDER, part), waste_caught(weights, part)
         print(
             f"  {name}: waste at nodes whose cut now comes first {h_caught:.1%} today, {f_caught:.1%} fitted; "
             f"nodes at nodes whose cut does not come first {h_wrong:.1%} today, {f_wrong:.1%} fitted"
@@ -252,7 +252,7 @@ def main():
     if a.evaluate:
         specs = [(*str(data["sets"][s]).split(":"), seed, index, need) for s, seed, index, need in keys]
         specs = specs[:: a.holdout][: a.evaluate]
-        old, new = search_nodes(specs, HAND_ORDER), search_nodes(specs, weights)
+        old, new = search_nodes(specs, DEFAULT_ORDER), search_nodes(specs, weights)
         ratio = np.exp(np.mean(np.log(np.maximum(new, 1) / np.maximum(old, 1))))
         print(f"held-out searches: {len(specs)}, nodes today {old.sum():,}, fitted {new.sum():,}; geomean {ratio:.3f}")
         for spec, o, n in zip(specs, old, new, strict=True):

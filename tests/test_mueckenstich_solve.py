@@ -16,7 +16,7 @@ from musim.core.deck import MUECKENSTICH as DECK
 from musim.games.mueckenstich.solve import MueckenstichSolver
 from musim.games.seat_solve import load_position
 from musim.solver.moves import move_table
-from musim.solver.ordering import F_NAMED_TAKES, HAND_ORDER, N_FEATURES
+from musim.solver.ordering import DEFAULT_ORDER, F_NAMED_TAKES, N_FEATURES
 from musim.solver.search import set_owners
 from musim.solver.tt import make_table
 
@@ -134,7 +134,7 @@ def test_move_table_scores_each_named_trump(solver):
         for j, c in enumerate(st.line[:k]):
             st.owner[c] = (leader + j) % g.n
         count = move_table(g, st, (leader + k) % g.n, leader, k, k, solver.trump(obj), cases, feats)
-        scores = (HAND_ORDER[cases[:count]] * feats[:count]).sum(axis=1)
+        scores = (DEFAULT_ORDER[cases[:count]] * feats[:count]).sum(axis=1)
         assert list(scores) == sorted(scores, reverse=True), obj
         named += np.count_nonzero(feats[:count, F_NAMED_TAKES])
     assert named > 100

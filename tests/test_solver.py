@@ -17,7 +17,7 @@ from musim.core import bits
 from musim.core.cards import CARD_TEXT, N_CARDS, type_text
 from musim.games.mu.solve import MuSolver
 from musim.solver.moves import move_table
-from musim.solver.ordering import HAND_ORDER, N_FEATURES
+from musim.solver.ordering import DEFAULT_ORDER, N_FEATURES
 from musim.solver.search import NO_DEADLINE, available, set_owners
 from musim.solver.solve import solve, solve_bounds
 from musim.solver.stats import S_BUDGET_CUTS, S_GAVE_UP, S_NODES
@@ -176,7 +176,7 @@ def test_values_do_not_depend_on_the_ordering(solver):
         n = 3 + i % 4
         obj, args = random_position(rng, n, {3: 4, 4: 3, 5: 2, 6: 2}[n], mid_trick=i % 2 == 1)
         setup, _, leader, trick = solver.load(obj)
-        order = np_rng.integers(-1000, 1000, HAND_ORDER.shape)
+        order = np_rng.integers(-1000, 1000, DEFAULT_ORDER.shape)
         g = setup.game._replace(order=order)
         assert solve(g, solver.tt, solver.st, leader, len(trick)) == dd_value(*args)[0], (obj, order)
 
@@ -198,7 +198,7 @@ def test_move_table_gives_each_move_its_score():
         for j, c in enumerate(st.line[:k]):
             st.owner[c] = (leader + j) % n
         count = move_table(g, st, (leader + k) % n, leader, k, k, -1 if g.namers else g.trump_class, cases, feats)
-        scores = (HAND_ORDER[cases[:count]] * feats[:count]).sum(axis=1)
+        scores = (DEFAULT_ORDER[cases[:count]] * feats[:count]).sum(axis=1)
         assert list(scores) == sorted(scores, reverse=True), obj
         ranked += count > 1 and len(set(scores)) > 1
     assert ranked > 200

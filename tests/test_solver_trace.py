@@ -15,7 +15,7 @@ from common import positions  # noqa: E402
 from ordering import load_cut, load_record, needs, replay, search, solver_with  # noqa: E402
 
 from musim.games.bridge.solve import BridgeSolver  # noqa: E402
-from musim.solver.ordering import HAND_ORDER  # noqa: E402
+from musim.solver.ordering import DEFAULT_ORDER  # noqa: E402
 from musim.solver.search import available, can_reach, make_state  # noqa: E402
 from musim.solver.stats import S_NODES  # noqa: E402
 from musim.solver.trace import (  # noqa: E402
@@ -150,10 +150,10 @@ def test_collected_cuts_load_back_and_classify(tmp_path, tt):
     weights = tmp_path / "w.npy"
     fit = run_script("fit_ordering.py", "--cuts", out, "--ridge", "1e9", "--holdout", "2", "--out", weights)
     assert fit.returncode == 0, fit.stderr
-    assert np.array_equal(np.load(weights), HAND_ORDER)
+    assert np.array_equal(np.load(weights), DEFAULT_ORDER)
     fit = run_script("fit_ordering.py", "--cuts", out, "--ridge", "1e-3", "--holdout", "2", "--out", weights)
     assert fit.returncode == 0, fit.stderr
-    assert np.load(weights).shape == HAND_ORDER.shape and not np.array_equal(np.load(weights), HAND_ORDER)
+    assert np.load(weights).shape == DEFAULT_ORDER.shape and not np.array_equal(np.load(weights), DEFAULT_ORDER)
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ from collections import namedtuple
 import numpy as np
 
 from musim.compile.jit import flat_kernel
-from musim.solver.ordering import HAND_ORDER
+from musim.solver.ordering import DEFAULT_ORDER
 
 MAX_SEATS = 8
 MAX_CLASSES = 8
@@ -174,7 +174,7 @@ def make_game(
     end_bonus=0,
     count_bonus=(),
     later_wins=False,
-    order=HAND_ORDER,
+    order=DEFAULT_ORDER,
 ):
     """Build a SolverGame from `classes`: a list (one per class) of lists of (power, points), or
     (power, points, True) for a card that names the trump (SolverGame.namers), each sorted by

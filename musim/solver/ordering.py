@@ -7,7 +7,7 @@ surely takes the trick (SURE_MINE), one whose trick surely goes, or a later oppo
 surely take, to the other team (CHEAP), a card onto a trick the mover's team holds or a later
 teammate can surely take (MATE), a card that takes the trick for now (TAKE), the rest (DUCK).
 Its case is the kind and the mover's side (the maximising team or not); it scores its case's
-row of the game's weight table (SolverGame.order) times its features (F_*).  HAND_ORDER, the
+row of the game's weight table (SolverGame.order) times its features (F_*).  DEFAULT_ORDER, the
 table built by hand, is every game's; benchmarks/fit_ordering.py fits a table to the moves
 that produced the cuts of traced searches (docs/solver.md, "Move ordering").
 
@@ -63,7 +63,7 @@ def _hand_order():
     return w
 
 
-HAND_ORDER = _hand_order()  # every game's ordering (layout.make_game's default)
+DEFAULT_ORDER = _hand_order()  # every game's ordering (layout.make_game's default)
 
 
 @flat_kernel(inline="always")

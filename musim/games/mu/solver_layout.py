@@ -23,7 +23,7 @@ from musim.solver.layout import (
     fill_point_masks,
     tied_mask,
 )
-from musim.solver.ordering import HAND_ORDER
+from musim.solver.ordering import DEFAULT_ORDER
 
 TT_BUCKET = 256  # transposition-table entries per bucket (tt.new_generation): 512 finds ~3% fewer
 # nodes but scans twice as long (bench_solver.py 3 players auction contracts: median 58 ms with
@@ -92,7 +92,7 @@ def make_layout():
         no_bonus=z(MAX_TRICKS + 1, np.int64),
         no_range=z((2, MAX_TRICKS + 1, MAX_TRICKS + 1), np.int64),
         team=z(MAX_SEATS, np.bool_),
-        order=HAND_ORDER.copy(),
+        order=DEFAULT_ORDER.copy(),
     )
 
 
