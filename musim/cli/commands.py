@@ -39,6 +39,12 @@ def compile_notice(what):
     notice(f"musim: compiling {name} for first use, about {seconds} s; `{command}` does it ahead", _say)
 
 
+def play_notice(play):
+    """compile_notice of a command that plays by `play` (the --play text): exact play, the search
+    player, or the other kernels."""
+    compile_notice(EXACT if plays_exactly(play) else SEARCH_PLAYER if searches(play) else KERNELS)
+
+
 def _say(text):
     """A line above any progress bar on the process's own stderr: the notice concerns the process
     (its kernel cache), not the command's output, which a caller may capture (click's CliRunner,
@@ -403,7 +409,7 @@ def run(
         scheduler=scheduler,
     )
     g = get_game(game)
-    compile_notice(EXACT if plays_exactly(play) else SEARCH_PLAYER if searches(play) else KERNELS)
+    play_notice(play)
     lines = execute(
         spec,
         progress=sys.stderr.isatty() if progress is None else progress,

@@ -27,6 +27,14 @@ def flat_kernel(fn=None, **options):
     return compile_once(compile_per_type(njit(cache=True, _nrt=False, **options)(fn)))
 
 
+def kernel(fn=None, **options):
+    """njit(cache=True) for a kernel that allocates (numba's reference counting on), compiled once
+    per machine at a time (musim.compile.once); usable bare or with options (nogil=...)."""
+    if fn is None:
+        return lambda f: kernel(f, **options)
+    return compile_once(njit(cache=True, **options)(fn))
+
+
 class ScratchFull(Exception):
     """A kernel's scratch list ran out of room.  The lists that grow with the position (the buys
     of a Zwickern table, the catches of a Safarü one) have no bound the rules set: their callers

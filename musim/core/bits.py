@@ -16,7 +16,7 @@ from llvmlite import binding, ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from musim.compile.once import compile_once
+from musim.compile.jit import kernel
 
 
 @intrinsic
@@ -122,8 +122,7 @@ def drop_lowest(x):
     return x & (x - np.uint64(1))
 
 
-@compile_once
-@njit(cache=True)
+@kernel
 def nth_bit(x, n):
     """Index of the n-th (0-based) set bit of x, counting from the lowest."""
     for _ in range(n):
@@ -171,8 +170,7 @@ def any_set(masks, n):
     return False
 
 
-@compile_once
-@njit(cache=True)
+@kernel
 def mask_sum(mask, table):
     """The sum of table[i] over the set bits i of mask (the points of a set of cards)."""
     total = 0

@@ -18,10 +18,10 @@ tracing or oracle state gets a search compiled apart.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
-from musim.compile.jit import flat_kernel
+from musim.compile.jit import flat_kernel, kernel
 from musim.solver.frame import F_AVAIL, F_COUNT, F_IDX, F_K, F_LEADER, F_LEAST, F_NEED, F_NODES, F_SEAT, F_TRUMP, F_WON
 from musim.solver.layout import MAX_SEATS
 from musim.solver.stats import S_NODES
@@ -187,7 +187,7 @@ def _record_node(trace, st, p, ply, cut):
     return record
 
 
-@njit(cache=True)
+@kernel
 def fill_oracle(oracle, rec, hands):
     """Put every cut record's (card, named) into the oracle under its node's key (a later record
     of the same key replaces an earlier: either settles the node)."""

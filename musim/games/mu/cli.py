@@ -19,7 +19,7 @@ from musim.cli.options import (
 from musim.engine.errors import SpecError
 from musim.engine.seats import plays_exactly
 from musim.games import mu
-from musim.games.mu.params import DEFAULT_AUCTION
+from musim.games.mu.params import DEFAULT_AUCTION, QUESTIONS
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
 from musim.play.search_budget import WORLDS, searches
@@ -54,7 +54,7 @@ def question_option(what):
     """`--question` of the commands whose statistics may ask double-dummy play less than the value."""
     return click.option(
         "--question",
-        type=click.Choice(["value", "reach"]),
+        type=click.Choice(QUESTIONS),
         default="value",
         show_default=True,
         help=f"With --play dd: solve each play's team points (value), or only ask whether the team "
@@ -115,12 +115,15 @@ def read_targets(path, players):
 
 def mu_params(**options):
     """The MuParams of a command's options (params.py), its rules' SpecError as a usage error."""
+    from musim.cli.commands import play_notice
     from musim.games.mu.params import MuParams
 
     try:
-        return MuParams(**options)
+        params = MuParams(**options)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
+    play_notice(params.play)
+    return params
 
 
 def table_texts(rows, players):

@@ -7,9 +7,8 @@ by simulate.play_contract: the same play, trump and scoring kernels as
 """
 
 import numpy as np
-from numba import njit
 
-from musim.compile.jit import flat_kernel
+from musim.compile.jit import flat_kernel, kernel
 from musim.core.bits import bit, popcount
 from musim.core.cards import DECK, DECK_3P, N_TYPES, TYPE_MASK
 from musim.core.deal import deal_cards
@@ -91,7 +90,7 @@ def _team_points(n, hands, chief, partner, t, vt, play_policy, state, card_point
     return _replay(n, hands, chief, partner, t, vt, play_policy, state, card_points, ws)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def fit_samples(n, seed, start, count, feats, kinds, team, play_policy, ws):
     """Data for the hand model: deal k (k = start..) makes seat 0 chief naming, in turn, every
     type it holds and `none`; a uniformly drawn other seat is vice (4+ players) naming the type
@@ -121,7 +120,7 @@ def fit_samples(n, seed, start, count, feats, kinds, team, play_policy, ws):
             team[row] = _team_points(n, hands, 0, partner, t, vt, play_policy, state, card_points, ws, ws.dd)
 
 
-@njit(cache=True)
+@kernel
 def deal_others(n, seat, hand, rest, state, hands):
     """`seat` holds `hand`; the cards of `rest` go uniformly to the other seats in seat order
     (rest is reshuffled from its sorted order, so a sample depends on its stream alone)."""
@@ -190,7 +189,7 @@ def _play_chief(n, hands, chief, vice, vt, t, laid, hindsight, reach, low, top, 
     return best, best_chief
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def bid_samples(
     n,
     hand,
@@ -321,7 +320,7 @@ def chief_score(n, bid, t, team, chief, card_points, scores, targets):
     return made, scores[0]
 
 
-@njit(cache=True)
+@kernel
 def score_bids(n, trumps, column, team, chief_points, made, score, targets):
     """made[i, j, b-1] and score[i, j, b-1]: whether sample i makes bid b with trump trumps[j],
     and the chief's deal score (rules.score_played against the table `targets`), from the play
@@ -346,7 +345,7 @@ def score_bids(n, trumps, column, team, chief_points, made, score, targets):
 AS_CHIEF, OUTBID, EKLAT = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def auction_samples(
     n, hand, seat, dealer, rest, seed, start, count, trumps, play_policy, auction, hindsight, play, end, score, ws
 ):
@@ -417,7 +416,7 @@ def auction_samples(
 UNRESOLVED_RANK = -1  # strength(): a search past the node limit left the seat's level unknown
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def strength(n, hands, play_policy, best_rank, ws):
     """Pure strength: best_rank[i, c] = the highest bid whose target seat c, as chief of deal i
     (no vice), reaches with its best trump and best partner; UNRESOLVED_RANK if a search gave
