@@ -28,12 +28,12 @@ CHUNK_SEARCH_DEALS = 1024  # seconds a chunk with search seats: every worker get
 CHUNK_MATCHES = 64
 
 
-def node_limit_columns(params):
+def node_limit_columns(play, node_limit):
     """(bounds, limited): does a node limit give deal rows dd_low and dd_high (every seat plays dd:
     one start solve of the whole deal), or dd_cards_limited (dd at some seats only: each card's
     searches, ddplay.dd_seat_card)?"""
-    seats = {p.strip() for p in params.play.split(",")}
-    limited = params.node_limit > 0 and EXACT_PLAY in seats
+    seats = {p.strip() for p in play.split(",")}
+    limited = node_limit > 0 and EXACT_PLAY in seats
     return limited and seats == {EXACT_PLAY}, limited and seats != {EXACT_PLAY}
 
 
@@ -71,7 +71,7 @@ def simulate_deal_chunk(params, seed, start, count):
     bid_policy, play_policy = sim.policy_codes(params)
     policy = sim.run_policy(bid_policy, play_policy)
     dd = DD in play_policy
-    ch = DealChunk(params.players, start, count, dd, *node_limit_columns(params))
+    ch = DealChunk(params.players, start, count, dd, *node_limit_columns(params.play, params.node_limit))
     ws = sim.workspace_of(params, params.question)
     if not dd:
         for first, stop in slices(count):  # the progress bar moves within the chunk
@@ -146,12 +146,14 @@ def deals_per_chunk(play):
 
 
 def job(spec):
-    """The engine's Job for a `musim run --game mu` spec (deals or matches)."""
-    params = MuParams.of_spec(spec)
+    """The engine's Job for a `musim run --game mu` spec (deals or matches); a spec without
+    players (docs/formats.md's template schema, io/formats_doc.py) gets a Job that only describes."""
+    params = None if spec.players is None else MuParams.of_spec(spec)
     if spec.mode == "matches":
         simulate = partial(simulate_match_chunk, params, spec.seed)
         return Job(CHUNK_MATCHES, simulate, columns.match_batch, columns.MATCH_SCHEMA)
-    schema = columns.deal_schema(spec.players, plays_exactly(spec.play), *node_limit_columns(params))
+    limits = node_limit_columns(spec.play, spec.options["node_limit"])
+    schema = columns.deal_schema(spec.players, plays_exactly(spec.play), *limits)
     simulate = partial(simulate_deal_chunk, params, spec.seed)
     return Job(deals_per_chunk(spec.play), simulate, columns.deal_batch, schema, columns.DICTIONARY_COLUMNS)
 
