@@ -203,7 +203,7 @@ def execute(spec, progress=False, started=lambda: None, notify=lambda text: None
     shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
     unit = spec.mode if spec.mode == "matches" else getattr(summary, "UNIT", "deal") + "s"  # Safarü: games
     resumed = f"; {spec.count - remaining:,} {unit} were already written" if resume else ""
-    compiling = f"; {compiled:.1f} s of compiling or loading kernels not counted" if compiled >= 0.05 else ""
+    compiling = f"; {compiled:.1f} s of compiling kernels not counted" if compiled >= 0.05 else ""
     yield f"{_engine_text(spec)}, {elapsed:.2f} s ({shown} {unit}/s{resumed}{compiling}), written to {spec.out}"
 
 
