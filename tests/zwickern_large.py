@@ -10,8 +10,8 @@ search over the items, so that only legal buys are drawn, without listing them.
 import numpy as np
 
 from musim.games.zwickern import record, rules
-from musim.games.zwickern.rules import BUILD, BUY, HIGH, LAY, LOW, TABLE
-from musim.games.zwickern.simulate import CARDS, deal_hands, make_workspace, turn
+from musim.games.zwickern.rules import BUILD, BUY, HIGH, LAY, LOW
+from musim.games.zwickern.simulate import CARDS, deal_hands, make_workspace, open_deal, turn
 
 
 def large_table_record(players, seed, buy=0.1, build=0.05, more=0.5):
@@ -25,10 +25,7 @@ def large_table_record(players, seed, buy=0.1, build=0.05, more=0.5):
     ws = make_workspace()
     rules.clear(ws.table)
     first = (dealer + 1) % players
-    pos = int(deal_hands(players, first, deck, 0, ws.held))
-    for k in range(TABLE):
-        rules.lay(ws.table, deck[pos + k])
-    pos += TABLE
+    pos = int(open_deal(players, first, deck, ws.held, ws.table))
     moves = []
     while True:
         seat = first

@@ -14,7 +14,7 @@ from musim.core.deck import ZWICKERN as DECK
 from musim.games.zwickern import check, rules
 from musim.games.zwickern.points import DEFAULT, PointsError, parse
 from musim.games.zwickern.rules import ACTIONS, BUILD, BUY, HAND, HIGH, LAY, LOW, PARTS, TABLE
-from musim.games.zwickern.simulate import CARDS, deal_hands, make_workspace, simulate_deals, turn
+from musim.games.zwickern.simulate import CARDS, deal_hands, make_workspace, open_deal, simulate_deals, turn
 from musim.io import records
 from musim.io.batch import InputError
 
@@ -41,10 +41,7 @@ def replay(obj, trace=None):
     ws = make_workspace(points)
     rules.clear(ws.table)
     first = (dealer + 1) % n
-    pos = int(deal_hands(n, first, deck, 0, ws.held))
-    for k in range(TABLE):
-        rules.lay(ws.table, deck[pos + k])
-    pos += TABLE
+    pos = int(open_deal(n, first, deck, ws.held, ws.table))
     walked = []
     while True:
         if trace is not None:

@@ -94,6 +94,16 @@ def deal_hands(n, first, deck, pos, held):
 
 
 @flat_kernel
+def open_deal(n, first, deck, held, table):
+    """A deal's start: HAND cards to each seat from `first`, then TABLE cards face up on the
+    (cleared) table.  Returns the stock's next position."""
+    pos = deal_hands(n, first, deck, 0, held)
+    for k in range(TABLE):
+        lay(table, deck[pos + k])
+    return pos + TABLE
+
+
+@flat_kernel
 def turn(n, seat, card, action, cards, value, ws):
     """Play one (legal) move of `seat`: the card leaves the hand; a buy wins the cards taken and
     the played card, and a Zwick when it clears the table."""
@@ -123,10 +133,7 @@ def play_deal(n, dealer, seat_policy, deck, state, ws):
         for k in range(ws.parts.shape[1]):
             ws.parts[s, k] = 0
     first = (dealer + 1) % n
-    pos = deal_hands(n, first, deck, 0, held)
-    for _ in range(TABLE):
-        lay(t, deck[pos])
-        pos += 1
+    pos = open_deal(n, first, deck, held, t)
     turns = 0
     while True:
         seat = first
