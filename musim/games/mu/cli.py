@@ -474,7 +474,7 @@ def seek_rounds(base, start, seed, sizes, rounds, alpha, how):
         return {n: r.hist for n, r in played[-1].items()}
 
     points = {n: target_tables.points_in_play(n) for n in start}
-    return fixed_point.seek(measure, start, points, rounds, alpha, seed), played
+    return fixed_point.seek(measure, start, points, rounds, alpha, seed, n_deals), played
 
 
 def echo_rounds(traces, files, out, seconds):

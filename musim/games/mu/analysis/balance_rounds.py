@@ -16,7 +16,8 @@ VERDICTS = {
     "balanced": "balanced: every judged level's target lies within its fair target's 95% interval",
     "cycle": "stopped on a cycle: the next table is one an earlier round played",
     "not balanced": "not balanced after the last round",
-    "no proposal": "stopped: no level had the deals the criterion needs",
+    "collapsed": "collapsed: fair, or nothing to judge, only on levels holding under half the deals "
+    "(most deals end unplayed: the table is beyond the bidders' reach)",
 }
 
 

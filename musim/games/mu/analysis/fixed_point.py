@@ -28,6 +28,7 @@ MIN_DEALS = 30  # a level with fewer deals has no root: its target is extrapolat
 MEASURED = 300  # a level with fewer deals (and at least MIN_DEALS) is marked `too few deals`
 BOOTSTRAP = 400  # resamples of a level's histogram for the intervals (95%: their 2.5 and 97.5 percentiles)
 BASES = ("measured", "too few deals", "extrapolated")
+COVER = 0.5  # a table is judged balanced only when its judged levels hold this share of the deals
 
 
 def histogram(levels, points, bids, kinds, team):
@@ -49,7 +50,7 @@ def gains(b, counts, lower):
     """Delta_b(t) for every target t = 0..points (meaningful for t > lower) from the level's
     histogram counts[..., a, X]; lower: T[b-1] (ignored at level 1).  Leading axes: resamples."""
     made, short, both = _pays(b)
-    lower = 0 if b == 1 else lower
+    lower = 0 if b == 1 else min(lower, counts.shape[-1] - 1)
     tail = np.flip(np.cumsum(np.flip(counts, -1), -1), -1)  # tail[..., a, t]: deals with X >= t
     total = counts.sum(-1)
     above = tail[..., lower, None]  # X >= T[b-1]
@@ -138,7 +139,8 @@ def propose(hist, table, seed):
     upward, each such level's root given the proposed level below (its interval by the bootstrap,
     that level held), each other level continued from the one below along the slope of the
     proposed levels with data (the table in force's mean slope while there are fewer than two),
-    and the levels below the first continued down; then made strictly rising within the points."""
+    and the levels below the first continued down (the first found again given them); then made
+    strictly rising within the points."""
     levels, points = hist.shape[0] - 1, hist.shape[2] - 1
     deals = hist.sum((1, 2))
     data = [b for b in range(1, levels + 1) if deals[b] >= MIN_DEALS]
@@ -146,20 +148,30 @@ def propose(hist, table, seed):
         return None
     fallback = max((table[-1] - table[0]) / max(levels - 1, 1), 1.0)
     out, low, high = np.zeros(levels + 1, np.int64), np.full(levels + 1, np.nan), np.full(levels + 1, np.nan)
-    done = {}
-    for b in range(data[0], levels + 1):
-        lower = int(out[b - 1])
-        if deals[b] >= MIN_DEALS:
-            out[b] = roots(b, hist[b], lower, levels, points)[0]
-            low[b], high[b] = _interval(roots(b, resamples(hist[b], _rng(seed, b)), lower, levels, points)[0])
-            done[b] = (out[b], deals[b])
-        else:
-            out[b] = round(out[b - 1] + _slope(done, fallback))
-    slope = _slope(done, fallback)
-    for b in range(data[0] - 1, 0, -1):
-        out[b] = round(out[b + 1] - slope)
+    first = data[0]
+    out[first - 1] = table[first - 2] if first > 1 else 0  # the level below the first, as in force for now
+    slope = _slope(_upward(hist, out, low, high, first, fallback, seed), fallback)
+    for b in range(first - 1, 0, -1):  # continued down, at least 0, 1, 2, ...: rising keeps them
+        out[b] = max(round(out[b + 1] - slope), b - 1)
+    slope = _slope(_upward(hist, out, low, high, first, fallback, seed), fallback)  # given those
     targets = rising(out[1:], points)
     return Proposal(targets, low[1:], high[1:], [basis(int(k)) for k in deals[1:]], slope)
+
+
+def _upward(hist, out, low, high, first, fallback, seed):
+    """Fill out[b], low[b], high[b] from level `first` up (propose); returns {bid: (target, deals)}
+    of the levels with data."""
+    levels, points = hist.shape[0] - 1, hist.shape[2] - 1
+    done = {}
+    for b in range(first, levels + 1):
+        lower, counts = int(out[b - 1]), hist[b]
+        if counts.sum() >= MIN_DEALS:
+            out[b] = roots(b, counts, lower, levels, points)[0]
+            low[b], high[b] = _interval(roots(b, resamples(counts, _rng(seed, b)), lower, levels, points)[0])
+            done[b] = (out[b], counts.sum())
+        else:
+            out[b] = min(round(out[b - 1] + _slope(done, fallback)), points - (levels - b))
+    return done
 
 
 def rising(targets, points):
@@ -192,15 +204,16 @@ def is_fair(judged):
 
 Trace = namedtuple("Trace", "rounds verdict final")
 Trace.__doc__ = """The loop of one player count: rounds, a list of (table, judged, proposal) per
-round played; verdict: `balanced`, `cycle`, `not balanced` (K rounds) or `no proposal`; final:
+round played; verdict: `balanced`, `cycle`, `not balanced` (K rounds) or `collapsed` (fair, or
+nothing to propose, on levels holding less than COVER of the deals: most end unplayed); final:
 the table it proposes (the balanced one, or the next it would play)."""
 
 
 class Seeker:
     """The damped fixed-point loop of one player count's table (module doc, docs/players.md)."""
 
-    def __init__(self, table, points, alpha, seed):
-        self.table, self.points, self.seed = list(table), points, seed
+    def __init__(self, table, points, alpha, seed, deals):
+        self.table, self.points, self.seed, self.deals = list(table), points, seed, deals
         self.alpha = np.full(len(table), float(alpha))
         self.signs = np.zeros(len(table), np.int64)
         self.seen, self.rounds, self.verdict = [tuple(table)], [], None
@@ -211,11 +224,9 @@ class Seeker:
         judged = judged_in_force(hist, self.table, self.seed)
         proposal = propose(hist, self.table, self.seed)
         self.rounds.append((self.table, judged, proposal))
-        if is_fair(judged):
-            self.verdict = "balanced"
-            return
-        if proposal is None:
-            self.verdict = "no proposal"
+        covered = judged.deals[judged.deals >= MIN_DEALS].sum() >= COVER * self.deals
+        if is_fair(judged) or proposal is None:
+            self.verdict = "balanced" if covered else "collapsed"
             return
         fair = judged.fair.fillna(False).astype(bool).to_numpy() if "fair" in judged else np.zeros(len(self.table))
         own = judged.root.to_numpy() if "root" in judged else np.full(len(self.table), np.nan)
@@ -230,11 +241,11 @@ class Seeker:
         return Trace(self.rounds, self.verdict or "not balanced", self.table)
 
 
-def seek(measure, start, points, rounds, alpha, seed):
+def seek(measure, start, points, rounds, alpha, seed, deals):
     """{key: Trace} of the loop from the tables `start` ({key: targets of bids 1..}; `points`
     {key: points in play}) over at most `rounds` rounds: each round measure({key: table}) ->
-    {key: histogram} bids and plays the same deals under each table still looking."""
-    seekers = {k: Seeker(t, points[k], alpha, seed) for k, t in start.items()}
+    {key: histogram} bids and plays the same `deals` deals under each table still looking."""
+    seekers = {k: Seeker(t, points[k], alpha, seed, deals) for k, t in start.items()}
     for _ in range(rounds):
         active = {k: s for k, s in seekers.items() if s.verdict is None}
         if not active:
