@@ -39,6 +39,37 @@ ROUNDS_FILES = ("fixed_point.csv", "fixed_point.md", "fixed_point.png") + tuple(
 )  # --out's own under --rounds, beside proposed_targets.csv
 
 
+# balance.csv's columns (docs/formats.md is written from these; fixed_point.csv adds ROUND_COLUMNS)
+BALANCE_COLUMNS = {
+    "players, bid": "player count and bid level (1..hand size)",
+    "deals, share": "deals played at the level, and their share of the played deals",
+    "p_made, p_made_low, p_made_high": "the chief team's success rate and its 95% Wilson interval "
+    "(under a node limit spanning both outcomes of undecided deals)",
+    "target": "the target the deals were bid, played and scored under (rulebook or --targets)",
+    "unresolved, undecided": "deals left out at the node limit, and those whose success is unknown",
+    "team_mean, team_q25, team_median, team_q75": "the chief team's card points",
+    "chief_score, partner_score, opponent_score": "mean deal score by role",
+    "chief_score_one_less": "the chief's mean score had it bid one level less (the same play rescored)",
+    "question": "what each deal's solve answered (value or reach)",
+    "basis": "measured (>= 300 deals with team points), too few deals (30..299), extrapolated (< 30)",
+    "delta, delta_low, delta_high": "the fair step at the target in force: mean contract result at "
+    "this bid minus one bid less (chief_score - chief_score_one_less; level 1: against no contract), "
+    "with its 95% bootstrap interval",
+    "fair_target, fair_low, fair_high": "the highest target above the level below (as in force) whose "
+    "fair step is not negative, with its 95% bootstrap interval (400 resamples of the level's deals)",
+    "floor": "no target pays at the level (the fair step is negative one point above the level below)",
+    "fair": "the target in force lies within [fair_low, fair_high] (empty: fewer than 30 deals)",
+    "proposed_target": "the proposed target (fair step; strictly rising; proposed_targets.csv holds these)",
+    "proposed_low, proposed_high": "its 95% bootstrap interval, given the proposed level below "
+    "(empty where extrapolated)",
+}
+ROUND_COLUMNS = {
+    "round": "the round of `--rounds` (1..)",
+    "next_target": "the table the loop played next (after the last round: its final proposal)",
+    "eklats": "deals of the player count that ended in an eklat that round",
+}
+
+
 def _entries():
     """Every name a balance result may hold in --out, under one model or several."""
     return list(dict.fromkeys(FILES + AGREEMENT_FILES + ROUNDS_FILES + tuple(AUCTIONS)))
