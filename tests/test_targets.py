@@ -252,29 +252,32 @@ def _proposed(path):
 
 
 def _verdict_is_right(out, summary):
-    """Each player count's verdict line says yes exactly when p* (every played deal's success)
-    lies within every fitted level's interval in balance.csv."""
+    """Each player count's verdict line says yes exactly when every judged level's target lies
+    within its fair target's interval in balance.csv."""
     table = pd.read_csv(out / "balance.csv")
-    verdicts = re.findall(r"^Equally hard: (yes|no)", summary, re.M)
+    verdicts = re.findall(r"^Balanced \(fair step\): (yes|no|not judged)", summary, re.M)
     assert len(verdicts) == table.players.nunique()
     for (n, t), said in zip(table.groupby("players"), verdicts):
-        p = (t.p_made * t.deals).sum() / t.deals.sum()
-        fit = t[t.deals >= 30]
-        inside = ((fit.p_made_low <= p + 1e-4) & (p - 1e-4 <= fit.p_made_high)).all()
-        assert said == ("yes" if inside else "no"), (n, p, fit)
+        judged = t[t.fair.notna()]
+        inside = ((judged.fair_low <= judged.target) & (judged.target <= judged.fair_high)).all()
+        assert said == ("not judged" if judged.empty else "yes" if inside else "no"), (n, judged)
 
 
 def test_the_verdict_names_the_levels_it_judged():
-    """Only levels with the deals a fit needs are judged; one such level is named singular."""
+    """Only levels with a fair target are judged; one such level is named singular."""
     from musim.games.mu.analysis.balance_report import verdict
 
-    def table(deals, low, high):
-        return pd.DataFrame({"bid": range(1, len(deals) + 1), "deals": deals, "p_made_low": low, "p_made_high": high})
+    def table(target, low, high):
+        fair = [np.nan if pd.isna(lo) else lo <= t <= hi for t, lo, hi in zip(target, low, high)]
+        n = len(target)
+        return pd.DataFrame(
+            {"bid": range(1, n + 1), "target": target, "fair_low": low, "fair_high": high, "fair": fair}
+        )
 
-    one = table([3, 50, 20], [0.4, 0.5, 0.1], [1.0, 0.8, 0.5])
-    assert verdict({"p_star": 0.7}, one).endswith("within the 95% interval of the success rate at level 2.")
-    two = table([40, 50, 20], [0.75, 0.5, 0.1], [0.9, 0.8, 0.5])
-    assert verdict({"p_star": 0.7}, two).endswith("above p* (easier) at 1 (of levels 1..2).")
+    one = table([30, 32, 34], [np.nan, 31, np.nan], [np.nan, 33, np.nan])
+    assert verdict({}, one).endswith("its fair target at level 2.")
+    two = table([30, 32, 34], [31, 30, np.nan], [33, 32, np.nan])
+    assert verdict({}, two).endswith("below it (the step pays) at 1 (of levels 1..2).")
 
 
 def test_balance_proposes_a_targets_file_that_balance_checks(tmp_path):

@@ -61,11 +61,32 @@ def formats_markdown():
     for game in games:
         parts += _game_sections(game)
     parts.append(_metadata_section(games))
+    parts.append(_balance_section())
     decks = {}
     for game in games:
         decks.setdefault(game.deck, []).append(game)
     parts += [_deck_section(deck, users) for deck, users in decks.items()]
     return "\n".join(parts)
+
+
+def _balance_section():
+    """`musim balance`'s balance.csv and `--rounds`' fixed_point.csv (their columns are described
+    beside the code that writes them, musim/games/mu/analysis/balance_report.py)."""
+    from musim.games.mu.analysis.balance_report import BALANCE_COLUMNS, ROUND_COLUMNS
+
+    rows = lambda cols: [f"| `{'`, `'.join(k.split(', '))}` | {v} |" for k, v in cols.items()]
+    return "\n".join(
+        [
+            "## Mü balance tables (`musim balance`)\n",
+            "`balance.csv`: one row per player count and bid level.  `proposed_targets.csv` is the "
+            "`--targets` format (`players,bid,target`).  Under `--rounds K`, `fixed_point.csv` holds every "
+            "round's rows with three more columns first and last (docs/players.md).\n",
+            "| column | meaning |",
+            "| --- | --- |",
+            *rows(ROUND_COLUMNS | BALANCE_COLUMNS),
+            "",
+        ]
+    )
 
 
 def _schema(game, mode, play, **set_options):

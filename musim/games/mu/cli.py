@@ -358,6 +358,20 @@ def auction_list(text):
     "(with --engine dask, a directory every worker can reach).",
 )
 @engine_options
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, 50),
+    help="Seek the table that is its own proposal: up to K rounds, each bidding and playing the same "
+    "deals under the table in force and moving it by the fair step (docs/players.md); one auction model.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=0.5,
+    show_default=True,
+    help="With --rounds: the share of the way to its fair target a level moves in a round (halved at a "
+    "level each time its step changes sign).",
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def balance(
     players,
@@ -378,20 +392,25 @@ def balance(
     checkpoint,
     engine,
     scheduler,
+    rounds,
+    alpha,
     progress,
 ):
     """Is the team-target table fair?  Success by bid level, proposed targets (proposed_targets.csv,
-    which --targets reads back), tables and plots; under --targets FILE, of that variant."""
+    which --targets reads back), tables and plots; under --targets FILE, of that variant; with
+    --rounds K, the damped loop towards the table that is its own proposal."""
     import itertools
     import time
 
     from musim.engine.errors import EngineError
     from musim.games.mu import target_tables
-    from musim.games.mu.analysis import balance_report
+    from musim.games.mu.analysis import balance_report, balance_rounds
     from musim.games.mu.analysis.balance import lock_checkpoints
 
     counts, models = player_list(players), auction_list(auctions)
     check_engine(engine, scheduler)
+    if rounds and (len(models) > 1 or question == "reach"):
+        raise click.UsageError("--rounds takes one auction model and --question value")
     rows = read_targets(targets, counts)
     texts = table_texts(rows, counts)
     limit = 0 if node_limit is None else parse_count(node_limit, "--node-limit")
@@ -408,14 +427,61 @@ def balance(
         raise click.UsageError(str(exc)) from None
     workers = workers or os.cpu_count() or 1
     started = time.perf_counter()
+    show = sys.stderr.isatty() if progress is None else progress
+    how = dict(checkpoint=checkpoint, engine=engine, scheduler=scheduler)
+    if rounds:
+        lock.close()
+        start = {n: rows[n] if rows else target_tables.rulebook_rows(n) for n in counts}
+        traces, played = seek_rounds(base, start, seed, (n_deals, workers, show), rounds, alpha, how)
+        seconds = time.perf_counter() - started
+        meta = balance_meta(base, seed, n_deals, 0, workers, engine, scheduler)
+        meta |= {"auction": models[0], "alpha": alpha, "rounds": rounds, "checkpoint": checkpoint}
+        files = balance_rounds.write(out, traces, played, meta, seconds)
+        echo_rounds(traces, files, out, seconds)
+        return
     with lock:
         sizes = (n_deals, n_strength, workers)
-        how = dict(strength_deals=n_strength, checkpoint=checkpoint, engine=engine, scheduler=scheduler)
-        by_model = balance_runs(runs, seed, sizes, sys.stderr.isatty() if progress is None else progress, **how)
+        by_model = balance_runs(runs, seed, sizes, show, strength_deals=n_strength, **how)
     seconds = time.perf_counter() - started
     meta = balance_meta(base, seed, n_deals, n_strength, workers, engine, scheduler)
     meta |= {"targets": target_tables.to_text(rows), "targets_file": targets, "checkpoint": checkpoint}
     echo_balance(by_model, balance_report.write(out, by_model, meta, seconds), out, seconds)
+
+
+def seek_rounds(base, start, seed, sizes, rounds, alpha, how):
+    """The fixed-point loop (fixed_point.seek) from the tables `start` ({players: targets}): each
+    round the balance runs of the player counts still looking, under their tables, the same deals
+    (seed, deal indices), no pure-strength view, a progress bar a round, their checkpoint folders
+    locked.  Returns ({players: Trace}, [{players: Balance}] per round)."""
+    from musim.games.mu import target_tables
+    from musim.games.mu.analysis import fixed_point
+    from musim.games.mu.analysis.balance import lock_checkpoints
+
+    n_deals, workers, show = sizes
+    played = []
+
+    def measure(tables):
+        runs = {
+            (base.auction, n): base.replace(players=n, targets=target_tables.to_text({n: t})) for n, t in tables.items()
+        }
+        click.echo(
+            f"round {len(played) + 1}: " + "; ".join(f"{n} players {','.join(map(str, t))}" for n, t in tables.items()),
+            err=True,
+        )
+        with lock_checkpoints(how["checkpoint"], runs.values(), seed):
+            got = balance_runs(runs, seed, (n_deals, 0, workers), show, strength_deals=0, **how)[base.auction]
+        played.append({r.facts["players"]: r for r in got})
+        return {n: r.hist for n, r in played[-1].items()}
+
+    points = {n: target_tables.points_in_play(n) for n in start}
+    return fixed_point.seek(measure, start, points, rounds, alpha, seed, n_deals), played
+
+
+def echo_rounds(traces, files, out, seconds):
+    """What `musim balance --rounds` says when done: each player count's verdict and final table."""
+    for n, tr in sorted(traces.items()):
+        click.echo(f"{n} players: {tr.verdict} after {len(tr.rounds)} rounds; final {','.join(map(str, tr.final))}")
+    click.echo(f"wrote {files} files to {out} in {seconds:.0f} s")
 
 
 def echo_balance(by_model, files, out, seconds):
@@ -428,7 +494,8 @@ def echo_balance(by_model, files, out, seconds):
         click.echo(f"auction model {model}:")
         for r in results:
             f = r.facts
-            click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, {proposal_text(f)}")
+            fair = {True: "balanced", False: "not balanced", None: "not judged"}[f["fair"]]
+            click.echo(f"{f['players']} players: p* {f['p_star']:.1%}, table in force {fair}; {proposal_text(f)}")
     if len(by_model) > 1:
         table = agreement(by_model)
         click.echo(f"the models' proposed targets agree on {int(table.agree.sum())} of {len(table)} levels")

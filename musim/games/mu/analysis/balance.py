@@ -23,12 +23,11 @@ team points, scores and proposed targets, which need the value, are left empty, 
 node limit a deal is unresolved when that one search gave up.  The pure-strength view asks
 null-window questions under both (samplers.strength), so it is the same.
 
-Proposed targets (criterion: every level equally hard): p* is the success rate
-over all played deals of that player count; at each level with enough deals
-the level's target would be the highest t with P(team points >= t | bid) >= p*;
-a line a + c*b is fitted to those by least squares weighted by deals (the
-rulebook's targets are lines too; c is kept >= 0, so that a higher bid never
-has a lower target), and rounded per level.
+Proposed targets (criterion "fair step", fixed_point.py and docs/players.md): at each level the
+chiefs who bid it score on average the same contract result as the same deals rescored one level
+lower, with each target's 95% interval (a bootstrap over the level's deals, fixed seed) and its
+basis (measured, too few deals, extrapolated); the table is strictly rising, so no level is
+dominated.  The table in force is judged by the same criterion (`delta`, `fair`).
 """
 
 import contextlib
@@ -49,7 +48,7 @@ from musim.engine.parquet import ensure_writable_dir
 from musim.engine.progress import slices
 from musim.games.mu import rules, target_tables
 from musim.games.mu import simulate as sim
-from musim.games.mu.analysis import samplers
+from musim.games.mu.analysis import fixed_point, samplers
 from musim.games.mu.ddplay import UNRESOLVED
 from musim.games.mu.params import DEFAULT_AUCTION
 from musim.games.mu.policies import NAMES
@@ -58,7 +57,7 @@ from musim.games.mu.target_tables import RULEBOOK
 from musim.play.search_budget import DEFAULT_WORLDS
 from musim.solver.version import node_count_params
 
-MIN_DEALS_FOR_FIT = 30
+MIN_DEALS_FOR_FIT = fixed_point.MIN_DEALS
 MAX_BALANCE_DEALS = 2_000_000  # per player count: every row is kept in memory (about 500 bytes each)
 STRENGTH_CHUNK = 256
 STRENGTH_CHUNK_DD = 1  # seconds to minutes a deal: both workers busy to the end, progress deal by deal
@@ -190,32 +189,7 @@ def _rescored(players, res, card_points, targets):
     return score
 
 
-def proposed_targets(players, bids, team, p_star):
-    """(intercept, slope, {bid: target}) by the equal-difficulty criterion (module doc)."""
-    levels = rules.hand_size(players)
-    xs, ys, ws = [], [], []
-    for b in range(1, levels + 1):
-        pts = np.sort(team[bids == b])
-        if len(pts) < MIN_DEALS_FOR_FIT:
-            continue
-        # highest t with share(team >= t) >= p*: the (1 - p*) quantile, taken as an order statistic
-        idx = int(np.floor((1 - p_star) * len(pts)))
-        xs.append(b)
-        ys.append(pts[min(idx, len(pts) - 1)])
-        ws.append(len(pts))
-    if not xs:
-        return float("nan"), float("nan"), {}
-    slope = np.polyfit(xs, ys, 1, w=np.sqrt(ws))[0] if len(xs) >= 2 else 0.0
-    slope = max(float(slope), 0.0)  # a target that falls with the bid would make the top bid free
-    intercept = float(np.average(np.array(ys) - slope * np.array(xs), weights=ws))
-    table = {
-        b: int(np.clip(round(intercept + slope * b), 1, target_tables.points_in_play(players)))
-        for b in range(1, levels + 1)
-    }
-    return float(intercept), float(slope), table
-
-
-Balance = namedtuple("Balance", "table strength facts bids team")
+Balance = namedtuple("Balance", "table strength facts bids team hist")
 
 
 def _outcomes(r):
@@ -229,10 +203,12 @@ def _outcomes(r):
     return exact, made, exact | low_made | high_missed
 
 
-Played = namedtuple("Played", "all made decided answered exact scores card_points bids team p_star fit")
+Played = namedtuple("Played", "all made decided answered exact scores card_points bids team p_star hist")
 Played.__doc__ = """The played deals of a balance run: all (their result vectors), made, decided and
 answered (_outcomes); exact: the result vectors of those of known value, with their scores, card
-points, bids and team points; the overall success rate p_star and the fit of proposed_targets."""
+points, bids and team points; the overall success rate p_star; hist: the histogram of the exact
+deals by bid, trump kind and team points the criterion reads (fixed_point.histogram; None under
+the reach question, which solves no team points)."""
 
 
 def _played(params, res, scores, card_points):
@@ -244,7 +220,7 @@ def _played(params, res, scores, card_points):
     r = r_all[exact]
     bids, team = r[:, sim.BID], r[:, sim.TEAM_POINTS]
     p_star = float(made[decided].mean()) if decided.any() else float("nan")
-    fit = proposed_targets(params.players, bids, team, p_star)
+    hist = None if params.question == "reach" else _histogram(params.players, r)
     return Played(
         all=r_all,
         made=made,
@@ -256,12 +232,45 @@ def _played(params, res, scores, card_points):
         bids=bids,
         team=team,
         p_star=p_star,
-        fit=fit,
+        hist=hist,
     )
 
 
-def _level_table(params, d, rescored):
-    """The per-bid table (module doc) of the Played `d`; rescored: _rescored of its exact deals."""
+def _histogram(players, r):
+    """fixed_point.histogram of the result vectors r (exact deals) by bid, the chief trump's bonus
+    steps (rules.trump_extra) and team points."""
+    trumps = r[:, sim.CHIEF_TRUMP]
+    kinds = np.zeros(len(r), np.int64)
+    for t in np.unique(trumps):
+        kinds[trumps == t] = rules.trump_extra(t)
+    levels, points = rules.hand_size(players), target_tables.points_in_play(players)
+    return fixed_point.histogram(levels, points, r[:, sim.BID], kinds, r[:, sim.TEAM_POINTS])
+
+
+def criterion_columns(hist, table, seed):
+    """The criterion's columns of the per-bid table (fixed_point.py) for the histogram `hist` of a
+    run under `table` (targets of bids 1..): the table in force judged (delta, its interval, the
+    fair target's interval, fair) and the proposal (proposed_target, its interval, basis); NaN
+    where there are no team points (hist None) or no proposal."""
+    levels = len(table)
+    empty = pd.DataFrame({"bid": range(1, levels + 1)})
+    judged = empty if hist is None else fixed_point.judged_in_force(hist, table, seed).drop(columns="deals")
+    proposal = None if hist is None else fixed_point.propose(hist, table, seed)
+    nan = [float("nan")] * levels
+    out = empty.merge(judged, on="bid", how="left")
+    for c in ("basis", "delta", "delta_low", "delta_high", "root", "root_low", "root_high", "floor", "fair"):
+        if c not in out:
+            out[c] = nan
+    out["proposed_target"] = proposal.targets if proposal else nan
+    out["proposed_low"] = proposal.low if proposal else nan
+    out["proposed_high"] = proposal.high if proposal else nan
+    out = out.rename(columns={"root": "fair_target", "root_low": "fair_low", "root_high": "fair_high"})
+    return out, proposal
+
+
+def _level_table(params, d, rescored, criterion):
+    """The per-bid table (module doc) of the Played `d`; rescored: _rescored of its exact deals;
+    criterion: the criterion's columns (criterion_columns), added after the scores."""
     n, r, sc = params.players, d.exact, d.scores
     seats = np.arange(n)
     chief_mask = seats == r[:, sim.CHIEF, None]
@@ -289,7 +298,6 @@ def _level_table(params, d, rescored):
                 "p_made_low": float(lo),
                 "p_made_high": float(hi),
                 "target": int(params.table[n, b]),
-                "proposed_target": d.fit[2].get(b, float("nan")),
                 "unresolved": int((level & ~d.answered).sum()),
                 "undecided": open_,
                 "team_mean": mean_or_nan(tp),
@@ -303,7 +311,7 @@ def _level_table(params, d, rescored):
                 "question": params.question,
             }
         )
-    return pd.DataFrame(rows)
+    return pd.concat([pd.DataFrame(rows), criterion.drop(columns="bid")], axis=1)
 
 
 def _strength_table(players, best):
@@ -316,8 +324,9 @@ def _strength_table(players, best):
     return table if best.size else table[:0]
 
 
-def _facts(params, deals, d, best, times):
-    """The run's facts: counts of deals, eklats and unresolved ones, p*, the fit, means, and the
+def _facts(params, deals, d, best, times, proposal, table):
+    """The run's facts: counts of deals, eklats and unresolved ones, p*, the proposal's slope and
+    whether the table in force is fair (fixed_point.is_fair; None: not judged), means, and the
     worker seconds its chunks took (those a checkpoint held apart)."""
     known = best[best != samplers.UNRESOLVED_RANK]
     chief = d.scores[np.arange(params.players) == d.exact[:, sim.CHIEF, None]]
@@ -333,8 +342,9 @@ def _facts(params, deals, d, best, times):
         "question": params.question,
         "targets": params.targets,
         "p_star": d.p_star,
-        "intercept": d.fit[0],
-        "slope": d.fit[1],
+        "proposed": proposal is not None,
+        "slope": proposal.slope if proposal else float("nan"),
+        "fair": fixed_point.is_fair(table),
         "chief_score_mean": mean_interval(chief)[0] if len(d.exact) else float("nan"),
         "strength_mean": float(known.mean()) if known.size else float("nan"),
         "strength_deals": len(best),
@@ -370,12 +380,14 @@ def analyse(
     run = lambda fn, chunks: ordered(fn, chunks, workers, tick, engine, scheduler)
     res, scores, card_points, hands = _collect(params, seed, deals, keep("balance-deals"), times, run)
     d = _played(params, res, scores, card_points)
-    table = _level_table(params, d, _rescored(params.players, d.exact, d.card_points, params.table))
+    n = params.players
+    criterion, proposal = criterion_columns(d.hist, params.table[n, 1 : rules.hand_size(n) + 1], seed)
+    table = _level_table(params, d, _rescored(n, d.exact, d.card_points, params.table), criterion)
     played_hands = hands[res[:, sim.OUTCOME] == sim.PLAYED][:strength_deals]
     best = _strength(params, played_hands, keep("balance-strength"), times, run)
     tick(min(deals, deals if strength_deals is None else strength_deals) - len(best))  # eklats: nothing to replay
     strength = _strength_table(params.players, best)
-    return Balance(table, strength, _facts(params, deals, d, best, times), d.bids, d.team)
+    return Balance(table, strength, _facts(params, deals, d, best, times, proposal, table), d.bids, d.team, d.hist)
 
 
 def agreement(by_model):

@@ -16,6 +16,7 @@ from musim.games.mu import target_tables
 from musim.games.mu.analysis import plots
 from musim.games.mu.analysis.balance import MIN_DEALS_FOR_FIT, agreement
 from musim.games.mu.analysis.bid import level_ranges as _ranges
+from musim.games.mu.analysis.fixed_point import MEASURED
 from musim.games.mu.params import DEFAULT_AUCTION
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.target_tables import RULEBOOK
@@ -32,11 +33,46 @@ FILES = (
     "strength.png",
 )
 AGREEMENT_FILES = ("agreement.csv", "summary.md", "targets.png")  # --out's own under several models
+MAX_ROUNDS = 50  # of --rounds
+ROUNDS_FILES = ("fixed_point.csv", "fixed_point.md", "fixed_point.png") + tuple(
+    f"round_{k}" for k in range(1, MAX_ROUNDS + 1)
+)  # --out's own under --rounds, beside proposed_targets.csv
+
+
+# balance.csv's columns (docs/formats.md is written from these; fixed_point.csv adds ROUND_COLUMNS)
+BALANCE_COLUMNS = {
+    "players, bid": "player count and bid level (1..hand size)",
+    "deals, share": "deals played at the level, and their share of the played deals",
+    "p_made, p_made_low, p_made_high": "the chief team's success rate and its 95% Wilson interval "
+    "(under a node limit spanning both outcomes of undecided deals)",
+    "target": "the target the deals were bid, played and scored under (rulebook or --targets)",
+    "unresolved, undecided": "deals left out at the node limit, and those whose success is unknown",
+    "team_mean, team_q25, team_median, team_q75": "the chief team's card points",
+    "chief_score, partner_score, opponent_score": "mean deal score by role",
+    "chief_score_one_less": "the chief's mean score had it bid one level less (the same play rescored)",
+    "question": "what each deal's solve answered (value or reach)",
+    "basis": "measured (>= 300 deals with team points), too few deals (30..299), extrapolated (< 30)",
+    "delta, delta_low, delta_high": "the fair step at the target in force: mean contract result at "
+    "this bid minus one bid less (chief_score - chief_score_one_less; level 1: against no contract), "
+    "with its 95% bootstrap interval",
+    "fair_target, fair_low, fair_high": "the highest target above the level below (as in force) whose "
+    "fair step is not negative, with its 95% bootstrap interval (400 resamples of the level's deals)",
+    "floor": "no target pays at the level (the fair step is negative one point above the level below)",
+    "fair": "the target in force lies within [fair_low, fair_high] (empty: fewer than 30 deals)",
+    "proposed_target": "the proposed target (fair step; strictly rising; proposed_targets.csv holds these)",
+    "proposed_low, proposed_high": "its 95% bootstrap interval, given the proposed level below "
+    "(empty where extrapolated)",
+}
+ROUND_COLUMNS = {
+    "round": "the round of `--rounds` (1..)",
+    "next_target": "the table the loop played next (after the last round: its final proposal)",
+    "eklats": "deals of the player count that ended in an eklat that round",
+}
 
 
 def _entries():
     """Every name a balance result may hold in --out, under one model or several."""
-    return list(dict.fromkeys(FILES + AGREEMENT_FILES + tuple(AUCTIONS)))
+    return list(dict.fromkeys(FILES + AGREEMENT_FILES + ROUNDS_FILES + tuple(AUCTIONS)))
 
 
 def check_out_dir(out, overwrite):
@@ -56,12 +92,13 @@ def _fmt(x, spec):
 
 
 def proposal_text(facts):
-    """The proposed target line, or why there is none."""
+    """The proposal's line, or why there is none."""
     if facts["question"] == "reach":
         return "no proposed targets (they need the team points: --question value)."
-    if pd.isna(facts["intercept"]):
-        return f"no proposed targets (no bid level has the {MIN_DEALS_FOR_FIT} deals the fit needs)."
-    return f"proposed targets {facts['intercept']:.1f} + {facts['slope']:.2f} x bid."
+    if not facts["proposed"]:
+        return f"no proposed targets (no bid level has the {MIN_DEALS_FOR_FIT} deals the criterion needs)."
+    slope = f"{facts['slope']:.1f}"
+    return f"proposed targets by the fair step (levels with under {MIN_DEALS_FOR_FIT} deals: {slope} a level)."
 
 
 def proposal_rows(results):
@@ -77,21 +114,21 @@ def proposal_rows(results):
 
 
 def verdict(facts, table):
-    """Is every level equally hard by the criterion: p* within the 95% interval of each level's
-    success rate (levels with the deals a fit needs)?  One line."""
-    p = facts["p_star"]
-    fit = table[table.deals >= MIN_DEALS_FOR_FIT]
-    if pd.isna(p) or fit.empty:
-        return f"Equally hard: not judged (no level has the {MIN_DEALS_FOR_FIT} deals it needs)."
-    harder = [int(b) for b in fit.bid[fit.p_made_high < p]]
-    easier = [int(b) for b in fit.bid[fit.p_made_low > p]]
-    judged = [int(b) for b in fit.bid]
-    levels = f"level{'s' if len(judged) > 1 else ''} {_ranges(judged)}"
-    if not harder and not easier:
-        return f"Equally hard: yes, p* = {p:.1%} lies within the 95% interval of the success rate at {levels}."
-    parts = [f"below p* (harder) at {_ranges(harder)}"] if harder else []
-    parts += [f"above p* (easier) at {_ranges(easier)}"] if easier else []
-    return f"Equally hard: no, p* = {p:.1%}; the success rate's 95% interval lies {' and '.join(parts)} (of {levels})."
+    """Is the table in force balanced by the fair step: at each level with the deals the
+    criterion needs, its target within the 95% interval of the fair target?  One line."""
+    judged = table[table.fair.notna()]
+    if judged.empty:
+        return (
+            f"Balanced (fair step): not judged (no level has the {MIN_DEALS_FOR_FIT} deals with team points it needs)."
+        )
+    high = [int(b) for b in judged.bid[judged.target > judged.fair_high]]
+    low = [int(b) for b in judged.bid[judged.target < judged.fair_low]]
+    levels = f"level{'s' if len(judged) > 1 else ''} {_ranges([int(b) for b in judged.bid])}"
+    if not high and not low:
+        return f"Balanced (fair step): yes, every target lies within the 95% interval of its fair target at {levels}."
+    parts = [f"above the fair target (the step loses) at {_ranges(high)}"] if high else []
+    parts += [f"below it (the step pays) at {_ranges(low)}"] if low else []
+    return f"Balanced (fair step): no, the target lies {' and '.join(parts)} (of {levels})."
 
 
 def _targets_text(params):
@@ -160,28 +197,47 @@ def _limit_text(params):
 
 
 def _value_table(t, limited):
-    """The Markdown table of a level's deals: success, targets, team points and scores."""
+    """The Markdown table of a level's deals: success, scores, the criterion's figures, the proposal."""
     lines = [
-        "| bid | deals | share | p_made (95%) | target | proposed | team mean [q25, q50, q75] | "
-        "chief | partner | opponent | chief if bid-1 |" + (" unresolved (undecided) |" if limited else ""),
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if limited else ""),
+        "| bid | deals | share | p_made (95%) | target | team mean [q25, q50, q75] | chief | partner | opponent "
+        "| chief if bid-1 | fair step Δ (95%) | fair target (95%) | proposed (95%) | basis |"
+        + (" unresolved (undecided) |" if limited else ""),
+        "| --- " * 14 + "|" + (" --- |" if limited else ""),
     ]
     for x in t.itertuples():
         if x.deals == 0:
             continue
-        if pd.isna(x.proposed_target):
-            proposed = "n/a"
-        else:
-            change = "" if x.proposed_target == x.target else f" ({int(x.proposed_target) - int(x.target):+d})"
-            proposed = f"{int(x.proposed_target)}{change}"
         lines.append(
             f"| {x.bid} | {x.deals:,} | {x.share:.1%} | {_fmt(x.p_made, '.1%')} ({x.p_made_low:.1%}.."
-            f"{x.p_made_high:.1%}) | {x.target} | {proposed} | {_fmt(x.team_mean, '.1f')} "
+            f"{x.p_made_high:.1%}) | {x.target} | {_fmt(x.team_mean, '.1f')} "
             f"[{_fmt(x.team_q25, '.0f')}, {_fmt(x.team_median, '.0f')}, {_fmt(x.team_q75, '.0f')}] | "
             f"{_fmt(x.chief_score, '.1f')} | {_fmt(x.partner_score, '.1f')} | {_fmt(x.opponent_score, '.1f')} | "
-            f"{_fmt(x.chief_score_one_less, '.1f')} |" + (f" {x.unresolved} ({x.undecided}) |" if limited else "")
+            f"{_fmt(x.chief_score_one_less, '.1f')} | {_delta_cell(x)} | {_fair_cell(x)} | {_proposed_cell(x)} | "
+            f"{_fmt(x.basis, 's')} |" + (f" {x.unresolved} ({x.undecided}) |" if limited else "")
         )
     return lines
+
+
+def _delta_cell(x):
+    if pd.isna(x.delta):
+        return ""
+    return f"{x.delta:+.2f} ({x.delta_low:+.2f}..{x.delta_high:+.2f})"
+
+
+def _fair_cell(x):
+    if pd.isna(x.fair_target):
+        return ""
+    floor = " floor" if x.floor else ""
+    return f"{int(x.fair_target)} ({int(x.fair_low)}..{int(x.fair_high)}){floor}"
+
+
+def _proposed_cell(x):
+    """The proposed target, its change from the target in force, and its interval where measured."""
+    if pd.isna(x.proposed_target):
+        return "n/a"
+    change = "" if x.proposed_target == x.target else f" ({int(x.proposed_target) - int(x.target):+d})"
+    interval = "" if pd.isna(x.proposed_low) else f" [{int(x.proposed_low)}..{int(x.proposed_high)}]"
+    return f"{int(x.proposed_target)}{change}{interval}"
 
 
 def _reach_table(t, limited):
@@ -257,15 +313,27 @@ def _summary_head(results, params, seconds):
         "",
         model_text(auction),
         "",
-        "**Criterion for the proposed targets: every bid level equally hard.** p* is the chief's "
-        "success rate over all played deals of the player count; at each level with at least "
-        f"{MIN_DEALS_FOR_FIT} deals the target would be the highest t that the chief's team reaches "
-        "in a share p* of that level's deals; a line a + c*b is fitted through those (weighted by "
-        "deals, its slope kept >= 0) and rounded per level.  Levels rarely bid are extrapolated by the line.  "
-        f"`musim balance --targets OUT/{PROPOSED}` checks a proposal under the bids it brings.  A level counts "
-        "as equally hard when p* lies within the 95% interval of its success rate.",
+        CRITERION_TEXT,
         "",
     ]
+
+
+CRITERION_TEXT = (
+    "**Criterion for the proposed targets: the fair step** (docs/players.md). At each level b, the "
+    "chiefs who bid b score on average the same contract result (bonus or penalty) as the same deals "
+    "scored had they bid b-1 (level 1: no contract): the fair step Δ = `chief` - `chief if bid-1` = 0. "
+    "Δ falls as the target rises; the *fair target* is the highest target (above the level below) "
+    "whose Δ is not negative, its 95% interval from 400 bootstrap resamples of the level's deals; "
+    "`floor`: no target pays (Δ < 0 one point above the level below, as where the bonus is capped). "
+    "The proposal takes the fair targets from the lowest level with "
+    f"{MIN_DEALS_FOR_FIT} deals upward, each above the proposed level below (basis `measured` with "
+    f"{MEASURED} deals or more, `too few deals` below that: a wide interval), continues the levels "
+    f"with fewer than {MIN_DEALS_FOR_FIT} deals along the slope of the others (`extrapolated`, no "
+    "interval), and keeps every target at least one point above the one below, so that no level is "
+    "dominated.  A table is balanced when each judged level's target lies within its fair target's "
+    f"interval.  `musim balance --targets OUT/{PROPOSED}` checks a proposal under the bids it brings, "
+    "and `--rounds K` repeats that to a fixed point."
+)
 
 
 def _players_section(r, params):
@@ -292,9 +360,9 @@ def _players_section(r, params):
     lines += _reach_table(t, limited) if reach else _value_table(t, limited)
     lines += ["", verdict(f, t)]
     never = [int(x.bid) for x in t.itertuples() if x.deals == 0]
-    if never and not pd.isna(f["intercept"]):
+    if never and f["proposed"]:
         lines.append(
-            f"\nNever bid: levels {_ranges(never)} (proposed targets there: "
+            f"\nNever bid: levels {_ranges(never)} (extrapolated targets there: "
             + ", ".join(f"{b}: {int(t.proposed_target[t.bid == b].iloc[0])}" for b in never)
             + ")."
         )
@@ -316,7 +384,7 @@ def _strength_text(s, f, limited):
     ]
 
 
-def _write_model(folder, results, params, seconds):
+def write_model(folder, results, params, seconds):
     """Every file of FILES for one auction model's results into `folder`."""
     os.makedirs(folder, exist_ok=True)
     note = f"auction model: {params['auction']}"
@@ -397,6 +465,22 @@ def agreement_markdown(by_model, table, params, seconds):
     return "\n".join(lines)
 
 
+def publish(out, tmp):
+    """Move every file of the scratch directory `tmp` into `out`, taking away what an earlier
+    result left there that this one does not hold; returns how many files it moved."""
+    written = os.listdir(tmp)  # proposed_targets.csv only where every player count has a proposal
+    files = sum(len(names) for _, _, names in os.walk(tmp))
+    for f in _entries():
+        path = os.path.join(out, f)
+        if os.path.isdir(path):
+            shutil.rmtree(path)
+        elif f not in written and os.path.exists(path):
+            os.remove(path)
+    for f in written:
+        os.replace(os.path.join(tmp, f), os.path.join(out, f))
+    return files
+
+
 def write(out, by_model, params, seconds):
     """Write every file into a scratch directory, then move them into `out` together, and take
     away what an earlier result left of the other layout (one model or several); returns how
@@ -406,26 +490,16 @@ def write(out, by_model, params, seconds):
     try:
         if len(by_model) == 1:
             auction, results = next(iter(by_model.items()))
-            _write_model(tmp, results, params | {"auction": auction}, seconds)
+            write_model(tmp, results, params | {"auction": auction}, seconds)
         else:
             for auction, results in by_model.items():
-                _write_model(os.path.join(tmp, auction), results, params | {"auction": auction}, seconds)
+                write_model(os.path.join(tmp, auction), results, params | {"auction": auction}, seconds)
             table = agreement(by_model)
             table.to_csv(os.path.join(tmp, "agreement.csv"), index=False)
             with open(os.path.join(tmp, "summary.md"), "w", encoding="utf-8") as fh:
                 fh.write(agreement_markdown(by_model, table, params, seconds))
             name = _targets_name(params)
             plots.agreement(table, list(by_model), os.path.join(tmp, "targets.png"), CONDITIONAL_SHORT, name)
-        written = os.listdir(tmp)  # proposed_targets.csv only where every player count has a proposal
-        files = sum(len(names) for _, _, names in os.walk(tmp))
-        for f in _entries():
-            path = os.path.join(out, f)
-            if os.path.isdir(path):
-                shutil.rmtree(path)
-            elif f not in written and os.path.exists(path):
-                os.remove(path)
-        for f in written:
-            os.replace(os.path.join(tmp, f), os.path.join(out, f))
-        return files
+        return publish(out, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

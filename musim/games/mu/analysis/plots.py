@@ -58,10 +58,55 @@ def _target_lines(table, proposals, path, title, note, name="rulebook"):
     _save(fig, path, note)
 
 
+# how each basis of a proposed target is drawn: marker, filled, error bar (fixed_point.BASES)
+BASIS_STYLE = {"measured": ("o", True, True), "too few deals": ("s", True, True), "extrapolated": ("o", False, False)}
+
+
+def _proposal(ax, t, colour):
+    """One player count's proposed targets: a dashed line through them, then each basis its own
+    marker, an extrapolated target hollow and without an interval, the others with their 95% one."""
+    ax.plot(t.bid, t.proposed_target, "--", color=colour, linewidth=0.8)
+    for basis, (marker, filled, bars) in BASIS_STYLE.items():
+        b = t[t.basis == basis]
+        if b.empty:
+            continue
+        face = colour if filled else "white"
+        yerr = [b.proposed_target - b.proposed_low, b.proposed_high - b.proposed_target] if bars else None
+        ax.errorbar(b.bid, b.proposed_target, yerr=yerr, fmt=marker, color=colour, mfc=face, ms=4, capsize=2)
+
+
 def targets(table, path, note, name="rulebook"):
-    """The targets run (`name`: rulebook or variant) and those proposed by bid level, per player count."""
-    title = f"{name.capitalize()} vs proposed targets"
-    _target_lines(table, [("proposed", "proposed_target")], path, title, note, name)
+    """The targets run (`name`: rulebook or variant, solid) and those proposed (dashed) by bid level,
+    a colour per player count; filled markers with 95% intervals where measured (squares: too few
+    deals), hollow ones where extrapolated."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for i, (n, t) in enumerate(table.groupby("players")):
+        ax.plot(t.bid, t.target, "-", color=f"C{i}", label=f"{n} players: {name}")
+        if t.proposed_target.notna().all():
+            _proposal(ax, t, f"C{i}")
+    for basis, (marker, filled, _) in BASIS_STYLE.items():
+        ax.plot([], [], marker, color="0.3", mfc="0.3" if filled else "white", label=f"proposed: {basis}")
+    ax.set(xlabel="bid (cards laid)", ylabel="team target (points)", title=f"{name.capitalize()} vs proposed targets")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    _save(fig, path, note)
+
+
+def rounds(trace, path, note):
+    """The fixed-point loop's tables round by round (trace: fixed_point.csv's rows), a panel per
+    player count: each round's targets, darker as the rounds go on, the last one bold."""
+    counts = sorted(trace.players.unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(3.8 * len(counts), 4), squeeze=False)
+    for ax, n in zip(axes[0], counts):
+        t = trace[trace.players == n]
+        last = t["round"].max()
+        for k, r in t.groupby("round"):
+            shade = plt.cm.viridis(0.9 * (1 - (k - 1) / max(last - 1, 1)))
+            ax.plot(r.bid, r.target, "-o", color=shade, ms=2, lw=2 if k == last else 0.8, label=f"round {k}")
+        ax.set(title=f"{n} players", xlabel="bid", ylabel="team target (points)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6)
+    _save(fig, path, note)
 
 
 def team_points(samples, path, min_deals, reach, note):
