@@ -167,7 +167,8 @@ def player_list(text):
     type=click.Choice(list(AUCTIONS)),
     default=DEFAULT_AUCTION,
     show_default=True,
-    help="The auction model the other players bid by: the expected score and best bid (the holder "
+    help="The auction model the other players bid by (one model, not one a seat as in `musim run`: the "
+    "holder's seat bids each level in turn): the expected score and best bid (the holder "
     "commits to each bid, the others bid as the model bids), and --vice auction (docs/players.md).",
 )
 @click.option(
@@ -323,7 +324,8 @@ def auction_list(text):
     default=DEFAULT_AUCTION,
     show_default=True,
     metavar="A[,B]",
-    help=f"Auction model(s) the deals are bid by ({', '.join(AUCTIONS)}; docs/players.md): with several, "
+    help=f"Auction model(s) the deals are bid by ({', '.join(AUCTIONS)}; docs/players.md): every seat bids by "
+    "the model (a list here is not one a seat, as in `musim run`): with several, each is analysed on its own, "
     "targets are proposed under each, in a folder of --out each, and --out says where they agree.",
 )
 @dd_tricks_option(
