@@ -25,6 +25,9 @@ BY_PLAY = "play"
 AUCTION_NAMES = (BY_PLAY, "cautious", "bold")
 DEFAULT_AUCTION = "cautious"  # the model BY_PLAY means under heuristic, dd and search play
 QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target
+# `musim bid --vice`, the default first: the vice and laid cards of the --auction model's auction (so that
+# made, score and best bid rest on one model), of the strongest other hand, or none (analysis/bid.py)
+VICES = ("auction", "strongest", "none")
 
 
 @dataclasses.dataclass(frozen=True)
