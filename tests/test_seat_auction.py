@@ -1,17 +1,25 @@
 """Mü's auction models one a seat (`--auction bold,cautious,...`, seats in the order of the rows):
 a list naming one model is that model (rows, key, default name), each seat bids by its own model
-on the same deals, bad lists are refused in one line, records of such runs replay."""
+on the same deals, bad lists are refused in one line, records of such runs replay; and the
+duplicate comparison of one seat's auction model against another (analysis/seat_auction.py)."""
 
 import json
+import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from musim.cli import cli
 from musim.engine.parquet import read_manifest, read_metadata
+from musim.games.mu.analysis.seat_auction import RANDOM, auction_advantage
+from musim.play.duplicate import duplicate_advantage, game_simulate
 
 MIXED = "bold,cautious,cautious,cautious"
 
@@ -105,3 +113,71 @@ def test_a_record_of_a_per_seat_auction_runs_deal_replays_to_its_row(tmp_path):
         assert replayed.exit_code == 0, replayed.output
         row = table.slice(deal, 1).to_pylist()[0]
         assert json.loads(replayed.output)["scores"] == row["scores"]
+
+
+def test_a_model_against_itself_gains_exactly_nothing_on_every_deal():
+    """Same seat, same deals, same model: every deal's gain is 0, so the mean and the interval's
+    half-width are 0, whatever the other seats bid."""
+    assert auction_advantage(4, 3, 300, "bold", "bold") == (0.0, 0.0)
+    assert auction_advantage(4, 3, 300, "bold", "bold", others="cautious") == (0.0, 0.0)
+
+
+def test_the_gain_is_the_seats_rotated_difference_of_the_rows_musim_run_writes(tmp_path):
+    """Against a hand computation from `musim run --auction` files: one bold seat among cautious
+    ones, every seat in turn, against all cautious; its interval holds the mean."""
+    n, deals, seed = 3, 400, 8
+    base = run(tmp_path / "c.parquet", "cautious", players=n, deals=deals, seed=seed).column("scores").to_pylist()
+    gain = np.zeros(deals)
+    for s in range(n):
+        mix = ",".join("bold" if i == s else "cautious" for i in range(n))
+        mixed = run(tmp_path / f"{s}.parquet", mix, players=n, deals=deals, seed=seed).column("scores").to_pylist()
+        gain += np.array([m[s] - b[s] for m, b in zip(mixed, base)]) / n
+    mean, half = auction_advantage(n, seed, deals, "bold", "cautious")
+    assert mean == pytest.approx(gain.mean()) and half == pytest.approx(1.96 * gain.std(ddof=1) / np.sqrt(deals))
+    assert half > 0 and mean - half <= mean <= mean + half
+
+
+def test_other_seats_of_a_third_model_swap_the_sign_deal_by_deal():
+    """Strong and weak trade places among the same others: the gain changes its sign alone."""
+    mean, half = auction_advantage(4, 2, 300, "bold", "cautious", others=RANDOM)
+    assert (-mean, half) == pytest.approx(auction_advantage(4, 2, 300, "cautious", "bold", others=RANDOM))
+    assert half > 0
+
+
+def test_a_heuristic_seat_among_random_ones_is_head_to_heads_cell():
+    """The cautious model played by the heuristic, against random: the heuristic against random of
+    results/head_to_head (the heuristic bids by the cautious model)."""
+    got = auction_advantage(5, 4, 500, "cautious", RANDOM, strong_play="heuristic")
+    assert got == duplicate_advantage(game_simulate("mu"), 5, 4, 500, "heuristic", "random")
+
+
+def test_the_same_gain_on_one_worker_or_two():
+    """More deals than a chunk holds (32,768): the chunks run on two threads give the same figures."""
+    assert auction_advantage(3, 1, 33_000, "bold", "cautious", workers=2) == auction_advantage(
+        3, 1, 33_000, "bold", "cautious", workers=1
+    )
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def evaluation(cwd, *args):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    script = ROOT / "scripts" / "eval_learned_auction.py"
+    return subprocess.run([sys.executable, script, *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def test_the_evaluation_script_writes_every_cell_and_refuses_an_unknown_model(tmp_path):
+    """A dry run with bold as the tested model: B and D2 are bold against itself, exactly 0."""
+    done = evaluation(tmp_path, "--deals", 60, "--players", 3, "--strong", "bold", "--out", "out")
+    assert done.returncode == 0, done.stderr
+    rows = pd.read_csv(tmp_path / "out" / "eval.csv")
+    assert rows.cell.tolist() == ["A", "B", "C", "D1", "D2", "E", "E", "E", "E"]
+    zero = rows[rows.cell.isin(["B", "D2"])]
+    assert (zero[["gain", "low", "high"]] == 0).all().all() and zero.met.tolist() == [False, True]
+    assert (rows.low <= rows.gain).all() and (rows.gain <= rows.high).all() and (rows.deals == 60).all()
+    text = (tmp_path / "out" / "README.md").read_text()
+    assert "## Cell E" in text and "| 3 | flat |" in text and "--strong bold" in text
+    refused = evaluation(tmp_path, "--strong", "timid", "--out", "no")
+    assert refused.returncode == 2 and "--strong 'timid': not an auction model here" in refused.stderr
+    assert "Traceback" not in refused.stderr and not (tmp_path / "no").exists()
