@@ -2,8 +2,8 @@
 
 Runs small fixed-seed `musim run`s in process: every game with policies, every player count,
 every policy (dd and search on few deals, dd under a node limit), a mixed seating, each game option at its documented
-example value, matches where a game has them; Mü also under a target variant and each auction
-model.  Prints one line per case, `case sha256`, over every column but the wall-clock ones
+example value, matches where a game has them; Mü also under a target variant, each auction
+model and one a seat.  Prints one line per case, `case sha256`, over every column but the wall-clock ones
 (`*_ms`).  Compare two checkouts with `diff`:
 
     python benchmarks/rows_digest.py > before.txt   # on the old commit
@@ -66,8 +66,12 @@ def extra_cases(game, n):
     """Mü's auction models and a target variant: options whose example alone misses them."""
     if game.name != "mu":
         return
-    for auction in game.option("auction").choices:
+    from musim.games.mu.params import AUCTION_NAMES
+
+    for auction in AUCTION_NAMES:
         yield f"mu-{n}p-auction-{auction}", ("--players", n, "--auction", auction, "--deals", 200)
+    seats = ",".join(["bold"] + ["cautious"] * (n - 1))  # one model a seat
+    yield f"mu-{n}p-auction-{seats}", ("--players", n, "--auction", seats, "--deals", 200)
     targets = Path(tempfile.mkdtemp()) / "targets.csv"
     targets.write_text("players,bid,target\n" + "".join(f"4,{b},{30 + b}\n" for b in range(1, 16)))
     yield "mu-4p-targets-variant", ("--players", 4, "--targets", targets, "--deals", 200)

@@ -40,7 +40,7 @@ def test_a_hand_of_every_red_card_makes_every_level_with_red_trump():
 
 
 def test_rates_are_rates_and_fall_with_the_bid():
-    rows = bid_strength(MuParams(5), FIVE, 150, 4)
+    rows = bid_strength(MuParams(5), FIVE, 150, 4, vice="strongest")
     for r in rows:
         assert 0 <= r["p_made_low"] <= r["p_made"] <= r["p_made_high"] <= 1
     by_trump = {}
@@ -54,7 +54,7 @@ def test_rates_are_rates_and_fall_with_the_bid():
 
 def test_bid_statistics_match_an_independent_scoring():
     n, samples, seed = 4, 80, 11
-    rows = bid_strength(MuParams(n), "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", samples, seed)
+    rows = bid_strength(MuParams(n), "R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", samples, seed, vice="strongest")
     mask, _ = parse_hand("R9 R8 R7 R7 R6 G9 G7 B1 K0 K3 Y2 Y5 Y9 Y8 B9", n)
     rest = np.array([c for c in range(60) if not int(mask) >> c & 1], np.int64)
     types = np.zeros(17, np.int64)
@@ -97,7 +97,7 @@ def test_bid_statistics_match_an_independent_scoring():
 def test_auction_model_matches_the_simple_models_where_they_coincide():
     # at bid 1 nobody else can have laid a card: every model plays the same no-vice contract
     hand = FIVE + " Y9 Y8 B9"
-    simple = {r["chief_trump"]: r for r in bid_strength(MuParams(4), hand, 60, 12) if r["bid"] == 1}
+    simple = {r["chief_trump"]: r for r in bid_strength(MuParams(4), hand, 60, 12, vice="none") if r["bid"] == 1}
     auction = [r for r in bid_strength(MuParams(4), hand, 60, 12, vice="auction", seat=0, dealer=3)]
     for r in auction:
         assert r["samples"] <= 60

@@ -47,8 +47,8 @@ def test_text_fits_100_columns_with_intervals_and_names_its_model():
     text = bid("--samples", 40, "--seed", 1)
     lines = text.splitlines()
     assert max(map(len, lines)) <= 100
-    assert "targets: rulebook" in lines[0] and "auction model cautious" in lines[1]
-    assert "vice: strongest, partner: public" in lines[1]
+    assert "targets: rulebook" in lines[0] and "card play: heuristic at every seat" in lines[0]
+    assert lines[1] == "made, score and best bid: the others bid by auction model cautious; partner: public"
     rows = [x for x in lines if re.match(r"\s+\d+\s+\d+ \|", x)]
     assert rows
     for row in rows:  # three trumps, each a rate with its interval and a score with its half-width
@@ -95,6 +95,42 @@ def test_the_best_bid_is_the_argmax_of_the_json_expected_scores_and_not_bid_1():
     # the auction model decides the expected score: committed high, a hand is outbid less often
     by_bid = {r["bid"]: r for r in rows if r["chief_trump"] == best["chief_trump"]}
     assert by_bid[1]["p_outbid"] > by_bid[best["bid"]]["p_outbid"]
+
+
+def test_made_score_and_best_bid_rest_on_one_auction_model_by_default():
+    """By default the success rates take the vice and laid cards of the --auction model's auction,
+    as the expected score takes its bids: the model moves them; --vice strongest is said."""
+    rows = as_json("--samples", 40, "--seed", 4)
+    assert rows == as_json("--samples", 40, "--seed", 4, "--vice", "auction")
+    assert {r["vice"] for r in rows} == {"auction"} and {r["play"] for r in rows} == {"heuristic"}
+    bold = as_json("--samples", 40, "--seed", 4, "--auction", "bold")
+    assert any(a["p_made"] != b["p_made"] for a, b in zip(rows, bold) if a["bid"] >= 2)
+    assert [r["p_made"] for r in as_json("--samples", 40, "--seed", 4, "--vice", "strongest")] != [
+        r["p_made"] for r in rows
+    ]
+    text = bid("--samples", 40, "--seed", 4, "--vice", "strongest").splitlines()[1]
+    assert text == "score and best bid: the others bid by auction model cautious; made: vice strongest; partner: public"
+
+
+WEAK = "R1 Y2 G3 B4 K5 R6 Y7 G8 B9 K0 R2 Y3 G4 B5 K6"  # a 4-player hand the cautious others outbid
+
+
+STRONG = "R9 R8 R7 R7 R6 R5 R4 R3 R2 R1 R0 G9 B9 K9 Y9"  # 11 reds: it wins its best bid
+
+
+@pytest.mark.parametrize("hand", [WEAK, HAND, STRONG])
+def test_a_best_bid_won_less_than_half_the_time_says_so_beside_the_best_it_wins(hand):
+    rows = as_json("--samples", 100, "--seed", 6, hand=hand)
+    text = bid("--samples", 100, "--seed", 6, hand=hand)
+    best = max(rows, key=lambda r: (r["expected_score"], -r["bid"]))
+    won = [r for r in rows if r["p_chief"] >= 0.5]
+    assert (", won under 50%" in text) == (best["p_chief"] < 0.5)
+    assert (best["p_chief"] < 0.5) == (hand == WEAK) or hand == HAND  # the weak hand does best outbid
+    if best["p_chief"] < 0.5:
+        alt = max(won, key=lambda r: (r["expected_score"], -r["bid"]))
+        line = f"  best bid won 50%+: {alt['bid']} with trump {alt['chief_trump']}, "
+        assert line + f"expected score {alt['expected_score']:+.1f}" in text
+        assert alt["expected_score"] < best["expected_score"]
 
 
 def reference_scores(n, hand_text, seat, dealer, seed, samples, bid_level, trump):

@@ -23,7 +23,12 @@ from musim.solver.table_size import DEFAULT_MB
         (dict(question="maybe"), "--question 'maybe'"),
         (dict(worlds=5), "--search-worlds applies only with --play search"),
         (dict(play="random", auction="bold"), "--auction applies only with --play heuristic, dd or search"),
-        (dict(auction="timid"), "--auction 'timid'"),
+        (dict(auction="timid"), "--auction: 'timid' is not one of the auction models"),
+        (dict(auction="bold,cautious"), "--auction: expected one auction model or 4"),
+        (
+            dict(play="random,heuristic,heuristic,heuristic", auction="bold,play,play,play"),
+            "--auction: seat 0 plays random",
+        ),
         (dict(players=7), "--players: 7 is not in 3..6"),
         (dict(targets="4:1,2"), "--targets 4 players: 2 targets"),
     ],
@@ -86,4 +91,7 @@ def test_the_kernels_get_the_table_and_each_seats_codes():
     assert bid[:4].tolist() == [random, bold, bold, bold]  # a random seat bids at random under any model
     assert card[:4].tolist() == [random, policies.HEURISTIC, policies.DD, policies.HEURISTIC]
     assert np.array_equal(policy_codes(MuParams(4))[0][:4], np.full(4, policies.HEURISTIC))
+    seats = MuParams(4, "random,heuristic,dd,heuristic", auction="play,bold,play,cautious")
+    assert policy_codes(seats)[0][:4].tolist() == [random, bold, policies.HEURISTIC, policies.HEURISTIC]
+    assert MuParams(4, auction="bold,bold,bold,bold").auction == "bold"
     assert MuParams(4, "random").auction_model == "random"

@@ -14,18 +14,19 @@ def plays_exactly(play):
     return EXACT_PLAY in play.split(",")
 
 
-def seat_names(players, policy, names):
+def seat_names(players, policy, names, what=("policy", "policies")):
     """The policy name of each seat: `policy` is one name for every seat, a list of names one a
     seat, or their text joined by commas (`--play random,heuristic,heuristic,heuristic`, seats
-    in the order of the rows).  ValueError (one line, naming the fault) if it is none of these."""
+    in the order of the rows).  ValueError (one line, naming the fault) if it is none of these;
+    `what`: a name and names in its words (Mü's --auction: auction model, auction models)."""
     text = isinstance(policy, str)
     chosen = [p.strip() for p in policy.split(",")] if text else list(policy)
     chosen = chosen * players if text and len(chosen) == 1 else chosen  # a list is one a seat
     if len(chosen) != players:
-        raise ValueError(f"expected one policy or {players} (one a seat), got {len(chosen)} in {policy!r}")
+        raise ValueError(f"expected one {what[0]} or {players} (one a seat), got {len(chosen)} in {policy!r}")
     unknown = [p for p in chosen if p not in names]
     if unknown:
-        raise ValueError(f"{unknown[0]!r} is not one of the policies ({', '.join(names)})")
+        raise ValueError(f"{unknown[0]!r} is not one of the {what[1]} ({', '.join(names)})")
     return chosen
 
 

@@ -10,21 +10,30 @@ deal played all `weak`, which removes the luck of the cards from the difference.
 import numpy as np
 
 
-def duplicate_advantage(simulate, players, seed, count, strong="heuristic", weak="random"):
+def duplicate_advantage(simulate, players, seed, count, strong="heuristic", weak="random", others=None):
     """(mean, half-width of its 95% interval) of the points a `strong` seat gains per deal over
-    the same seat playing `weak`, the others playing `weak`, on deals 0..count-1 of `seed`.
+    the same seat playing `weak`, the others playing `others` (default `weak`), on deals
+    0..count-1 of `seed`.
 
     Every seat takes the strong policy in turn (seats rotated); a deal's gain is the mean over
     the rotations, and the interval is over deals, which are independent.
-    `simulate` is a game's simulate_deals(players, seed, policy, start, count)."""
-    base = simulate(players, seed, weak, 0, count)["scores"]
+    `simulate` is a game's simulate_deals(players, seed, policy, start, count); `policy` one
+    policy, or a list of one a seat."""
+    others = weak if others is None else others
+    base = simulate(players, seed, weak, 0, count)["scores"] if others == weak else None
     gain = np.zeros(count)
     for seat in range(players):
-        mix = [weak] * players
-        mix[seat] = strong
-        gain += simulate(players, seed, mix, 0, count)["scores"][:, seat] - base[:, seat]
+        own = _seat_scores(simulate, players, seed, count, weak, others, seat) if base is None else base[:, seat]
+        gain += _seat_scores(simulate, players, seed, count, strong, others, seat) - own
     gain /= players
     return float(gain.mean()), float(1.96 * gain.std(ddof=1) / np.sqrt(count))
+
+
+def _seat_scores(simulate, players, seed, count, policy, others, seat):
+    """The scores of `seat` playing `policy` among `others`."""
+    mix = [others] * players
+    mix[seat] = policy
+    return simulate(players, seed, mix, 0, count)["scores"][:, seat]
 
 
 def game_simulate(name, workers=1, columns=(), **options):

@@ -20,10 +20,11 @@ RESULT_VERSION = 3
 
 def check(spec):
     """GAME.check: --targets read into the run's table (target_tables.check), then the options
-    that do not go together (params.check); a node limit bounds searches that deal rows account
+    that do not go together (params.check), --auction made the one model when every seat names
+    it (its key and name); a node limit bounds searches that deal rows account
     for (match rows have no such columns)."""
     target_tables.check(spec)
-    MuParams.of_spec(spec)
+    spec.options["auction"] = MuParams.of_spec(spec).auction  # a list of one model is that model
     if spec.options["node_limit"] and spec.mode != "deals":
         raise SpecError("--node-limit applies only with --deals")
 
@@ -46,9 +47,10 @@ GAME = Game(
             "auction",
             str,
             BY_PLAY,
-            "Auction model (docs/players.md): cautious or bold; play: what --play implies "
-            "(cautious under heuristic and dd play, random under random play, which takes no other).",
-            choices=AUCTION_NAMES,
+            f"Auction model (docs/players.md), one for every seat or one a seat in the rows' order "
+            f"(bold,cautious,cautious,cautious), as --play: {', '.join(AUCTION_NAMES[1:])}, or {BY_PLAY}: what "
+            "--play implies (cautious under heuristic, dd and search play, random under random play, which "
+            f"takes no model: a seat that plays random takes {BY_PLAY}).",
             omit_default=True,
         ),
         Option(

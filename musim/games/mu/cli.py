@@ -19,7 +19,7 @@ from musim.cli.options import (
 from musim.engine.errors import SpecError
 from musim.engine.seats import plays_exactly
 from musim.games import mu
-from musim.games.mu.params import DEFAULT_AUCTION, QUESTIONS
+from musim.games.mu.params import DEFAULT_AUCTION, QUESTIONS, VICES
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
 from musim.play.search_budget import WORLDS, searches
@@ -167,17 +167,19 @@ def player_list(text):
     type=click.Choice(list(AUCTIONS)),
     default=DEFAULT_AUCTION,
     show_default=True,
-    help="The auction model the other players bid by: the expected score and best bid (the holder "
-    "commits to each bid, the others bid as the model bids), and --vice auction (docs/players.md).",
+    help="The auction model the other players bid by (one model, not one a seat as in `musim run`: the "
+    "holder's seat bids each level in turn): the expected score and best bid (the holder "
+    "commits to each bid, the others bid as the model bids), and the success rates under --vice auction "
+    "(docs/players.md).",
 )
 @click.option(
     "--vice",
-    type=click.Choice(["strongest", "none", "auction"]),
-    default="strongest",
+    type=click.Choice(VICES),
+    default=VICES[0],
     show_default=True,
-    help="The success rates' contracts above bid 1: the strongest other hand is vice naming its best "
-    "type; no vice; or the vice and laid cards of an auction of the --auction model in which the "
-    "others never reach the bid.",
+    help="The success rates' contracts above bid 1: the vice and laid cards of an auction of the --auction "
+    "model in which the others never reach the bid (so that made, score and best bid rest on one model); "
+    "the strongest other hand is vice naming its best type; or no vice.",
 )
 @click.option("--seat", type=int, default=0, show_default=True, help="The holder's seat (auctions).")
 @click.option("--dealer", type=int, default=0, show_default=True, help="The dealer's seat (auctions).")
@@ -274,7 +276,7 @@ def bid_rows(params, hand, count, seed, workers, show, **how):
 
     def started(plays):  # the request is valid: a sample plays `plays` deals
         warn_if_slow(params.play, [params.players], items=count * plays, workers=workers, noun="plays")
-        measured = how["vice"] == "strongest" and not how["hindsight"] and params.question == "value"
+        measured = how["vice"] == VICES[0] and not how["hindsight"] and params.question == "value"
         bar.estimate.expect(bid_seconds(params.players, count, plays, params.play, workers) if measured else None)
 
     try:
@@ -323,7 +325,8 @@ def auction_list(text):
     default=DEFAULT_AUCTION,
     show_default=True,
     metavar="A[,B]",
-    help=f"Auction model(s) the deals are bid by ({', '.join(AUCTIONS)}; docs/players.md): with several, "
+    help=f"Auction model(s) the deals are bid by ({', '.join(AUCTIONS)}; docs/players.md): every seat bids by "
+    "the model (a list here is not one a seat, as in `musim run`): with several, each is analysed on its own, "
     "targets are proposed under each, in a folder of --out each, and --out says where they agree.",
 )
 @dd_tricks_option(

@@ -13,7 +13,7 @@ import dataclasses
 from functools import cached_property
 
 from musim.engine.errors import SpecError
-from musim.engine.seats import EXACT_PLAY, plays_exactly
+from musim.engine.seats import EXACT_PLAY, play_text, plays_exactly, seat_names
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.games.mu.target_tables import RULEBOOK, TargetsError, from_text, table_of
 from musim.play.search_budget import DEFAULT_WORLDS, check_worlds
@@ -25,12 +25,16 @@ BY_PLAY = "play"
 AUCTION_NAMES = (BY_PLAY, "cautious", "bold")
 DEFAULT_AUCTION = "cautious"  # the model BY_PLAY means under heuristic, dd and search play
 QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target
+# `musim bid --vice`, the default first: the vice and laid cards of the --auction model's auction (so that
+# made, score and best bid rest on one model), of the strongest other hand, or none (analysis/bid.py)
+VICES = ("auction", "strongest", "none")
 
 
 @dataclasses.dataclass(frozen=True)
 class MuParams:
     """What decides a Mü play's rows besides the seed (docs/mu-options.md): `play` is a --play text
-    (one policy, or one a seat joined by commas); `auction` a name of AUCTION_NAMES; `targets` the
+    (one policy, or one a seat joined by commas); `auction` likewise a name of AUCTION_NAMES or one a
+    seat (a list naming one model for every seat is kept as that name: the run's key); `targets` the
     table's compact text (target_tables.py, `rulebook` by default); `worlds` a search seat's budget;
     `tt_mb` the solver's table per worker; `goal` the total that ends a match."""
 
@@ -47,6 +51,7 @@ class MuParams:
 
     def __post_init__(self):
         check(self)
+        object.__setattr__(self, "auction", play_text(self.players, self.auction, AUCTION_NAMES))
 
     @classmethod
     def of_spec(cls, spec):
@@ -74,6 +79,11 @@ class MuParams:
         """The auction model the seats bid by (auction_model)."""
         return auction_model(self.play, self.auction)
 
+    @property
+    def auction_seats(self):
+        """The --auction name of each seat (BY_PLAY: the auction its --play implies)."""
+        return _seats(self.players, self.auction)
+
     @cached_property
     def table(self):
         """The int64 target table [n, bid] every kernel reads (target_tables.table)."""
@@ -82,17 +92,33 @@ class MuParams:
 
 def auction_model(play, auction):
     """The name of the auction model a run bids by: `random` under random play, else the
-    --auction model (DEFAULT_AUCTION for BY_PLAY)."""
+    --auction model (DEFAULT_AUCTION for BY_PLAY); with one model a seat, each seat's joined by
+    commas (a seat left to its --play: `random` if it plays random, else DEFAULT_AUCTION)."""
     if play == "random":
         return "random"
-    return DEFAULT_AUCTION if auction == BY_PLAY else auction
+    if "," not in auction:
+        return DEFAULT_AUCTION if auction == BY_PLAY else auction
+    models = auction.split(",")
+    return ",".join(_seat_model(p, a) for p, a in zip(_seats(len(models), play), models, strict=True))
+
+
+def _seat_model(play, auction):
+    if auction != BY_PLAY:
+        return auction
+    return "random" if play == "random" else DEFAULT_AUCTION
+
+
+def _seats(players, text):
+    """The seats' names of a checked --play or --auction text (one name, or one a seat)."""
+    names = [x.strip() for x in text.split(",")]
+    return names * players if len(names) == 1 else names
 
 
 def check(p):
     """Options that do not go together (SpecError naming the flag): --dd-tricks, --node-limit
     and --question reach without dd play (the node limit also not with --dd-tricks), --search-worlds
-    without a search seat, --auction under random play, where every decision is random, the
-    auction too; players, auction, question and target table within their range."""
+    without a search seat, --auction under random play (check_auction); players, auction, question
+    and target table within their range."""
     if not MIN_PLAYERS <= p.players <= MAX_PLAYERS:
         raise SpecError(f"--players: {p.players} is not in {MIN_PLAYERS}..{MAX_PLAYERS}")
     if p.dd_tricks and p.play != EXACT_PLAY:
@@ -100,10 +126,7 @@ def check(p):
     if p.node_limit and (not plays_exactly(p.play) or p.dd_tricks):
         raise SpecError("--node-limit applies only with --play dd and no --dd-tricks")
     check_worlds(p.play, p.worlds)
-    if p.auction not in AUCTION_NAMES:
-        raise SpecError(f"--auction {p.auction!r}: one of {', '.join(AUCTION_NAMES)}")
-    if p.auction != BY_PLAY and p.play == "random":
-        raise SpecError("--auction applies only with --play heuristic, dd or search (random play bids at random)")
+    check_auction(p.players, p.play, p.auction)
     if p.question not in QUESTIONS:
         raise SpecError(f"--question {p.question!r}: one of {', '.join(QUESTIONS)}")
     if p.question == "reach" and p.play != EXACT_PLAY:
@@ -112,3 +135,23 @@ def check(p):
         from_text(p.targets)
     except TargetsError as exc:
         raise SpecError(f"--targets {exc}") from None
+
+
+def check_auction(players, play, auction):
+    """--auction: one name of AUCTION_NAMES or one a seat; a model, not BY_PLAY, only where a seat
+    does not play random (it bids at random), and with one model a seat, at none that does
+    (SpecError naming the fault)."""
+    try:
+        models = seat_names(players, auction, AUCTION_NAMES, ("auction model", "auction models"))
+    except ValueError as exc:
+        raise SpecError(f"--auction: {exc}") from None
+    plays = _seats(players, play)
+    if set(plays) == {"random"} and set(models) != {BY_PLAY}:
+        raise SpecError("--auction applies only with --play heuristic, dd or search (random play bids at random)")
+    if len(set(models)) > 1:
+        bad = [s for s in range(players) if plays[s] == "random" and models[s] != BY_PLAY]
+        if bad:
+            s = bad[0]
+            raise SpecError(
+                f"--auction: seat {s} plays random, so it bids at random: {models[s]!r} there must be {BY_PLAY!r}"
+            )

@@ -114,13 +114,12 @@ def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_M
 
 
 def policy_codes(params):
-    """(auction codes, card-play codes), one a seat, of a MuParams: its auction model (BY_PLAY:
-    the auction each seat's policy implies) bids for every seat but the random ones, which always
-    bid at random (params.check refuses a model when every seat plays random)."""
+    """(auction codes, card-play codes), one a seat, of a MuParams: each seat's --auction model
+    (one for every seat, or one a seat; BY_PLAY: the auction the seat's policy implies) bids for
+    it, but a random seat always bids at random (params.check refuses a model named at one)."""
     bid, card = seat_codes(params.players, params.play)
-    if params.auction != BY_PLAY:
-        bid = np.where(bid == policies.RANDOM, policies.RANDOM, policies.AUCTIONS[params.auction])
-    return bid, card
+    models = [b if a == BY_PLAY else policies.AUCTIONS[a] for a, b in zip(params.auction_seats, bid, strict=True)]
+    return np.where(bid == policies.RANDOM, policies.RANDOM, np.array(models, np.int64)), card
 
 
 def workspace_of(params, question="value"):

@@ -32,18 +32,19 @@ BID_LEVELS = 16  # bids 0..15 (15 cards in a 4-player hand)
 def play_text(play, dd_tricks=0, auction=BY_PLAY):
     """What a --play mode (with --dd-tricks and --auction) means, for the summary's first line."""
     model = auction_model(play, auction)
+    bids = f"{model} auction" if "," not in model else f"auction {model} by seat"
     if play == "dd":
         cards = (
             f"heuristic card play, the last {dd_tricks} tricks exact double-dummy"
             if dd_tricks
             else "exact double-dummy card play"
         )
-        return f"dd play ({model} auction, heuristic trumps and partner, {cards})"
+        return f"dd play ({bids}, heuristic trumps and partner, {cards})"
     if play == "random":
         return "random play (every decision by the random policy, the auction too)"
     if "," in play:
-        return f"play {play} by seat 0, 1, ... (a random seat decides all at random; the others: {model} auction)"
-    return f"{play} play ({model} auction, every other decision by the {play} policy)"
+        return f"play {play} by seat 0, 1, ... (a random seat decides all at random; the others: {bids})"
+    return f"{play} play ({bids}, every other decision by the {play} policy)"
 
 
 def header(params, items):

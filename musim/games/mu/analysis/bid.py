@@ -28,6 +28,7 @@ from musim.engine.local import chunk_starts
 from musim.engine.progress import slices
 from musim.games.mu import rules
 from musim.games.mu.analysis import samplers
+from musim.games.mu.params import VICES
 from musim.games.mu.policies import AUCTIONS, NAMES
 from musim.games.mu.simulate import workspace_of
 from musim.io.batch import InputError
@@ -39,6 +40,8 @@ MIN_SHOWN = 0.01  # the text table leaves out levels made less often than this u
 SHOWN_TRUMPS = 3  # trumps in the text table (the best)
 MADE_WIDTH, SCORE_WIDTH = 16, 11  # a text cell: "100.0 [100-100] " and "+123.4±12.3", 97 columns in all
 CHUNK_DD = 1  # a double-dummy sample takes milliseconds to minutes: progress sample by sample
+DEFAULT_VICE = VICES[0]
+WON = 0.5  # a best bid the holder ends chief in less often than this is said to be (format_table)
 
 
 def parse_hand(text, players):
@@ -172,7 +175,7 @@ def bid_strength(
     samples=DEFAULT_SAMPLES,
     seed=0,
     *,
-    vice="strongest",
+    vice=DEFAULT_VICE,
     hindsight=False,
     seat=0,
     dealer=0,
@@ -226,6 +229,7 @@ def bid_strength(
                     "mean_team_points": float(team[ok, j, s.column[b - 1]].mean()) if valued else float("nan"),
                     "samples": int(used[j, b - 1]),
                     "auction": params.auction_model,
+                    "play": params.play,
                     "vice": vice,
                     "partner": "hindsight" if hindsight else "public",
                     "p_chief": float((ends == samplers.AS_CHIEF).mean()),
@@ -251,11 +255,12 @@ def level_ranges(levels):
     return ", ".join(str(a) if a == z else f"{a}..{z}" for a, z in runs)
 
 
-def best_row(rows):
+def best_row(rows, won=0.0):
     """The best bid: the (bid, trump) of highest expected score for the holder committed to it
-    against the auction model (ties: the lower bid, then the earlier trump); None under the
-    reach question (no scores)."""
-    scored = [r for r in rows if r["expected_score"] == r["expected_score"]]
+    against the auction model (ties: the lower bid, then the earlier trump), among those it ends
+    chief in at least `won` of the time; None if there is none, or under the reach question (no
+    scores)."""
+    scored = [r for r in rows if r["expected_score"] == r["expected_score"] and r["p_chief"] >= won]
     return max(scored, key=lambda r: (r["expected_score"], -r["bid"]), default=None)
 
 
@@ -295,10 +300,10 @@ def _score_cell(r):
 
 def format_table(rows, players, samples, targets="rulebook"):
     """The text of `musim bid`, within WIDTH columns: first the targets (`targets`: rulebook, or the
-    name of the variant's file), the auction model, vice and partner the figures rest on; a row per bid
-    level some trump makes at least 1% of the time, a column per trump of the best three; each
-    cell the chance to make the target as chief (%, 95% interval) and the holder's expected
-    score committed to that bid (± its 95% interval); then the best bid."""
+    name of the variant's file) and card play, the auction model, vice and partner the figures rest
+    on; a row per bid level some trump makes at least 1% of the time, a column per trump of the
+    best three; each cell the chance to make the target as chief (%, 95% interval) and the
+    holder's expected score committed to that bid (± its 95% interval); then the best bid."""
     reach = rows[0]["question"] == "reach"
     trumps = shown_trumps(rows)
     levels = shown_levels(rows)
@@ -307,8 +312,8 @@ def format_table(rows, players, samples, targets="rulebook"):
     r0 = rows[0]
     width = MADE_WIDTH if reach else MADE_WIDTH + SCORE_WIDTH
     lines = [
-        f"{players} players, {samples:,} samples, targets: {targets}",
-        f"auction model {r0['auction']} (the others bid by it), vice: {r0['vice']}, partner: {r0['partner']}",
+        f"{players} players, {samples:,} samples, targets: {targets}, card play: {r0['play']} at every seat",
+        _model_line(r0),
         "made: chance the team reaches the target as chief, % [95% interval]",
     ]
     if not reach:
@@ -331,15 +336,40 @@ def format_table(rows, players, samples, targets="rulebook"):
         lines.append(f"shown: {len(trumps)} of {len(all_trumps)} trumps, those of best {what}")
     if left or len(all_trumps) > len(trumps):
         lines.append("(--json or --csv: every bid and trump)")
+    return "\n".join(lines + _best_lines(rows))
+
+
+def _model_line(r):
+    """Which auction model each figure rests on: the others bid by it; `made` takes its vice and
+    laid cards under --vice auction, else the vice model named."""
+    made = "made, score and best bid" if r["vice"] == "auction" else "score and best bid"
+    vice = "" if r["vice"] == "auction" else f"; made: vice {r['vice']}"
+    return f"{made}: the others bid by auction model {r['auction']}{vice}; partner: {r['partner']}"
+
+
+def _bid_text(r):
+    low, high = r["expected_score_low"], r["expected_score_high"]
+    score = f"expected score {r['expected_score']:+.1f} (95% {low:+.1f}..{high:+.1f})"
+    return f"{r['bid']} with trump {r['chief_trump']}, {score}"
+
+
+def _best_lines(rows):
+    """The best bid and how its auctions end; one the holder wins (ends chief in) less than WON of
+    the time says so, beside the best of those it wins."""
     best = best_row(rows)
     if best is None:
-        lines.append("question reach: whether the team reaches each target alone (--question value: scores, best bid)")
-    else:
-        low, high = best["expected_score_low"], best["expected_score_high"]
-        lines += [
-            f"best bid: {best['bid']} with trump {best['chief_trump']}, expected score "
-            f"{best['expected_score']:+.1f} (95% {low:+.1f}..{high:+.1f})",
-            f"  it ends chief {best['p_chief']:.0%}, outbid {best['p_outbid']:.0%}, eklat {best['p_eklat']:.0%}; "
-            f"made as chief {best['p_made']:.1%} ({best['p_made_low']:.1%}..{best['p_made_high']:.1%})",
-        ]
-    return "\n".join(lines)
+        return ["question reach: whether the team reaches each target alone (--question value: scores, best bid)"]
+    lost = best["p_chief"] < WON
+    lines = [
+        f"best bid: {_bid_text(best)}" + (f", won under {WON:.0%}" if lost else ""),
+        f"  it ends chief {best['p_chief']:.0%}, outbid {best['p_outbid']:.0%}, eklat {best['p_eklat']:.0%}; "
+        f"made as chief {best['p_made']:.1%} ({best['p_made_low']:.1%}..{best['p_made_high']:.1%})",
+    ]
+    if lost:
+        won = best_row(rows, WON)
+        lines.append(
+            f"  best bid won {WON:.0%}+: {_bid_text(won)}, chief {won['p_chief']:.0%}"
+            if won
+            else f"  no bid wins {WON:.0%} of its auctions: the hand does best leaving the contract to the others"
+        )
+    return lines
