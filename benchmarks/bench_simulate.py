@@ -5,8 +5,11 @@ Prints a table:
   * end-to-end `musim run` wall time and deals/s with Parquet output, 1 and 2 workers;
   * numba compile time, cold (empty cache) and cached (first call in a fresh process);
   * peak resident memory of `musim run --deals 1e5` and `--deals 1e6`.
+With --auction learned instead: the learned auction's kernel throughput beside the cautious one's
+(heuristic play, chunks of the two interleaved in one process, best of 5 each: the ratio survives
+a loaded machine better than the rates), and `musim run` of each end to end on one worker.
 
-Usage: python benchmarks/bench_simulate.py [--deals 1e6] [--players 4]
+Usage: python benchmarks/bench_simulate.py [--deals 1e6] [--players 4] [--auction learned]
 """
 
 import argparse
@@ -50,6 +53,44 @@ def kernel_rate(players, play):
     return count / best
 
 
+def auction_rates(players, auctions):
+    """{auction: kernel deals/s, 1 core, heuristic play}: chunks of the auctions interleaved, best of 5."""
+    from musim.games.mu import simulate as sim
+    from musim.games.mu.params import MuParams
+    from musim.games.mu.run import DealChunk
+
+    count = 1 << 15
+    ch = DealChunk(players, 0, count)
+    runs = {}
+    for auction in auctions:
+        params = MuParams(players, auction=auction)
+        runs[auction] = (sim.run_policy(*sim.policy_codes(params)), sim.workspace_of(params))
+    best = dict.fromkeys(auctions, float("inf"))
+    for rep in range(6):
+        for auction, (policy, ws) in runs.items():
+            t = time.perf_counter()
+            ch.start = rep * count
+            ch.play(7, policy, ws)
+            if rep:
+                best[auction] = min(best[auction], time.perf_counter() - t)
+    return {auction: count / seconds for auction, seconds in best.items()}
+
+
+def learned_bench(players, deals):
+    """The learned auction against the cautious one (module doc)."""
+    rates = auction_rates(players, ("cautious", "learned"))
+    for auction, rate in rates.items():
+        print(f"kernel, 1 core, {players} players, heuristic play, --auction {auction:8s}: {rate:>10,.0f} deals/s")
+    print(f"learned / cautious: {rates['learned'] / rates['cautious']:.2f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run.parquet")
+        for auction in ("cautious", "learned"):
+            args = ["--deals", str(deals), "--players", str(players), "--auction", auction, "--workers", "1"]
+            run_cli(["--deals", "1000", "--auction", auction, "--out", out, "--overwrite"])  # warm the cache
+            wall, _ = run_cli([*args, "--seed", "1", "--out", out, "--overwrite"])
+            print(f"musim run --deals {deals:.0e} --auction {auction:8s} --workers 1: {deals / wall:>10,.0f} deals/s")
+
+
 def run_cli(args, env=None):
     """Wall time and peak RSS (MiB) of one `musim run` in a fresh process."""
     probe = (
@@ -70,8 +111,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", default="1e6")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--auction", choices=["learned"], help="the learned auction against the cautious one")
     a = ap.parse_args()
     deals = int(float(a.deals))
+    if a.auction:
+        learned_bench(a.players, deals)
+        return
 
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}

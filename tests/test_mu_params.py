@@ -69,6 +69,7 @@ def test_a_run_spec_gives_its_options_whole():
         "question",
         "worlds",
         "goal",
+        "learned_model",
     }
 
 

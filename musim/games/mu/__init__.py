@@ -6,7 +6,7 @@ from musim.engine.option import Option
 from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
 from musim.games.mu import target_tables
-from musim.games.mu.params import AUCTION_NAMES, BY_PLAY, MuParams, auction_model
+from musim.games.mu.params import AUCTION_NAMES, BY_PLAY, MuParams, auction_model, learned_model
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.games.mu.target_tables import RULEBOOK
 from musim.play import node_limit, search_budget
@@ -21,10 +21,14 @@ RESULT_VERSION = 3
 def check(spec):
     """GAME.check: --targets read into the run's table (target_tables.check), then the options
     that do not go together (params.check), --auction made the one model when every seat names
-    it (its key and name); a node limit bounds searches that deal rows account
-    for (match rows have no such columns)."""
+    it (its key and name), a learned auction's model named by its id (`v1@sha8`, so that the key
+    names it); a node limit bounds searches that deal rows account for (match rows have no such
+    columns)."""
     target_tables.check(spec)
-    spec.options["auction"] = MuParams.of_spec(spec).auction  # a list of one model is that model
+    params = MuParams.of_spec(spec)
+    spec.options["auction"] = params.auction  # a list of one model is that model
+    if params.bids_learned:
+        spec.options["learned_model"] = learned_model(params.learned_model)[0]
     if spec.options["node_limit"] and spec.mode != "deals":
         raise SpecError("--node-limit applies only with --deals")
 
@@ -62,6 +66,14 @@ GAME = Game(
             omit_default=True,
             named_by_digest=True,
         ),
+        Option(
+            "learned_model",
+            str,
+            "",
+            "With --auction learned: its model, v1 (shipped; the run's key names it v1@<digest>) "
+            "or a model file (.npz).",
+            omit_default=True,
+        ),
         search_budget.WORLDS,
         node_limit.option(
             "With --play dd at every seat: a deal whose solve takes more than N nodes (1e7 and 2.5e5 are fine; "
@@ -75,7 +87,10 @@ GAME = Game(
     job=lazy("musim.games.mu.run", "job"),
     make_summary=lazy("musim.games.mu.summary", "for_run"),
     check=check,
-    models=lambda spec: {"auction": auction_model(spec.play, spec.options["auction"])},
+    models=lambda spec: {
+        "auction": auction_model(spec.play, spec.options["auction"]),
+        **({"learned_model": spec.options["learned_model"]} if spec.options["learned_model"] else {}),
+    },
     warning=lazy("musim.games.mu.cli", "run_warning"),
     estimate=lazy("musim.games.mu.estimates", "run_seconds"),
     record=lazy("musim.games.mu.run", "record"),

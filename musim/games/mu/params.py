@@ -22,7 +22,8 @@ from musim.solver.table_size import DEFAULT_MB
 # --auction: the default, what --play implies (random bidding under random play, the cautious
 # auction otherwise), then the names of policies.AUCTIONS (kept equal by tests/test_auction.py)
 BY_PLAY = "play"
-AUCTION_NAMES = (BY_PLAY, "cautious", "bold")
+AUCTION_NAMES = (BY_PLAY, "cautious", "bold", "learned")
+LEARNED = "learned"  # the auction model a learned_model names (learned/model_file.py)
 DEFAULT_AUCTION = "cautious"  # the model BY_PLAY means under heuristic, dd and search play
 QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, or whether the team reaches a target
 # `musim bid --vice`, the default first: the vice and laid cards of the --auction model's auction (so that
@@ -36,7 +37,8 @@ class MuParams:
     (one policy, or one a seat joined by commas); `auction` likewise a name of AUCTION_NAMES or one a
     seat (a list naming one model for every seat is kept as that name: the run's key); `targets` the
     table's compact text (target_tables.py, `rulebook` by default); `worlds` a search seat's budget;
-    `tt_mb` the solver's table per worker; `goal` the total that ends a match."""
+    `tt_mb` the solver's table per worker; `goal` the total that ends a match; `learned_model` the
+    learned auction's model (learned/model_file.resolve: "" the shipped one), with `learned` only."""
 
     players: int
     play: str = "heuristic"
@@ -48,6 +50,7 @@ class MuParams:
     worlds: int = DEFAULT_WORLDS
     tt_mb: int = DEFAULT_MB
     goal: int = GOAL
+    learned_model: str = ""
 
     def __post_init__(self):
         check(self)
@@ -68,6 +71,7 @@ class MuParams:
             worlds=o["search_worlds"],
             tt_mb=spec.tt_mb,
             goal=o["goal"],
+            learned_model=o["learned_model"],
         )
 
     def replace(self, **changes):
@@ -88,6 +92,24 @@ class MuParams:
     def table(self):
         """The int64 target table [n, bid] every kernel reads (target_tables.table)."""
         return table_of(self.targets)
+
+    @property
+    def bids_learned(self):
+        """Does a seat bid by the learned auction?"""
+        return LEARNED in self.auction.split(",")
+
+    @cached_property
+    def learned(self):
+        """The learned auction's LearnedModel when a seat bids by it, else None (kernels compile
+        without the learned bidder then)."""
+        return learned_model(self.learned_model)[1] if self.bids_learned else None
+
+
+def learned_model(name):
+    """(id, LearnedModel) of a learned_model option (learned/model_file.resolve), loaded once."""
+    from musim.games.mu.learned.model_file import resolve
+
+    return resolve(name)
 
 
 def auction_model(play, auction):
@@ -127,6 +149,10 @@ def check(p):
         raise SpecError("--node-limit applies only with --play dd and no --dd-tricks")
     check_worlds(p.play, p.worlds)
     check_auction(p.players, p.play, p.auction)
+    if p.learned_model and not p.bids_learned:
+        raise SpecError("--learned-model applies only with --auction learned")
+    if p.bids_learned:
+        learned_model(p.learned_model)  # a ModelError (a SpecError) names what is wrong with it
     if p.question not in QUESTIONS:
         raise SpecError(f"--question {p.question!r}: one of {', '.join(QUESTIONS)}")
     if p.question == "reach" and p.play != EXACT_PLAY:

@@ -55,6 +55,9 @@ bold       (auction only; trumps and partner as the heuristic) bids to its hand'
     unless someone raises; otherwise the underground card as the cautious bidder; laid
     cards show the best type as the cautious bidder's do.
 
+learned    (auction only; trumps and partner as the heuristic) lays the number of cards a value model
+           fitted by self-play rates best (learned/: docs/players.md).
+
 AUCTIONS maps the names of the auction models (`--auction`) to their codes.
 """
 
@@ -81,7 +84,8 @@ DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in 
 BOLD = 3  # the bold auction (module doc); trumps and partner as the heuristic
 COMMITTED = 4  # an auction seat committed to bid plan_bid showing plan_type: `musim bid`'s holder
 SEARCH = 5  # card play by the search player (games/mu/search_player.py); decided in the deal kernel
-AUCTIONS = {"cautious": HEURISTIC, "bold": BOLD}  # --auction name -> auction code
+LEARNED = 6  # the learned auction (games/mu/learned/); trumps and partner as the heuristic
+AUCTIONS = {"cautious": HEURISTIC, "bold": BOLD, "learned": LEARNED}  # --auction name -> auction code
 BOLD_OPTIMISM = 2.0  # team points the bold bidder adds to its estimate
 THREAT_RAISE = 1  # levels the bold bidder adds while a would-be vice shows its best type
 TIE_SLACK = 0  # the bold bidder matches a top count up to this many levels above its goal
@@ -133,10 +137,11 @@ def best_type(hand, allowed, n, est):
 def plan_auction(policy, n, held, plan_type, plan_bid, est, targets):
     """Before the auction: each planning player's best type and the bid it can afford under the
     run's target table `targets` ([n, bid]); `policy`: the auction code of each seat (the
-    cautious and bold auctions plan, the bold one with BOLD_OPTIMISM points more)."""
+    cautious, bold and learned auctions plan, the bold one with BOLD_OPTIMISM points more; the
+    learned one lays cards of its best type and reads its estimates: learned/bidder.py)."""
     for s in range(n):
         code = seat_code(policy, s)
-        if code != HEURISTIC and code != BOLD:
+        if code != HEURISTIC and code != BOLD and code != LEARNED:
             continue
         optimism = BOLD_OPTIMISM if code == BOLD else 0.0
         t, e = best_type(held[s], nameable_types(held[s], -1), n, est)

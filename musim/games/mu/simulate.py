@@ -17,6 +17,7 @@ from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
 from musim.engine.seats import seat_policies
 from musim.games.mu import ddplay, policies, search_player, trick_step
+from musim.games.mu.learned import bidder
 from musim.games.mu.params import BY_PLAY
 from musim.games.mu.rules import (
     MAX_PLAYERS,
@@ -68,7 +69,7 @@ BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_po
 Workspace = namedtuple(
     "Workspace",
     "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
-    "est auction_log play_log rng goal deal dd targets search",
+    "est auction_log play_log rng goal deal dd targets search plan_est learned",
 )
 Deal = namedtuple("Deal", "res scores card_points hands laid dd_limited")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
@@ -131,7 +132,8 @@ def workspace_of(params, question="value"):
     dd = None
     if policies.DD in card:
         dd = ddplay.worker_ddplay(params.tt_mb, params.dd_tricks, params.node_limit, question)
-    return make_workspace(params.players, dd, params.goal, params.table, search_worlds(card, params.worlds))
+    worlds = search_worlds(card, params.worlds)
+    return make_workspace(params.players, dd, params.goal, params.table, worlds, params.learned)
 
 
 Match = namedtuple("Match", "chief_counts eklats")
@@ -148,12 +150,13 @@ def search_worlds(play_codes, worlds):
     return worlds if policies.SEARCH in np.atleast_1d(play_codes) else 0
 
 
-def make_workspace(players, dd=None, goal=0, targets=None, worlds=0):
+def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=None):
     """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
     (ddplay.make_ddplay), or None: the kernels are then compiled without the solver; `goal`: the
     total that ends a match; deal: one deal's results in a match; `targets`: the target table
     every kernel reads, [n, bid] (default the rulebook's; a variant: target_tables.py); `worlds`: the
-    search seats' budget (search_worlds), 0 compiling the kernels without the search."""
+    search seats' budget (search_worlds), 0 compiling the kernels without the search; `learned`:
+    the learned bidder's LearnedModel (learned/), None compiling the auction without it."""
     z = np.zeros
     ws = Workspace(
         cards=deck_cards(players),
@@ -178,6 +181,8 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0):
         dd=dd,
         targets=rulebook_targets() if targets is None else targets,
         search=None,
+        plan_est=z((MAX_PLAYERS, 3), np.float64),
+        learned=learned,
     )
     return ws._replace(search=search_player.make_search(worlds, ws)) if worlds else ws
 
@@ -186,27 +191,56 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0):
 def run_auction(n, dealer, bid_policy, state, laid, ws):
     """Play the auction to its end (n consecutive passes); returns the number of turns.
     Heuristic players follow the plans in ws.plan_type and ws.plan_bid."""
-    held, counts, last_lay, plan_type, plan_bid = ws.held, ws.counts, ws.last_lay, ws.plan_type, ws.plan_bid
+    start_auction(n, bid_policy, laid, ws, ws.learned)
+    return auction_from(n, dealer, 0, 0, bid_policy, state, laid, ws, ws.learned)
+
+
+@flat_kernel
+def start_auction(n, bid_policy, laid, ws, learned):
+    """Nothing laid yet; the learned seats' estimates (learned.bidder.plan_learned) when a model
+    is given (`learned`, ws.learned on its own: numba prunes the bidder away when it is None)."""
     for s in range(n):
         laid[s] = 0
-        counts[s] = 0
-        last_lay[s] = -1
-    passes, turn, seat = 0, 0, dealer
+        ws.counts[s] = 0
+        ws.last_lay[s] = -1
+    if learned is not None:
+        bidder.plan_learned(bid_policy, n, ws.held, ws.plan_type, ws.plan_est, ws.est)
+
+
+@flat_kernel
+def auction_from(n, seat, passes, turn, bid_policy, state, laid, ws, learned):
+    """Play the auction on from any position (`seat` to move after `passes` consecutive passes
+    and `turn` turns, laid cards in `laid`, ws.counts and ws.last_lay) to its end; returns the
+    number of turns."""
     while not auction_over(passes, n):
-        lay = policies.choose_lay(
-            policies.seat_code(bid_policy, seat), n, seat, held, laid, counts, plan_type, plan_bid, state
-        )
-        ws.auction_log[turn] = lay
-        if lay:
-            laid[seat] |= lay
-            counts[seat] += popcount(lay)
-            last_lay[seat] = turn
-            passes = 0
-        else:
-            passes += 1
-        turn += 1
-        seat = seat + 1 if seat + 1 < n else 0
+        passes, turn, seat = auction_step(n, seat, passes, turn, bid_policy, state, laid, ws, learned)
     return turn
+
+
+@flat_kernel(inline="always")
+def auction_step(n, seat, passes, turn, bid_policy, state, laid, ws, learned):
+    """`seat`'s turn by its auction code; returns (passes, turn, seat) after it."""
+    code = policies.seat_code(bid_policy, seat)
+    if learned is not None:
+        if code == policies.LEARNED:
+            lay = bidder.learned_lay(n, seat, ws.held, laid, ws.counts, ws.last_lay, passes, ws, learned)
+            return lay_cards(n, seat, lay, passes, turn, laid, ws)
+    lay = policies.choose_lay(code, n, seat, ws.held, laid, ws.counts, ws.plan_type, ws.plan_bid, state)
+    return lay_cards(n, seat, lay, passes, turn, laid, ws)
+
+
+@flat_kernel(inline="always")
+def lay_cards(n, seat, lay, passes, turn, laid, ws):
+    """`seat` lays `lay` (0: passes) on turn `turn`; returns (passes, turn, seat) after it."""
+    ws.auction_log[turn] = lay
+    if lay:
+        laid[seat] |= lay
+        ws.counts[seat] += popcount(lay)
+        ws.last_lay[seat] = turn
+        passes = 0
+    else:
+        passes += 1
+    return passes, turn + 1, (seat + 1 if seat + 1 < n else 0)
 
 
 @flat_kernel
@@ -327,14 +361,24 @@ def contract_rank_above(n, chief, partner, chief_trump, vice_trump, best, top, w
 def play_deal(n, dealer, policy, state, out, ws):
     """Deal and play one complete deal into `out` (a Deal of arrays); `policy`: codes by
     BID_POLICY and PLAY_POLICY, one a seat (run_policy): each decision is its seat's."""
-    bid_policy, play_policy = policy[BID_POLICY], policy[PLAY_POLICY]
-    hands, laid, res, scores, card_points = out.hands, out.laid, out.res, out.scores, out.card_points
+    bid_policy = policy[BID_POLICY]
+    hands, laid, res = out.hands, out.laid, out.res
     deal_cards(n, DECK_3P if n == 3 else DECK, ws.cards, state, hands)
     for s in range(n):
         ws.held[s] = hands[s]
     res[:] = -1
     policies.plan_auction(bid_policy, n, ws.held, ws.plan_type, ws.plan_bid, ws.est, ws.targets)
     res[AUCTION_TURNS] = run_auction(n, dealer, bid_policy, state, laid, ws)
+    finish_deal(n, policy, state, out, ws)
+
+
+@flat_kernel
+def finish_deal(n, policy, state, out, ws):
+    """Finish a deal whose auction has ended (laid cards in out.laid, ws.counts, ws.last_lay; the
+    hands in ws.held): eklat, or trumps, partner, play and score, into `out`; `policy` as
+    play_deal's.  The self-play training (learned/selfplay.py) finishes deals from positions of its own."""
+    bid_policy, play_policy = policy[BID_POLICY], policy[PLAY_POLICY]
+    laid, res, scores, card_points = out.laid, out.res, out.scores, out.card_points
     chief, vice, provoker, _ = auction_result(laid, ws.counts, ws.last_lay, n, ws.tied)
     if chief < 0:
         res[OUTCOME] = EKLAT

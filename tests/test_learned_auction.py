@@ -1,0 +1,224 @@
+"""The learned auction (musim/games/mu/learned/, docs/players.md): legal lays from any position,
+no use of hidden cards, deterministic rows, its model files, keys and records.  One file, so
+that one test worker compiles the learned kernels."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from musim.cli import cli
+from musim.core.bits import popcount
+from musim.core.cards import DECK, DECK_3P
+from musim.core.deal import deal_cards
+from musim.core.rng import randint, stream_state
+from musim.engine.parquet import read_metadata
+from musim.engine.run import run_key
+from musim.engine.spec import RunSpec, checked
+from musim.games.mu import policies as pol
+from musim.games.mu import run as mu_run
+from musim.games.mu import simulate as sim
+from musim.games.mu.learned import bidder, model_file
+from musim.games.mu.learned.features import LAYOUT, N_WEIGHTS
+from musim.games.mu.params import MuParams
+from musim.games.mu.rules import MAX_PLAYERS, hand_size, lay_limit, rulebook_targets, top_other
+
+CODES = (pol.RANDOM, pol.HEURISTIC, pol.BOLD, pol.LEARNED)
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
+
+
+def synthetic(path, seed=1, version=0):
+    """A model file of random weights: the checks and the kernels do not depend on the weights."""
+    weights = np.random.default_rng(seed).normal(size=(4, N_WEIGHTS)).astype(np.float32)
+    model_file.save(path, weights, {"version": version, "name": "synthetic"})
+    return path
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    return str(synthetic(tmp_path_factory.mktemp("model") / "synthetic.npz"))
+
+
+# ---------------------------------------------------------------- positions
+
+
+def random_table(n, rng):
+    """A random non-decreasing target table for n players."""
+    table = rulebook_targets()
+    table[n, 1 : hand_size(n) + 1] = rng.integers(0, 30) + np.cumsum(rng.integers(0, 6, hand_size(n)))
+    return table
+
+
+def position(n, seed, codes, turns, table, learned):
+    """A workspace after `turns` auction turns of a deal bid by `codes`, or before the turn that
+    ended it: (ws, laid, seat to move, passes)."""
+    ws = sim.make_workspace(n, targets=table, learned=learned)
+    state = np.array([stream_state(seed, 0)], np.uint64)
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    deal_cards(n, DECK_3P if n == 3 else DECK, ws.cards, state, hands)
+    ws.held[:] = hands
+    laid = np.zeros(MAX_PLAYERS, np.uint64)
+    pol.plan_auction(codes, n, ws.held, ws.plan_type, ws.plan_bid, ws.est, ws.targets)
+    sim.start_auction(n, codes, laid, ws, learned)
+    seat, passes, turn = randint(state, n), 0, 0
+    for _ in range(turns):
+        kept = [a.copy() for a in (laid, ws.counts, ws.last_lay)]
+        after = sim.auction_step(n, seat, passes, turn, codes, state, laid, ws, learned)
+        if after[0] >= n:
+            for a, b in zip((laid, ws.counts, ws.last_lay), kept, strict=True):
+                a[:] = b
+            break
+        passes, turn, seat = after
+    return ws, laid, seat, passes
+
+
+def learned_lay(n, seat, passes, laid, ws):
+    return int(bidder.learned_lay(n, seat, ws.held, laid, ws.counts, ws.last_lay, passes, ws, ws.learned))
+
+
+POSITIONS = st.tuples(
+    st.integers(3, 6),
+    st.integers(0, 2**31),
+    st.lists(st.sampled_from(CODES), min_size=6, max_size=6),
+    st.integers(0, 30),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(POSITIONS)
+def test_every_learned_lay_is_legal_from_random_positions_of_mixed_auctions(model, case):
+    n, seed, codes, turns = case
+    rng = np.random.default_rng(seed)
+    learned = MuParams(4, auction="learned", learned_model=model).learned
+    codes = np.array(codes, np.int64)
+    ws, laid, seat, passes = position(n, seed, codes, turns, random_table(n, rng), learned)
+    bidder.plan_seat(seat, n, ws.held, ws.plan_type, ws.plan_est, ws.est)
+    avail = int(ws.held[seat]) & ~int(laid[seat])
+    lay = learned_lay(n, seat, passes, laid, ws)
+    limit = lay_limit(ws.counts[seat], top_other(ws.counts, n, seat), popcount(np.uint64(avail)))
+    assert lay & ~avail == 0
+    assert bin(lay).count("1") <= max(limit, 0)
+    if avail == 0:
+        assert lay == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(POSITIONS)
+def test_the_learned_lay_does_not_move_when_other_seats_hidden_cards_are_swapped(model, case):
+    n, seed, codes, turns = case
+    learned = MuParams(4, auction="learned", learned_model=model).learned
+    ws, laid, seat, passes = position(n, seed, np.array(codes, np.int64), turns, rulebook_targets(), learned)
+    bidder.plan_seat(seat, n, ws.held, ws.plan_type, ws.plan_est, ws.est)
+    before = learned_lay(n, seat, passes, laid, ws)
+    a, b = [s for s in range(n) if s != seat][:2]
+    hidden_a, hidden_b = ws.held[a] & ~laid[a], ws.held[b] & ~laid[b]
+    ws.held[a], ws.held[b] = laid[a] | hidden_b, laid[b] | hidden_a
+    assert learned_lay(n, seat, passes, laid, ws) == before
+
+
+# ---------------------------------------------------------------- runs, records, keys
+
+
+def run_rows(tmp_path, name, *args):
+    out = tmp_path / f"{name}.parquet"
+    res = invoke("run", "--seed", 2026, "--no-progress", "--out", out, *args)
+    assert res.exit_code == 0, res.output
+    return pq.read_table(out), read_metadata(out)
+
+
+def test_learned_rows_are_the_same_for_any_split_and_worker_count(tmp_path, model):
+    params = MuParams(5, auction="learned", learned_model=model)
+    whole = mu_run.simulate_deal_chunk(params, 7, 0, 300)
+    parts = [mu_run.simulate_deal_chunk(params, 7, a, b - a) for a, b in ((0, 101), (101, 300))]
+    for column in ("res", "scores", "laid", "hands"):
+        assert np.array_equal(getattr(whole, column), np.concatenate([getattr(p, column) for p in parts]))
+    args = ("--deals", 40_000, "--players", 4, "--auction", "learned", "--learned-model", model)
+    one, _ = run_rows(tmp_path, "one", *args, "--workers", 1)
+    two, _ = run_rows(tmp_path, "two", *args, "--workers", 2)
+    assert one.equals(two)
+    cautious, _ = run_rows(tmp_path, "c", "--deals", 2000, "--players", 4)
+    assert one["hands"][:2000] == cautious["hands"] and one["laid"][:2000] != cautious["laid"]
+
+
+def test_a_learned_run_names_its_model_in_key_and_metadata_and_others_keep_theirs(tmp_path, model):
+    _, meta = run_rows(tmp_path, "l", "--deals", 200, "--players", 3, "--auction", "learned", "--learned-model", model)
+    ident = model_file.resolve(model)[0]
+    assert ident.startswith(model + "@") and len(ident) == len(model) + 9
+    assert meta["models"] == {"auction": "learned", "learned_model": ident}
+    assert meta["params"]["options"]["learned_model"] == ident
+
+    def key(**options):
+        spec = RunSpec("mu", "deals", 100, 4, "heuristic", seed=1, options=options)
+        return run_key(spec, checked(spec))
+
+    learned = key(auction="learned", learned_model=model)
+    assert learned["params"]["options"]["learned_model"] == ident
+    assert key(auction="learned", learned_model=ident) == learned  # the resume command's form
+    assert learned != key(auction="learned", learned_model=str(synthetic(tmp_path / "other.npz", seed=2)))
+    for options in ({}, {"auction": "cautious"}, {"auction": "bold"}):
+        assert "learned_model" not in key(**options)["params"]["options"]
+
+
+def test_a_learned_record_replays_as_its_row(tmp_path, model):
+    rows, _ = run_rows(tmp_path, "l", "--deals", 30, "--players", 6, "--auction", "learned", "--learned-model", model)
+    for deal in (0, 11, 29):
+        args = ("record", "--players", 6, "--auction", "learned", "--learned-model", model, "--seed", 2026)
+        record = invoke(*args, "--deal", deal)
+        assert record.exit_code == 0, record.output
+        replayed = json.loads(invoke("replay", "-", input=record.output).output)
+        assert replayed["scores"] == rows["scores"][deal].as_py()
+
+
+# ---------------------------------------------------------------- model files
+
+
+def test_a_model_file_loads_without_pickle_and_is_small(model):
+    with np.load(model, allow_pickle=False) as z:
+        assert set(z.files) == {"weights", "layout", "meta"} and np.array_equal(z["layout"], LAYOUT)
+    weights, meta = model_file.read(model)
+    assert weights.shape == (4, N_WEIGHTS) and meta["format"] == model_file.FORMAT
+    assert os.path.getsize(model) < 5 << 20
+
+
+def one_line_refusal(*args):
+    res = subprocess.run([sys.executable, "-m", "musim", *map(str, args)], capture_output=True, text=True, timeout=300)
+    lines = res.stderr.strip().splitlines()
+    assert res.returncode == 2 and len(lines) == 1 and res.stdout == "", res.stderr
+    return lines[0]
+
+
+def test_corrupted_or_mismatched_model_files_are_refused_in_one_line(tmp_path, model):
+    good = Path(model).read_bytes()
+    (tmp_path / "cut.npz").write_bytes(good[: len(good) // 2])
+    weights, meta = model_file.read(model)
+    with np.load(model, allow_pickle=False) as z:
+        arrays = dict(z)
+    bad = {
+        "tampered": {**arrays, "weights": weights + np.float32(1)},
+        "layout": {**arrays, "layout": LAYOUT + 1},
+        "features": {**arrays, "meta": np.array(json.dumps({**meta, "features": 99}))},
+        "hand": {**arrays, "meta": np.array(json.dumps({**meta, "hand_model_sha256": "0"}))},
+    }
+    for name, parts in bad.items():
+        np.savez(tmp_path / f"{name}.npz", **parts)
+    expect = {"cut": "not a readable", "tampered": "digest", "layout": "layout", "features": "features version"}
+    for name, words in (expect | {"hand": "retrain"}).items():
+        with pytest.raises(model_file.ModelError, match=words):
+            model_file.read(tmp_path / f"{name}.npz")
+    line = one_line_refusal("run", "--deals", 10, "--auction", "learned", "--learned-model", tmp_path / "cut.npz")
+    assert "not a readable model file" in line
+    assert "applies only with --auction learned" in one_line_refusal("run", "--deals", 10, "--learned-model", model)
+    assert "the model there is" in one_line_refusal(
+        "run", "--deals", 10, "--auction", "learned", "--learned-model", model + "@00000000"
+    )
