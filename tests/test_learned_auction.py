@@ -169,6 +169,8 @@ def test_a_learned_run_names_its_model_in_key_and_metadata_and_others_keep_their
     assert learned != key(auction="learned", learned_model=str(synthetic(tmp_path / "other.npz", seed=2)))
     for options in ({}, {"auction": "cautious"}, {"auction": "bold"}):
         assert "learned_model" not in key(**options)["params"]["options"]
+    shipped = key(auction="learned")["params"]["options"]["learned_model"]  # no --learned-model: v1
+    assert shipped == model_file.resolve("v1")[0] and shipped.startswith("v1@") and len(shipped) == 11
 
 
 def test_a_learned_record_replays_as_its_row(tmp_path, model):
