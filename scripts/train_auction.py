@@ -16,6 +16,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -37,7 +38,7 @@ def main():
     ap.add_argument("--explore", type=float, default=0.15, help="the learner's uniform exploration")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "learned_auction")
     ap.add_argument("--model", type=Path, default=MODELS / SHIPPED["v1"])
-    ap.add_argument("--cache", type=Path, help="round checkpoints (default ~/.cache/musim/learned/<arguments>)")
+    ap.add_argument("--cache", type=Path, help="round checkpoints (default ~/.cache/musim/learned/<arguments, code>)")
     a = ap.parse_args()
     if a.rounds < 1 or a.deals < 1 or a.eval_deals < 2 or not 0 <= a.explore <= 1:
         sys.exit("train_auction: --rounds, --deals >= 1, --eval-deals >= 2, --explore in 0..1")
@@ -45,7 +46,7 @@ def main():
         f"python scripts/train_auction.py --seed {a.seed} --rounds {a.rounds} --deals {a.deals} "
         f"--eval-deals {a.eval_deals} --explore {a.explore:g}"
     )
-    tag = f"seed{a.seed}-r{a.rounds}-d{a.deals}-e{a.eval_deals}-x{a.explore:g}-v{__version__}"
+    tag = f"seed{a.seed}-r{a.rounds}-d{a.deals}-e{a.eval_deals}-x{a.explore:g}-{source_digest()}"
     cache = a.cache or Path.home() / ".cache" / "musim" / "learned" / tag
     started = time.perf_counter()
     weights, rows = train.train(a.seed, a.rounds, a.deals, a.eval_deals, a.explore, cache, say=say)
@@ -55,6 +56,15 @@ def main():
     model_id = train.save_model(a.model, weights, meta)
     train.write_report(a.out, rows, meta | {"model_id": model_id})
     say(f"wrote {a.model} ({model_id}) and {a.out} in {time.perf_counter() - started:.0f} s")
+
+
+def source_digest():
+    """8 hex of the learned package's sources and the hand model: a checkpoint of other code is not taken."""
+    h = hashlib.sha256()
+    for path in sorted((ROOT / "musim" / "games" / "mu" / "learned").glob("*.py")):
+        h.update(path.read_bytes())
+    h.update((ROOT / "musim" / "games" / "mu" / "hand_table.py").read_bytes())
+    return h.hexdigest()[:8]
 
 
 def say(text):
