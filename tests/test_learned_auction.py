@@ -19,6 +19,7 @@ from musim.cli import cli
 from musim.core.bits import popcount
 from musim.core.cards import DECK, DECK_3P
 from musim.core.deal import deal_cards
+from musim.core.deck import MU
 from musim.core.rng import randint, stream_state
 from musim.engine.parquet import read_metadata
 from musim.engine.run import run_key
@@ -168,6 +169,8 @@ def test_a_learned_run_names_its_model_in_key_and_metadata_and_others_keep_their
     assert learned != key(auction="learned", learned_model=str(synthetic(tmp_path / "other.npz", seed=2)))
     for options in ({}, {"auction": "cautious"}, {"auction": "bold"}):
         assert "learned_model" not in key(**options)["params"]["options"]
+    shipped = key(auction="learned")["params"]["options"]["learned_model"]  # no --learned-model: v1
+    assert shipped == model_file.resolve("v1")[0] and shipped.startswith("v1@") and len(shipped) == 11
 
 
 def test_a_learned_record_replays_as_its_row(tmp_path, model):
@@ -222,3 +225,54 @@ def test_corrupted_or_mismatched_model_files_are_refused_in_one_line(tmp_path, m
     assert "the model there is" in one_line_refusal(
         "run", "--deals", 10, "--auction", "learned", "--learned-model", model + "@00000000"
     )
+
+
+@pytest.mark.slow
+def test_training_twice_with_one_seed_writes_the_same_bytes(tmp_path):
+    from musim.games.mu.learned import train
+
+    files = []
+    for i in range(2):
+        weights, rows = train.train(5, 2, 1500, 200, 0.15, tmp_path / f"cache{i}", say=lambda _: None)
+        files.append(tmp_path / f"m{i}.npz")
+        train.save_model(files[-1], weights, {"version": 1, "seed": 5})
+        assert [r["round"] for r in rows] == [1, 1, 1, 1, 2, 2, 2, 2]
+    assert files[0].read_bytes() == files[1].read_bytes()
+    assert model_file.read(files[0])[0].any()
+
+
+# ---------------------------------------------------------------- the shipped model's play
+
+
+def masks(texts, within=None):
+    """The card masks of card texts, one a seat, each repeat of a kind taking a copy left free."""
+    free, out = MU.full if within is None else None, []
+    for i, text in enumerate(texts):
+        out.append(MU.parse(text.split(), within=free if within is None else within[i]))
+        if within is None:
+            free &= ~out[-1]
+    return np.array(out, np.uint64)
+
+
+def test_tied_on_top_having_laid_last_with_a_strong_hand_it_raises_rather_than_provoke():
+    """4 players, rulebook: seat 1 laid 2, seat 0 matched with 2 cards of its green (the hand
+    model gives green 45.9 team points, 12 above level 3's 34), everyone passed since: passing
+    now makes seat 0 the provoker of an eklat (-20); one card more makes it chief at 3."""
+    params = MuParams(4, auction="learned")
+    ws = sim.make_workspace(4, learned=params.learned)
+    hands = (
+        "R8 Y8 G0 G1 G3 G6 G7 G7 G8 G9 B1 B9 K7 K8 K9",
+        "R2 R7 Y1 Y2 Y5 Y7 Y7 Y9 G1 G4 B8 K1 K3 K6 K7",
+        "R0 R5 R7 Y0 Y1 Y4 G2 B1 B2 B4 B5 B6 K1 K2 K5",
+        "R1 R1 R3 R4 R6 R9 Y3 Y6 G5 B0 B3 B7 B7 K0 K4",
+    )
+    ws.held[:4] = masks(hands)
+    codes = np.full(MAX_PLAYERS, pol.LEARNED, np.int64)
+    pol.plan_auction(codes, 4, ws.held, ws.plan_type, ws.plan_bid, ws.est, ws.targets)
+    laid = np.zeros(MAX_PLAYERS, np.uint64)
+    sim.start_auction(4, codes, laid, ws, ws.learned)
+    for turn, (seat, text) in enumerate([(1, "R2 R7"), (2, ""), (3, ""), (0, "G0 G1"), (1, ""), (2, ""), (3, "")]):
+        sim.lay_cards(4, seat, masks([text], [ws.held[seat]])[0], 0, turn, laid, ws)
+    assert list(ws.counts[:4]) == [2, 2, 0, 0] and ws.last_lay[0] > ws.last_lay[1]
+    assert abs(ws.plan_est[0, 0] - 45.92) < 0.01
+    assert bin(learned_lay(4, 0, 3, laid, ws)).count("1") == 1

@@ -159,7 +159,9 @@ def _metadata_section(games):
 
 def _omitted(option):
     """What an option left out of keys and metadata at its default (Option.omit_default) says so."""
-    return f"; present only when not `{option.default}`" if option.omit_default else ""
+    if not option.omit_default:
+        return ""
+    return f"; present only when not `{option.default}`" if option.default != "" else "; present only when set"
 
 
 def _deck_section(deck, games):

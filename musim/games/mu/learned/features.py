@@ -26,12 +26,13 @@ from musim.games.mu.rules import hand_size
 
 FEATURES = 1  # bump when a feature's meaning changes: model files of another version are refused
 MARGINS, RELS, TIES, COUNTS, PASSES, ERRATIC, CROWD = 17, 6, 6, 11, 4, 3, 3
-# each term's bucket dimensions (padded with 1): contract, next level, vice's trump, eklat payoff,
+# each term's bucket dimensions (padded with 1): contract, next level (among random seats or not:
+# there a raise to a level out of reach is answered), vice's trump, eklat payoff,
 # eklat odds, level, tempo, crowding
 LAYOUT = np.array(
     [
         [MARGINS, RELS, 3, 1],  # mC x rel x bonus kind of my best type
-        [MARGINS, RELS, 1, 1],  # mN x rel
+        [MARGINS, RELS, ERRATIC, 1],  # mN x rel x erratic seats
         [MARGINS, 2, RELS, 1],  # m2 x threat x rel
         [TIES, 2, COUNTS, 1],  # tie state x my pass ends it x c
         [TIES, PASSES, ERRATIC, 1],  # tie state x passes x erratic seats
@@ -43,7 +44,7 @@ LAYOUT = np.array(
 )
 # which of those dimensions are ordered (neighbouring buckets smoothed together: learned/fit.py)
 ORDINAL = np.array(
-    [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [0, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 0]],
+    [[1, 1, 0, 0], [1, 1, 1, 0], [1, 0, 1, 0], [0, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 0]],
     np.bool_,
 )
 N_TERMS = LAYOUT.shape[0]
@@ -101,6 +102,15 @@ def context(n, seat, laid, counts, last_lay, passes, plan_type, plan_est):
 
 
 @flat_kernel(inline="always")
+def count_bucket(c, h):
+    """A laid count: 0..7 as it is, then by the cards left in a hand of h (2+, 1, none), where a
+    raise can no longer be answered."""
+    if c < COUNTS - 3:
+        return c
+    return COUNTS - 1 - min(h - c, 2)
+
+
+@flat_kernel(inline="always")
 def tie_state(c, k, top, on_top, i_last):
     """After laying k to reach c: 0 nobody laid, 1 alone on top, 2 tied on top having laid last
     (the provoker if it ends so), 3 tied on top, another laid last, 4 below a tied top, 5 below a
@@ -125,11 +135,11 @@ def cells(n, ctx, targets, k):
     m_2 = margin(e2, targets[n, max(c, 1)])
     rel = min(max(c - top, -3), 2) + 3
     tie = tie_state(c, k, top, on_top, i_last)
-    cb, tb, kb = min(c, COUNTS - 1), min(top, COUNTS - 1), min(k, 3)
+    cb, tb, kb = count_bucket(c, h), count_bucket(top, h), min(k, 3)
     end = 1 if ends and k == 0 else 0
     return (
         OFFSETS[0] + (m_c * RELS + rel) * 3 + kind,
-        OFFSETS[1] + m_n * RELS + rel,
+        OFFSETS[1] + (m_n * RELS + rel) * ERRATIC + odd,
         OFFSETS[2] + (m_2 * 2 + threat) * RELS + rel,
         OFFSETS[3] + (tie * 2 + end) * COUNTS + cb,
         OFFSETS[4] + (tie * PASSES + pb) * ERRATIC + odd,

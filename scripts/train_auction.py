@@ -1,0 +1,75 @@
+"""Train the learned auction by self-play and write its model file and report.
+
+Regenerates the shipped model musim/games/mu/models/auction_learned_v1.npz (byte for byte for
+the same arguments: one thread, deals in order) and its report (rounds.csv, training.md) in
+--out; each round's weights are kept in --cache, outside the repository, so a stopped training
+resumes.  musim/games/mu/learned/train.py says what a round does.
+
+Usage: python scripts/train_auction.py --seed 2026 [--rounds 6] [--deals 400000] [--out results/learned_auction]
+       python scripts/train_auction.py --seed 1 --rounds 2 --deals 3000 --eval-deals 500 --out T --model T/m.npz
+"""
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: the same sums and solve, the same bytes
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+import argparse
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's musim, whatever is installed
+
+from musim import __version__  # noqa: E402
+from musim.games.mu.learned import train  # noqa: E402
+from musim.games.mu.learned.model_file import MODELS, SHIPPED  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--deals", type=int, default=400_000, help="self-play deals per player count a round")
+    ap.add_argument("--eval-deals", type=int, default=20_000, help="deals of each round's figures")
+    ap.add_argument("--explore", type=float, default=0.15, help="the learner's uniform exploration")
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "learned_auction")
+    ap.add_argument("--model", type=Path, default=MODELS / SHIPPED["v1"])
+    ap.add_argument("--cache", type=Path, help="round checkpoints (default ~/.cache/musim/learned/<arguments, code>)")
+    a = ap.parse_args()
+    if a.rounds < 1 or a.deals < 1 or a.eval_deals < 2 or not 0 <= a.explore <= 1:
+        sys.exit("train_auction: --rounds, --deals >= 1, --eval-deals >= 2, --explore in 0..1")
+    command = (
+        f"python scripts/train_auction.py --seed {a.seed} --rounds {a.rounds} --deals {a.deals} "
+        f"--eval-deals {a.eval_deals} --explore {a.explore:g}"
+    )
+    tag = f"seed{a.seed}-r{a.rounds}-d{a.deals}-e{a.eval_deals}-x{a.explore:g}-{source_digest()}"
+    cache = a.cache or Path.home() / ".cache" / "musim" / "learned" / tag
+    started = time.perf_counter()
+    weights, rows = train.train(a.seed, a.rounds, a.deals, a.eval_deals, a.explore, cache, say=say)
+    meta = {"name": "learned", "version": 1, "seed": a.seed, "rounds": a.rounds, "deals_per_round": a.deals}
+    meta |= {"eval_deals": a.eval_deals, "explore": a.explore, "command": command, "musim_version": __version__}
+    a.model.parent.mkdir(parents=True, exist_ok=True)
+    model_id = train.save_model(a.model, weights, meta)
+    train.write_report(a.out, rows, meta | {"model_id": model_id})
+    say(f"wrote {a.model} ({model_id}) and {a.out} in {time.perf_counter() - started:.0f} s")
+
+
+def source_digest():
+    """8 hex of the learned package's sources and the hand model: a checkpoint of other code is not taken."""
+    h = hashlib.sha256()
+    for path in sorted((ROOT / "musim" / "games" / "mu" / "learned").glob("*.py")):
+        h.update(path.read_bytes())
+    h.update((ROOT / "musim" / "games" / "mu" / "hand_table.py").read_bytes())
+    return h.hexdigest()[:8]
+
+
+def say(text):
+    print(text, flush=True)
+
+
+if __name__ == "__main__":
+    main()
