@@ -50,7 +50,7 @@ from musim.games.mu import rules, target_tables
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import fixed_point, samplers
 from musim.games.mu.ddplay import UNRESOLVED
-from musim.games.mu.params import DEFAULT_AUCTION
+from musim.games.mu.params import DEFAULT_AUCTION, learned_model
 from musim.games.mu.policies import NAMES
 from musim.games.mu.run import deals_per_chunk, simulate_deal_chunk
 from musim.games.mu.target_tables import RULEBOOK
@@ -73,7 +73,8 @@ def checkpoint_key(job, params, seed):
     same under both questions.  An auction model other than the default is in both (it decides
     the deals, and so which are played and replayed); the default's keys are those it had
     before there was a choice.  A variant's targets (compact text, target_tables.py) are in both, the
-    rulebook's in neither (saved deals stay valid); so is a search budget other than the default."""
+    rulebook's in neither (saved deals stay valid); so is a search budget other than the default,
+    and the learned auction's model id where a seat bids by it (another model bids other deals)."""
     p = params
     key = dict(job=job, players=p.players, seed=seed, play=p.play, dd_tricks=p.dd_tricks, node_limit=p.node_limit)
     if p.node_limit:
@@ -86,6 +87,8 @@ def checkpoint_key(job, params, seed):
         key["targets"] = p.targets
     if p.worlds != DEFAULT_WORLDS:
         key["search_worlds"] = p.worlds
+    if p.bids_learned:
+        key["learned_model"] = learned_model(p.learned_model)[0]
     return result_key("mu", key)
 
 
