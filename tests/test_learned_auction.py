@@ -276,3 +276,23 @@ def test_tied_on_top_having_laid_last_with_a_strong_hand_it_raises_rather_than_p
     assert list(ws.counts[:4]) == [2, 2, 0, 0] and ws.last_lay[0] > ws.last_lay[1]
     assert abs(ws.plan_est[0, 0] - 45.92) < 0.01
     assert bin(learned_lay(4, 0, 3, laid, ws)).count("1") == 1
+
+
+def test_every_table_training_draws_lies_in_the_trained_range_and_a_table_outside_is_warned(tmp_path):
+    from musim.games.mu.learned import selfplay, train
+    from musim.games.mu.learned.table_box import trained_range, warning
+
+    rule, box = train.tables()
+    targets, state = np.zeros_like(rule), np.zeros(1, np.uint64)
+    for n in range(3, MAX_PLAYERS + 1):
+        low, high = trained_range(n)
+        for i in range(2000):
+            state[0] = stream_state(n, i)
+            selfplay.draw_table(n, state, rule, box, targets)
+            t = targets[n, 1 : hand_size(n) + 1]
+            assert (low <= t).all() and (t <= high).all()
+    assert warning(rulebook_targets(), range(3, MAX_PLAYERS + 1)) is None
+    _, high4 = trained_range(4)
+    table = rulebook_targets()
+    table[4, 1 : hand_size(4) + 1] = high4[0] + 1  # above every trained first level, within the others
+    assert warning(table, [4]) == warning(table, [3, 4, 5, 6]) and "4 players: bids 1:" in warning(table, [4])

@@ -19,7 +19,7 @@ from musim.cli.options import (
 from musim.engine.errors import SpecError
 from musim.engine.seats import plays_exactly
 from musim.games import mu
-from musim.games.mu.params import DEFAULT_AUCTION, QUESTIONS, VICES
+from musim.games.mu.params import DEFAULT_AUCTION, QUESTIONS, VICES, MuParams
 from musim.games.mu.policies import AUCTIONS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
 from musim.play.search_budget import WORLDS, searches
@@ -85,10 +85,22 @@ def warn_if_slow(play, players, dd_tricks=0, tricks_option=False, items=1, worke
     warn(slow_text(play, players, dd_tricks, tricks_option, items, workers, noun))
 
 
+def untrained_text(runs):
+    """The warning when learned bidders bid to a table outside the one they were trained on
+    (learned/table_box.py), of MuParams `runs`; or None."""
+    from musim.games.mu.learned.table_box import warning
+
+    texts = [warning(p.table, [p.players]) for p in runs if p.bids_learned]
+    return "; ".join(dict.fromkeys(t for t in texts if t)) or None
+
+
 def run_warning(spec):
-    """GAME.warning: said before `musim run` or `musim record` of a slow spec."""
+    """GAME.warning: said before `musim run` or `musim record` of a slow spec, or of learned
+    bidders under a table they were not trained on."""
     play = "dd" if plays_exactly(spec.play) else spec.play  # a dd seat among others solves at each of its cards
-    return slow_text(play, [spec.players], spec.options["dd_tricks"], True, spec.count, spec.workers or 1)
+    slow = slow_text(play, [spec.players], spec.options["dd_tricks"], True, spec.count, spec.workers or 1)
+    texts = [slow, untrained_text([MuParams.of_spec(spec)])]
+    return ". ".join(t for t in texts if t) or None
 
 
 TARGETS = click.option(
@@ -116,7 +128,6 @@ def read_targets(path, players):
 def mu_params(**options):
     """The MuParams of a command's options (params.py), its rules' SpecError as a usage error."""
     from musim.cli.commands import play_notice
-    from musim.games.mu.params import MuParams
 
     try:
         params = MuParams(**options)
@@ -242,6 +253,7 @@ def bid(
         tt_mb=tt_mb,
     )
     count = sample_count(samples)
+    warn(untrained_text([params]))
     show = sys.stderr.isatty() if progress is None else progress
     how = dict(
         vice=vice, hindsight=partner == "hindsight", seat=seat, dealer=dealer, engine=engine, scheduler=scheduler
@@ -422,6 +434,7 @@ def balance(
     )
     base = mu_params(players=counts[0], auction=models[0], **options)
     runs = {(m, n): base.replace(players=n, auction=m, targets=texts[n]) for m, n in itertools.product(models, counts)}
+    warn(untrained_text(runs.values()))
     n_deals, n_strength = balance_counts(deals, strength_deals)
     try:
         out = balance_report.check_out_dir(out, overwrite)

@@ -23,12 +23,11 @@ from musim.core.rng import MAX_SEED, stream_state
 from musim.games.mu import simulate as sim
 from musim.games.mu.learned import LearnedModel, fit, model_file, selfplay
 from musim.games.mu.learned.features import N_WEIGHTS
+from musim.games.mu.learned.table_box import BOX
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS, hand_size, mask_points, rulebook_targets
 
 COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 CHUNK = 50_000  # deals between progress lines
-# draw_table's box per player count: a and s of a + s b around the rulebook's (docs/rules.md §2.8)
-BOX = {3: (4, 18, 0, 3), 4: (22, 38, 0, 3), 5: (15, 32, 0, 4), 6: (10, 28, 0, 5)}
 
 
 def tables():
