@@ -19,7 +19,7 @@ Until the learned model lands, `--strong bold` runs every cell as a dry run (B a
 bold against itself: exactly 0).  Writes OUT/eval.csv (a row a cell and player count, with its
 seconds) and OUT/README.md (the tables).
 
-Usage: python scripts/eval_learned_auction.py --deals 20000 --seed 2026 --out results/learned_auction
+Usage: python scripts/eval_learned_auction.py --deals 20000 --seed 2027 --out results/learned_auction
        [--strong learned] [--players 3 4 5 6] [--cells A B C D1 D2 E] [--workers N]
 """
 
@@ -112,6 +112,7 @@ its baseline, on the same deals, every seat taking the tested model in turn, wit
 over deals (`musim.games.mu.analysis.seat_auction.auction_advantage`: the rows `musim run --auction
 S,B,B,...` writes against `--auction B`). Heuristic card play at every seat that is not random;
 `random` seats play and bid at random. `eval.csv` holds every figure with its seconds.
+{model}
 
 | cell | strong seat | baseline (the same seat) | other seats | goal |
 | --- | --- | --- | --- | --- |
@@ -119,6 +120,19 @@ S,B,B,...` writes against `--auction B`). Heuristic card play at every seat that
 
 {tables}
 """
+
+
+def model_line(args):
+    """Which learned model was tested, and that the deals are not its training's."""
+    if "learned" not in (args.strong,):
+        return ""
+    from musim.games.mu.learned.model_file import MODELS, SHIPPED, read, resolve
+
+    meta = read(MODELS / SHIPPED["v1"])[1]
+    return (
+        f"\nModel: `{resolve('')[0]}` (musim/games/mu/models/), trained by `{meta['command']}`: its deals come "
+        f"from streams of their own (learned/train.py `root`), and seed {args.seed} was not used in training.\n"
+    )
 
 
 def legend(strong):
@@ -157,6 +171,7 @@ def write(out, rows, args):
         workers=args.workers,
         minutes=sum(r["seconds"] for r in rows) / 60,
         legend=legend(args.strong),
+        model=model_line(args),
         tables="\n\n".join(parts),
     )
     with open(os.path.join(out, "README.md"), "w") as fh:
@@ -166,7 +181,7 @@ def write(out, rows, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20_000, help="deals a cell and player count")
-    parser.add_argument("--seed", type=int, default=2026, help="a seed the tested model was not trained on")
+    parser.add_argument("--seed", type=int, default=2027, help="a seed the tested model was not trained on")
     parser.add_argument("--out", default="results/learned_auction")
     parser.add_argument("--strong", default="learned", help="the tested auction model")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5, 6])
