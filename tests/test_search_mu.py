@@ -229,3 +229,15 @@ def test_a_balance_checkpoint_key_names_a_budget_other_than_the_default():
     assert key() == key(worlds=DEFAULT_WORLDS)
     assert "search_worlds" not in key()["params"]
     assert key(worlds=5)["params"]["search_worlds"] == 5
+
+
+@pytest.mark.slow  # compiles the deal kernels with the search
+def test_a_search_chief_searches_its_trump_and_partner_and_search_uniform_does_not():
+    """On the same deals, `search` chiefs name other trumps or partners than the heuristic's in
+    some deals; `search-uniform` chiefs name the heuristic's always (its cards aside)."""
+    runs = {p: sim.simulate_deals(4, 5, p, 0, 40, worlds=8) for p in ("heuristic", "search-uniform", "search")}
+    played = runs["heuristic"]["res"][:, sim.OUTCOME] == sim.PLAYED
+    contract = lambda p: runs[p]["res"][played][:, [sim.CHIEF, sim.CHIEF_TRUMP, sim.PARTNER]]
+    assert (contract("search-uniform") == contract("heuristic")).all()
+    assert (contract("search")[:, 0] == contract("heuristic")[:, 0]).all()  # the auction is the heuristic's
+    assert (contract("search") != contract("heuristic")).any()
