@@ -232,12 +232,13 @@ def test_a_balance_checkpoint_key_names_a_budget_other_than_the_default():
 
 
 @pytest.mark.slow  # compiles the deal kernels with the search
-def test_a_search_chief_searches_its_trump_and_partner_and_search_uniform_does_not():
-    """On the same deals, `search` chiefs name other trumps or partners than the heuristic's in
-    some deals; `search-uniform` chiefs name the heuristic's always (its cards aside)."""
+def test_search_seats_search_their_trumps_and_partner_and_search_uniform_does_not():
+    """On the same deals, `search` vices and chiefs name other trumps or partners than the
+    heuristic's in some deals; `search-uniform` ones name the heuristic's always."""
     runs = {p: sim.simulate_deals(4, 5, p, 0, 40, worlds=8) for p in ("heuristic", "search-uniform", "search")}
     played = runs["heuristic"]["res"][:, sim.OUTCOME] == sim.PLAYED
-    contract = lambda p: runs[p]["res"][played][:, [sim.CHIEF, sim.CHIEF_TRUMP, sim.PARTNER]]
+    contract = lambda p: runs[p]["res"][played][:, [sim.CHIEF, sim.VICE, sim.VICE_TRUMP, sim.CHIEF_TRUMP, sim.PARTNER]]
     assert (contract("search-uniform") == contract("heuristic")).all()
-    assert (contract("search")[:, 0] == contract("heuristic")[:, 0]).all()  # the auction is the heuristic's
-    assert (contract("search") != contract("heuristic")).any()
+    assert (contract("search")[:, :2] == contract("heuristic")[:, :2]).all()  # the auction is the heuristic's
+    assert (contract("search")[:, 2] != contract("heuristic")[:, 2]).any()  # the vice's trump
+    assert (contract("search")[:, 3:] != contract("heuristic")[:, 3:]).any()  # the chief's trump and partner

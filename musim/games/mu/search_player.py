@@ -43,15 +43,16 @@ MAX_CANDIDATES = 16 * (MAX_PLAYERS - 1)  # set-up: each trump (15 types and none
 Search = namedtuple(
     "Search",
     "sampler drawn seat_of capacity allowed fixed void public hands trick points start_points scores totals rng meta "
-    "held table on_team klass power class_mask tier_mask targets dd out_lo out_hi one_group candidates cand_totals",
+    "held table on_team klass power class_mask tier_mask targets est dd out_lo out_hi one_group candidates cand_totals",
 )
 # sampler, drawn, seat_of, capacity, allowed: the worlds' draws, one holder per other seat;
 # fixed: each seat's cards in every world (the searcher's hand, the others' public cards); void:
 # per seat, a bit per class shown void; public: the laid cards; hands, trick, points: a playout's
-# table; start_points: card points at the decision; scores, totals: scratch; held..targets: the
-# workspace's own arrays; dd: the exact endgames' solver (None without them); out_lo, out_hi: its
-# values by card; one_group: every card in one group (the set-up's worlds, before any void);
-# candidates, cand_totals: the set-up's (trump, partner) candidates and their totals.
+# table; start_points: card points at the decision; scores, totals: scratch; held..est: the
+# workspace's own arrays (est: the hand model's scratch); dd: the exact endgames' solver (None
+# without them); out_lo, out_hi: its values by card; one_group: every card in one group (the
+# set-up's worlds, before any void); candidates, cand_totals: the set-up's candidates (trump,
+# partner) and their totals (setup_search.py).
 # meta: the budget, the searching seat, players, the trick's leader, cards on it, its winning
 # position, the deal's bid (0: none), chief, partner (-1: none), chief trump, holders, vice
 # trump, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
@@ -91,6 +92,7 @@ def make_search(worlds_per_card, ws, exact_tricks=0):
         class_mask=ws.class_mask,
         tier_mask=ws.tier_mask,
         targets=ws.targets,
+        est=ws.est,
         dd=ddplay.make_ddplay(SEARCH_TT_MB) if exact_tricks else None,
         out_lo=z(64, np.int64),
         out_hi=z(64, np.int64),

@@ -411,17 +411,19 @@ def finish_deal(n, policy, state, out, ws):
         out.dd_limited[0] = 0
         return
     bid = ws.counts[chief]
+    search_player.announce(ws.search, n, laid, bid)
     vice_trump = -1
     if vice >= 0:
         vice_trump = policies.choose_trump(
             policies.seat_code(bid_policy, vice), n, ws.held[vice], laid[vice], -1, False, ws.est, state
         )
+        vice_code = policies.seat_code(play_policy, vice)
+        vice_trump = setup_search.vice_trump(ws.search, vice_code, n, chief, vice, laid, vice_trump, state)
     chief_code = policies.seat_code(bid_policy, chief)
     chief_trump = policies.choose_trump(chief_code, n, ws.held[chief], laid[chief], vice_trump, True, ws.est, state)
     partner = -1
     if n >= 4:
         partner = policies.choose_partner(chief_code, n, chief, vice, laid, chief_trump, state)
-    search_player.announce(ws.search, n, laid, bid)
     chief_trump, partner = setup_search.contract(
         ws.search, policies.seat_code(play_policy, chief), n, chief, vice, vice_trump, laid, chief_trump, partner, state
     )
