@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-GAMES = {"mu": "musim.games.mu.simulate", "wimmueln": "musim.games.wimmueln.simulate"}
+GAMES = {name: f"musim.games.{name}.simulate" for name in ("mu", "wimmueln", "panther")}
 
 
 def seat_scores(simulate, n, seed, deals, play, **options):

@@ -1,7 +1,8 @@
 """The search player's exact endgames value each card in a world as brute-force minimax does:
 Mü (reference_dd, the chief's team's points from the position, the searcher's side's card
 points), Wimmüln (test_wimmueln_solve.brute_force, the searcher's card points and estimate bonus
-against all the others), on small random positions; and a `search` seat's cards are legal with
+against all the others), The Last Panther (test_panther_solve.brute_force, the searcher's
+points against all the others), on small random positions; and a `search` seat's cards are legal with
 exact endgames and set-up search on."""
 
 import random
@@ -10,6 +11,8 @@ import numpy as np
 import pytest
 from reference import points_of
 from reference_dd import dd_value
+from test_panther_solve import brute_force as panther_brute_force
+from test_panther_solve import random_ending as panther_ending
 from test_solver import random_position
 from test_wimmueln_solve import COLOURS, brute_force, random_ending
 
@@ -17,6 +20,9 @@ from musim.core.bits import bit
 from musim.core.deck import MU
 from musim.games.mu import rules, search_player
 from musim.games.mu import simulate as sim
+from musim.games.panther import search as psearch
+from musim.games.panther.rules import deck as panther_deck
+from musim.games.panther.rules import legal as panther_legal
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.rules import legal as wim_legal
 
@@ -105,3 +111,28 @@ def test_wimmueln_exact_values_are_the_brute_force_minimax(n, tricks):
                 assert totals[c] == 5 + moves[MU.text(c)], (obj, MU.text(c))
         checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize("n, tricks", [(3, 3), (4, 2), (5, 2)])
+def test_panther_exact_values_are_the_brute_force_minimax(n, tricks):
+    rng = random.Random(n + 7)
+    ctx = psearch.make_context(1, n, tricks)
+    for _ in range(30):
+        obj = panther_ending(rng, n, tricks)
+        leader, trick = obj["leader"], obj["trick"]
+        seat = (leader + len(trick)) % n
+        _, moves = panther_brute_force(n, obj["hands"], leader, trick, seat)
+        m = ctx.meta
+        m[psearch.N], m[psearch.SEAT], m[psearch.LEADER], m[psearch.K] = n, seat, leader, len(trick)
+        m[psearch.SCORE] = 7
+        avail = [int(panther_deck(n))]
+        for s in range(n):
+            ctx.base[s] = mask(indices(obj["hands"][s], avail))
+        cards = indices(trick, avail)
+        ctx.trick0[: len(cards)] = cards
+        legal = panther_legal(ctx.base[seat], cards[0] if cards else -1)
+        totals = np.zeros(64, np.int64)
+        psearch.exact_values(ctx, legal, totals)
+        for c in range(64):
+            if int(legal) >> c & 1:
+                assert totals[c] == 7 + moves[MU.text(c)], (obj, MU.text(c))

@@ -1,9 +1,10 @@
 """The search player's names, version and options (docs/players.md "Search"), kept free of
 numba so that a game's GAME imports them cheaply.
 
-`search` is the second search player (issue 61): exact endgames, and in Mü the chief's trump and
-partner searched too.  `search-uniform` is the first, kept as it was: its rows and its result
-keys are those `--play search` wrote before (tests/test_search_uniform.py).  A run with a
+`search` is the second search player (issue 61): exact endgames (Mü, Wimmüln, The Last
+Panther), and in Mü the vice's and the chief's trump and the chief's partner searched too.
+`search-uniform` is the first, kept as it was: its rows and its result keys are those `--play
+search` wrote before (tests/test_search_uniform.py).  A run with a
 `search` seat carries SEARCH_PLAYER_VERSION in its key, so rows of another search player are
 never resumed as its own."""
 
@@ -12,7 +13,7 @@ from musim.engine.option import Option
 
 SEARCH = "search"  # the policy name of the search player (musim/play/search.py)
 UNIFORM = "search-uniform"  # the first search player: uniform worlds, heuristic playouts, nothing else
-SEARCH_PLAYER_VERSION = 2  # 2: exact endgames, Mü's trump and partner searched (1: today's search-uniform)
+SEARCH_PLAYER_VERSION = 2  # 2: exact endgames, Mü's trumps and partner searched (1: search-uniform)
 DEFAULT_WORLDS = 128  # Mü, 4 players: one search seat about 120 deals/s a core, every seat 30 (docs/performance.md)
 WORLDS = Option(
     "search_worlds",
@@ -29,7 +30,7 @@ EXACT_TRICKS = Option(
     int,
     DEFAULT_EXACT_TRICKS,
     "With --play search: once this many tricks or fewer are left, each card is valued in each world by the "
-    "double-dummy solver instead of the heuristic playout (0: never; games with exact play only).",
+    "double-dummy solver instead of the heuristic playout (0: never; docs/players.md).",
     range=(0, 15),
     omit_default=True,
 )

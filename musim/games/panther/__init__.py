@@ -20,9 +20,10 @@ GAME = Game(
         "random/heuristic: every decision by that policy; dd: heuristic passes, every card double-dummy "
         "for the mover's own seat (a solve per card: slow with few players; docs/players.md); search: "
         "heuristic passes, every card by the best own deal score over --search-worlds deals of the hidden "
-        "cards, each played out by the heuristic (docs/players.md)."
+        "cards, each played out by the heuristic, the last --search-exact-tricks tricks solved (docs/players.md); "
+        "search-uniform: the first search player, with no exact endgames."
     ),
-    options=(search_budget.WORLDS, node_limit.PER_CARD),
+    options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, node_limit.PER_CARD),
     check=node_limit.check_seat_game,
     job=lazy("musim.games.panther.run", "job"),
     make_summary=lazy("musim.games.panther.summary", "for_run"),
