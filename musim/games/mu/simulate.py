@@ -312,7 +312,6 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
                 exact = code == policies.SEARCH
                 card = search_player.seat_card(search, n, seat, leader, k, winner_pos, card_points, state, exact)
             if card < 0:
-                code = policies.seat_code(play_policy, seat)
                 card = trick_step.choose(
                     code, n, seat, k, winner, winner_pos, held, remaining, trick, on_team, ws, state
                 )
