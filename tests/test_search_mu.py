@@ -168,10 +168,14 @@ def test_the_budget_is_used_and_rows_are_the_same_on_one_or_two_workers(tmp_path
 @pytest.mark.slow  # compiles the deal kernels with the search
 def test_a_budget_other_than_the_default_names_the_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the default directory runs/ under the current one
-    for extra in ((), ("--search-worlds", 3)):
+    for extra in ((), ("--search-worlds", 3), ("--search-worlds", 3, "--search-exact-tricks", 2)):
         res = invoke("run", "--deals", 2, "--seed", 1, "--play", "search", "--no-progress", *extra)
         assert res.exit_code == 0, res.output
-    assert sorted(os.listdir("runs")) == ["mu-4p-search-search-worlds3-seed1", "mu-4p-search-seed1"]
+    assert sorted(os.listdir("runs")) == [
+        "mu-4p-search-search-worlds3-search-exact-tricks2-seed1",
+        "mu-4p-search-search-worlds3-seed1",
+        "mu-4p-search-seed1",
+    ]
 
 
 @pytest.mark.slow  # compiles the deal kernels with the search
