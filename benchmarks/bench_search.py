@@ -1,12 +1,15 @@
-"""Speed of the search player (`--play search`): deals a second on one core at a budget.
+"""Speed of the search player (`--play search`, or `--play search-uniform`): deals a second on
+one core at a budget.
 
-For each game of GAMES and each --worlds budget: one search seat (seat 0, the heuristic at
-the others) and every seat searching, the deals of `musim run` (seed 1) played on one thread
-after a warm-up that compiles the kernels.  The machine's load average is printed with the
+For the game and each --worlds budget: one search seat (seat 0, the heuristic at the others)
+and every seat searching, the deals of `musim run` (seed 1) played on one thread after a
+warm-up that compiles the kernels; `--exact-tricks K` gives `search` exact endgames (Mü, Wimmüln,
+Panther).  The machine's load average is printed with the
 figures: other jobs on the cores slow them down.  Strength is not measured here (duplicate
 deals: docs/performance.md).
 
 Usage: python benchmarks/bench_search.py [--game mu] [--players 4] [--worlds 32,128] [--deals 400]
+       [--play search] [--exact-tricks K]
 """
 
 import argparse
@@ -16,26 +19,23 @@ import time
 
 
 def game_deals(module):
-    """deals(players, play, worlds, start, count): plays deals of a run of seed 1 by the game's
-    simulate_deals in `module`."""
+    """deals(players, play, start, count, **options): plays deals of a run of seed 1 by the
+    game's simulate_deals in `module` (options: worlds, exact_tricks)."""
 
-    def deals(players, play, worlds, start, count):
-        importlib.import_module(module).simulate_deals(players, 1, play, start, count, worlds=worlds)
+    def deals(players, play, start, count, **options):
+        importlib.import_module(module).simulate_deals(players, 1, play, start, count, **options)
 
     return deals
 
 
-GAMES = {
-    "mu": game_deals("musim.games.mu.run"),
-    **{name: game_deals(f"musim.games.{name}.simulate") for name in ("wimmueln", "panther", "mueckenstich")},
-}
+GAMES = {name: game_deals(f"musim.games.{name}.simulate") for name in ("mu", "wimmueln", "panther", "mueckenstich")}
 
 
-def rate(deals, players, play, worlds, count):
-    """Deals a second of one thread playing `count` deals of `play` at `worlds`."""
-    deals(players, play, worlds, 0, 2)  # compiles, or loads the kernels from the cache
+def rate(deals, players, play, count, **options):
+    """Deals a second of one thread playing `count` deals of `play` under `options`."""
+    deals(players, play, 0, 2, **options)  # compiles, or loads the kernels from the cache
     t = time.perf_counter()
-    deals(players, play, worlds, 2, count)
+    deals(players, play, 2, count, **options)
     return count / (time.perf_counter() - t)
 
 
@@ -46,14 +46,18 @@ def main():
     ap.add_argument("--worlds", default="32", help="Comma-separated budgets (worlds a decision).")
     ap.add_argument("--deals", type=int, default=400, help="Deals timed with one search seat.")
     ap.add_argument("--all-deals", type=int, default=100, help="Deals timed with every seat searching.")
+    ap.add_argument("--play", choices=("search", "search-uniform"), default="search")
+    ap.add_argument("--exact-tricks", type=int, default=None, help="search's exact endgames (Mü, Wimmüln, Panther).")
     args = ap.parse_args()
     deals, n = GAMES[args.game], args.players
-    one = ",".join(["search"] + ["heuristic"] * (n - 1))
-    print(f"{args.game}, {n} players, load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    one = ",".join([args.play] + ["heuristic"] * (n - 1))
+    exact = {} if args.exact_tricks is None else {"exact_tricks": args.exact_tricks}
+    print(f"{args.game}, {n} players, --play {args.play} {exact or ''}")
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print("worlds  one search seat (deals/s)  every seat (deals/s)")
     for worlds in map(int, args.worlds.split(",")):
-        single = rate(deals, n, one, worlds, args.deals)
-        every = rate(deals, n, "search", worlds, args.all_deals)
+        single = rate(deals, n, one, args.deals, worlds=worlds, **exact)
+        every = rate(deals, n, args.play, args.all_deals, worlds=worlds, **exact)
         print(f"{worlds:6d}  {single:25.1f}  {every:20.1f}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

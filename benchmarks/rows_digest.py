@@ -30,7 +30,7 @@ from musim.engine.seats import EXACT_PLAY
 from musim.games import all_games
 
 SEED = "11"
-DEALS = {"heuristic": 200, "random": 200, "search": 6, EXACT_PLAY: 3}
+DEALS = {"heuristic": 200, "random": 200, "search": 6, "search-uniform": 6, EXACT_PLAY: 3}
 MATCHES = 2
 LIMIT = ("--node-limit", "100000")  # exact play within bounded time (some 3-player deals take hours)
 

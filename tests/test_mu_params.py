@@ -68,6 +68,7 @@ def test_a_run_spec_gives_its_options_whole():
         "node_limit",
         "question",
         "worlds",
+        "exact_tricks",
         "goal",
         "learned_model",
     }

@@ -33,11 +33,11 @@ def cards_of(m):
     return {c for c in range(64) if int(m) >> c & 1}
 
 
-def mid_deal(rng, n):
+def mid_deal(rng, n, exact_tricks=0):
     """A workspace with a search context in the middle of a random deal (random contract, laid
     cards and legal cards so far), and what the next seat has seen, kept here in Python:
     (ws, seat, leader, k, winner_pos, hands, public, voids)."""
-    ws = sim.make_workspace(n, worlds=3)
+    ws = sim.make_workspace(n, worlds=3, exact_tricks=exact_tricks)
     deck = list(range(36 if n == 3 else 60))
     rng.shuffle(deck)
     size = rules.hand_size(n)
@@ -54,7 +54,7 @@ def mid_deal(rng, n):
     for s in range(n):
         ws.held[s], laid_masks[s] = mask(hands[s]), mask(laid[s])
     search_player.announce(ws.search, n, laid_masks, 2)
-    search_player.begin(ws.search, n, chief, chief_trump)
+    search_player.begin(ws.search, n, chief, chief_trump, vice_trump if n >= 4 else -1)
     klass = ws.klass
     voids = [set() for _ in range(n)]
     leader, trick = chief, []
@@ -87,7 +87,8 @@ def test_every_world_is_consistent_with_what_the_search_seat_has_seen(n):
     for _ in range(60):
         ws, seat, leader, k, winner_pos, hands, public, voids = mid_deal(rng, n)
         ctx = ws.search
-        assert search_player.know(ctx, n, seat, leader, k, winner_pos, np.zeros(sim.MAX_PLAYERS, np.int64))
+        points = np.zeros(sim.MAX_PLAYERS, np.int64)
+        assert search_player.know(ctx, n, seat, leader, k, winner_pos, points, search_player.ALL_GROUPS, ws.klass)
         others = set().union(*(hands[s] for s in range(n) if s != seat))
         for _ in range(5):
             search_player.world(ctx, state)
@@ -106,15 +107,17 @@ def test_every_world_is_consistent_with_what_the_search_seat_has_seen(n):
     assert moved > 0  # the hidden cards are dealt anew, not copied from the deal
 
 
-@pytest.mark.slow  # compiles the search and its playouts (about 20 s cold)
-def test_a_search_seats_card_is_legal():
+@pytest.mark.slow  # compiles the search and its playouts (about 20 s cold), and the solver with exact endgames
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_search_seats_card_is_legal(exact):
+    """Either player's: the first (no exact endgame) and the second solving its last 3 tricks."""
     rng = random.Random(11)
     state = np.array([11], np.uint64)
     for n in (3, 4, 5, 6):
         for _ in range(15):
-            ws, seat, leader, k, winner_pos, hands, _, _ = mid_deal(rng, n)
+            ws, seat, leader, k, winner_pos, hands, _, _ = mid_deal(rng, n, 3 if exact else 0)
             card = search_player.seat_card(
-                ws.search, n, seat, leader, k, winner_pos, np.zeros(sim.MAX_PLAYERS, np.int64), state
+                ws.search, n, seat, leader, k, winner_pos, np.zeros(sim.MAX_PLAYERS, np.int64), state, exact
             )
             klass, led = ws.klass, ws.trick[0]
             follow = {c for c in hands[seat] if k and klass[c] == klass[led]}
@@ -133,6 +136,9 @@ def test_search_worlds_without_a_search_seat_is_refused_in_one_line(tmp_path):
         assert res.exit_code == 2, res.output
         last = res.output.strip().splitlines()[-1]
         assert "--search-worlds applies only with --play search" in last and "Traceback" not in res.output
+    res = invoke("run", "--deals", 5, "--play", "search-uniform", "--search-exact-tricks", 2, "--out", tmp_path / "u")
+    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+    assert "--search-exact-tricks applies only with --play search" in res.output.strip().splitlines()[-1]
 
 
 @pytest.mark.slow  # compiles the deal kernels with the search
@@ -148,6 +154,11 @@ def test_the_budget_is_used_and_rows_are_the_same_on_one_or_two_workers(tmp_path
 
     one, two = run("one", "--workers", 1, "--search-worlds", 5), run("two", "--workers", 2, "--search-worlds", 5)
     assert one == two
+    exact = ("--search-worlds", 5, "--search-exact-tricks", 3)
+    three = run("exact-two", "--workers", 2, *exact)
+    monkeypatch.setattr(mu_run, "CHUNK_SEARCH_DEALS", 5)  # other chunks
+    assert run("exact-one", "--workers", 1, *exact) == three
+    assert three["card_points"] != one["card_points"]  # the exact endgames play otherwise
     other = run("three", "--workers", 1, "--search-worlds", 1)
     assert other["hands"] == one["hands"] and other["card_points"] != one["card_points"]
     heuristic = run("heuristic", "--workers", 1, "--play", "heuristic")
@@ -157,10 +168,14 @@ def test_the_budget_is_used_and_rows_are_the_same_on_one_or_two_workers(tmp_path
 @pytest.mark.slow  # compiles the deal kernels with the search
 def test_a_budget_other_than_the_default_names_the_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the default directory runs/ under the current one
-    for extra in ((), ("--search-worlds", 3)):
+    for extra in ((), ("--search-worlds", 3), ("--search-worlds", 3, "--search-exact-tricks", 2)):
         res = invoke("run", "--deals", 2, "--seed", 1, "--play", "search", "--no-progress", *extra)
         assert res.exit_code == 0, res.output
-    assert sorted(os.listdir("runs")) == ["mu-4p-search-search-worlds3-seed1", "mu-4p-search-seed1"]
+    assert sorted(os.listdir("runs")) == [
+        "mu-4p-search-search-worlds3-search-exact-tricks2-seed1",
+        "mu-4p-search-search-worlds3-seed1",
+        "mu-4p-search-seed1",
+    ]
 
 
 @pytest.mark.slow  # compiles the deal kernels with the search
@@ -218,3 +233,16 @@ def test_a_balance_checkpoint_key_names_a_budget_other_than_the_default():
     assert key() == key(worlds=DEFAULT_WORLDS)
     assert "search_worlds" not in key()["params"]
     assert key(worlds=5)["params"]["search_worlds"] == 5
+
+
+@pytest.mark.slow  # compiles the deal kernels with the search
+def test_search_seats_search_their_trumps_and_partner_and_search_uniform_does_not():
+    """On the same deals, `search` vices and chiefs name other trumps or partners than the
+    heuristic's in some deals; `search-uniform` ones name the heuristic's always."""
+    runs = {p: sim.simulate_deals(4, 5, p, 0, 40, worlds=8) for p in ("heuristic", "search-uniform", "search")}
+    played = runs["heuristic"]["res"][:, sim.OUTCOME] == sim.PLAYED
+    contract = lambda p: runs[p]["res"][played][:, [sim.CHIEF, sim.VICE, sim.VICE_TRUMP, sim.CHIEF_TRUMP, sim.PARTNER]]
+    assert (contract("search-uniform") == contract("heuristic")).all()
+    assert (contract("search")[:, :2] == contract("heuristic")[:, :2]).all()  # the auction is the heuristic's
+    assert (contract("search")[:, 2] != contract("heuristic")[:, 2]).any()  # the vice's trump
+    assert (contract("search")[:, 3:] != contract("heuristic")[:, 3:]).any()  # the chief's trump and partner

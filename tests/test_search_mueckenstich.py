@@ -169,7 +169,7 @@ def test_search_worlds_without_a_search_seat_is_a_one_line_error(tmp_path):
     )
     errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert errors == ["Error: --search-worlds applies only with --play search (at some seat)"]
+    assert errors == ["Error: --search-worlds applies only with --play search or search-uniform (at some seat)"]
 
 
 @pytest.mark.slow  # compiles the deal driver with a search seat (about a minute cold)

@@ -161,7 +161,7 @@ def test_search_worlds_without_a_search_seat_is_a_one_line_error(tmp_path):
     res = invoke("run", "--game", "panther", "--deals", 5, "--search-worlds", 8, "--out", out)
     assert res.exit_code != 0
     last = res.output.strip().splitlines()[-1]
-    assert last.endswith("--search-worlds applies only with --play search (at some seat)")
+    assert last.endswith("--search-worlds applies only with --play search or search-uniform (at some seat)")
     assert "Traceback" not in res.output and not out.exists()
 
 
@@ -169,9 +169,11 @@ def test_search_worlds_without_a_search_seat_is_a_one_line_error(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_search_run_plays_legal_cards_and_records_replay_to_its_rows(tmp_path):
+@pytest.mark.parametrize("exact", [(), ("--search-exact-tricks", 3)])
+def test_a_search_run_plays_legal_cards_and_records_replay_to_its_rows(tmp_path, exact):
+    """The second search player's, without and with exact endgames."""
     out = tmp_path / "search.parquet"
-    args = ("--game", "panther", "--players", 4, "--seed", 5, "--play", "search", "--search-worlds", 4)
+    args = ("--game", "panther", "--players", 4, "--seed", 5, "--play", "search", "--search-worlds", 4, *exact)
     res = invoke("run", *args, "--deals", 6, "--out", out, "--no-progress")
     assert res.exit_code == 0, res.output
     table = pq.read_table(out)
@@ -201,14 +203,15 @@ def test_a_search_budget_names_its_default_run(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_search_rows_do_not_depend_on_the_workers_and_use_the_budget(tmp_path):
+@pytest.mark.parametrize("exact", [(), ("--search-exact-tricks", 3)])
+def test_search_rows_do_not_depend_on_the_workers_and_use_the_budget(tmp_path, exact):
     tables = {}
     for workers in (1, 2):
         out = tmp_path / f"{workers}.parquet"
         res = invoke(
             "run", "--game", "panther", "--players", 3, "--deals", 130, "--seed", 8,
             "--play", "search,heuristic,search", "--search-worlds", 2, "--workers", workers, "--out", out,
-            "--no-progress",
+            "--no-progress", *exact,
         )  # fmt: skip
         assert res.exit_code == 0, res.output
         tables[workers] = pq.read_table(out)

@@ -157,8 +157,10 @@ def run(path, *args, deals=70, seed=4):
 
 
 @pytest.mark.slow
-def test_a_search_run_is_the_same_on_one_or_two_workers_and_its_records_replay(tmp_path):
-    args = ("--play", ONE_SEARCH, "--search-worlds", 2)
+@pytest.mark.parametrize("exact", [(), ("--search-exact-tricks", 3)])
+def test_a_search_run_is_the_same_on_one_or_two_workers_and_its_records_replay(tmp_path, exact):
+    """The first search player's cards, and the second's with exact endgames."""
+    args = ("--play", ONE_SEARCH, "--search-worlds", 2, *exact)
     one = run(tmp_path / "one.parquet", *args, "--workers", 1)
     two = run(tmp_path / "two.parquet", *args, "--workers", 2)  # 70 deals: two chunks
     assert one.equals(two)
@@ -188,6 +190,15 @@ def test_every_seat_searching_runs_from_the_command_line_and_a_budget_names_the_
     again = invoke(*args)  # the default budget: another run, named without it
     assert again.exit_code == 0, again.output
     assert sorted(os.listdir("runs")) == sorted([name, "wimmueln-3p-search-seed1"])
+
+
+def test_search_exact_tricks_without_a_search_seat_is_refused_in_one_line():
+    for play in ("heuristic", "search-uniform"):
+        res = invoke(
+            "run", "--game", "wimmueln", "--deals", 5, "--players", 3, "--play", play, "--search-exact-tricks", 2
+        )
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+        assert "--search-exact-tricks applies only with --play search" in res.output.strip().splitlines()[-1]
 
 
 @pytest.mark.parametrize("play", ["heuristic", "random,heuristic,dd"])

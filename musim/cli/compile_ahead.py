@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from musim.engine.seats import EXACT_PLAY
-from musim.play.search_budget import SEARCH
+from musim.play.search_budget import SEARCH, UNIFORM
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"  # in a clone: the positions to solve
 SEED = 1
@@ -32,8 +32,8 @@ def steps(games, solver=False, search=False):
     found = []
     for game in games:
         for play in game.policies:
-            if (play == EXACT_PLAY and not solver) or (play == SEARCH and not search):
-                continue
+            if (play == EXACT_PLAY and not solver) or (play == SEARCH and not search) or play == UNIFORM:
+                continue  # search-uniform plays through the search's kernels
             modes = ("deals", "matches") if game.matches and play not in (EXACT_PLAY, SEARCH) else ("deals",)
             found += [Step(f"{game.name}: {play}, {mode}", _runner(game, play, mode)) for mode in modes]
         if solver and game.solver is not None:

@@ -54,12 +54,18 @@ def worker_dd(solver_game, players, tt_mb=DEFAULT_MB, node_limit=0):
     worker_scratch, and the rest made once per game and player count."""
     tt, st, lim, games = worker_scratch(tt_mb, node_limit)
     if (solver_game, players) not in games:
-        game, canon = solver_game(players, 0)
-        orig = np.full(64, -1, np.int64)
-        order = np.flatnonzero(canon >= 0)
-        orig[canon[order]] = order
-        games[solver_game, players] = SeatDD(tt, st, game, canon, orig, canon[order], lim)
+        games[solver_game, players] = make_seat_dd(solver_game, players, tt, st, lim)
     return games[solver_game, players]
+
+
+def make_seat_dd(solver_game, players, tt, st, lim):
+    """The scratch of a game scored per seat (as worker_dd's) over a table, a search state and
+    limited_play's scratch of the caller's."""
+    game, canon = solver_game(players, 0)
+    orig = np.full(64, -1, np.int64)
+    order = np.flatnonzero(canon >= 0)
+    orig[canon[order]] = order
+    return SeatDD(tt, st, game, canon, orig, canon[order], lim)
 
 
 @flat_kernel(inline="always")

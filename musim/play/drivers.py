@@ -210,26 +210,42 @@ class SeatGame:
     game's Deal of (dtype, shape) per column (deal_arrays).  `worlds`, the search budget
     (musim.play.search_budget), goes to make_workspace as its `worlds` keyword when given: a
     game with a search player takes it; so does `node_limit` (musim.play.node_limit), a game
-    with dd play taking it, when not 0."""
+    with dd play taking it, when not 0, and `exact_tricks` (search_budget.EXACT_TRICKS), a game
+    with exact endgames taking it, when given."""
 
     def __init__(self, layout, names, make_workspace):
         self.layout, self.names, self.make_workspace = layout, names, make_workspace
 
-    def _codes_and_workspace(self, players, policy, ws, tt_mb, worlds, node_limit):
+    def _codes_and_workspace(self, players, policy, ws, tt_mb, worlds, node_limit=0, exact_tricks=None):
         codes = seat_policies(players, policy, self.names)
         if ws is None:
             budget = {} if worlds is None else {"worlds": worlds}
             budget |= {"node_limit": node_limit} if node_limit else {}
+            budget |= {} if exact_tricks is None else {"exact_tricks": exact_tricks}
             ws = self.make_workspace(players, codes, tt_mb, **budget)
         return codes, ws
 
-    def simulate_deals(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None, node_limit=0):
+    def simulate_deals(
+        self,
+        players,
+        seed,
+        policy,
+        start,
+        count,
+        ws=None,
+        tt_mb=DEFAULT_MB,
+        worlds=None,
+        node_limit=0,
+        exact_tricks=None,
+    ):
         """Deals start..start+count-1 of a run as a dict of arrays, one row per deal: dealer, then
         the game's layout columns (simulate_layout_deals)."""
-        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds, node_limit)
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds, node_limit, exact_tricks)
         return simulate_layout_deals(self.layout, players, codes, seed, start, count, ws)
 
-    def simulate_matches(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None):
+    def simulate_matches(
+        self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None, exact_tricks=None
+    ):
         """Matches start..start+count-1 as a dict of arrays, one row per match (simulate_matches)."""
-        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds, 0)
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds, exact_tricks=exact_tricks)
         return simulate_matches(players, codes, seed, start, count, ws)

@@ -4,9 +4,11 @@ At a card decision of a search seat, `search_card` draws `worlds` deals of the h
 (each game's `world` kernel, via musim.play.worlds: exactly uniform among the deals consistent
 with what the seat has seen) and in each plays every legal card followed by the game's
 heuristic to the end of the deal (its `playout` kernel, returning the searcher's objective).
-Every card meets the same worlds, so their difference is not the luck of the draw.  A game
-registers its two kernels for its search context's namedtuple type; numba resolves them while
-compiling (an overload), as musim.play.drivers does, which keeps the on-disk cache valid.
+Every card meets the same worlds, so their difference is not the luck of the draw.  Near the
+end of the deal a game with exact play may value the cards by its solver instead (`solves`,
+then `values` in each world: the second search player's exact endgames).  A game registers its
+kernels for its search context's namedtuple type; numba resolves them while compiling (an
+overload), as musim.play.drivers does, which keeps the on-disk cache valid.
 """
 
 import numpy as np
@@ -25,8 +27,29 @@ def playout(ctx, card):
     is played by the heuristic: the game's kernel."""
 
 
-def register(context, world_kernel, playout_kernel):
-    """Register a game's world(ctx, state) and playout(ctx, card) for its context namedtuple class."""
+def solves(ctx):
+    """Does this decision value its cards by the solver (values) rather than by playouts?"""
+
+
+def values(ctx, legal, totals):
+    """Add to totals[c] the searcher's objective after each legal card c in the drawn world,
+    every seat playing exactly from there (the game's solver)."""
+
+
+@flat_kernel
+def never(ctx):
+    """The `solves` of a game without exact endgames."""
+    return False
+
+
+@flat_kernel
+def no_values(ctx, legal, totals):
+    """The `values` of a game without exact endgames (never called: `never` solves)."""
+
+
+def register(context, world_kernel, playout_kernel, solves_kernel=never, values_kernel=no_values):
+    """Register a game's world(ctx, state) and playout(ctx, card) for its context namedtuple
+    class, and its solves(ctx) and values(ctx, legal, totals) where it has exact endgames."""
 
     def mine(ctx):
         return getattr(ctx, "instance_class", None) is context
@@ -41,19 +64,34 @@ def register(context, world_kernel, playout_kernel):
         if mine(ctx):
             return lambda ctx, card: playout_kernel(ctx, card)
 
+    @overload(solves, inline="always")
+    def _solves(ctx):
+        if mine(ctx):
+            return lambda ctx: solves_kernel(ctx)
+
+    @overload(values, inline="always")
+    def _values(ctx, legal, totals):
+        if mine(ctx):
+            return lambda ctx, legal, totals: values_kernel(ctx, legal, totals)
+
 
 @flat_kernel
 def search_card(ctx, legal, worlds, state, totals):
     """The legal card of highest total objective over `worlds` sampled worlds (lowest card
-    index among equals); the only legal card without drawing.  totals: int64[64] scratch."""
+    index among equals), each valued by playouts or, where the game solves this decision, by
+    its solver; the only legal card without drawing.  totals: int64[64] scratch."""
     if not legal & (legal - np.uint64(1)):
         return lowest(legal)
     m = legal
     while m:
         totals[lowest(m)] = 0
         m = drop_lowest(m)
+    exact = solves(ctx)
     for _ in range(worlds):
         world(ctx, state)
+        if exact:
+            values(ctx, legal, totals)
+            continue
         m = legal
         while m:
             c = lowest(m)

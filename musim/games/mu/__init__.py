@@ -40,10 +40,11 @@ GAME = Game(
     default_players=4,
     deck=MU,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH),
+    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH, search_budget.UNIFORM),
     play_help="random/heuristic: every decision of the seat (auction, trumps, partner, cards) by that policy; "
     "dd: heuristic auction (--auction), exact double-dummy card play (seconds to hours a deal with 4+ players); "
-    "search: heuristic auction, cards by search over the deals of the hidden cards (--search-worlds).",
+    "search: heuristic auction, the chief's trump and partner and the cards by search over the deals of the hidden "
+    "cards (--search-worlds, --search-exact-tricks); search-uniform: the first search player, cards only.",
     options=(
         Option("goal", int, GOAL, "Match goal, with --matches.", range=(1, 100_000), per_deal=False),
         Option("dd_tricks", int, 0, "With --play dd: play only the last N tricks double-dummy (0 = all).", (0, 15)),
@@ -75,6 +76,7 @@ GAME = Game(
             omit_default=True,
         ),
         search_budget.WORLDS,
+        search_budget.EXACT_TRICKS,
         node_limit.option(
             "With --play dd at every seat: a deal whose solve takes more than N nodes (1e7 and 2.5e5 are fine; "
             "about 3 million a second) is left unresolved: its row carries the bounds the solve proved (dd_low, "

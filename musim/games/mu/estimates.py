@@ -5,7 +5,7 @@ per-deal times that the warning before whole-deal exact play at 4-6 players quot
 
 from musim.engine.progress import duration_text, estimate_seconds
 from musim.engine.seats import plays_exactly
-from musim.play.search_budget import SEARCH, WORLDS, searches
+from musim.play.search_budget import SEARCH, UNIFORM, WORLDS, searches
 
 # seconds one worker takes per item: ("deal", players, play) a `musim run` row (the kernel and
 # its Arrow batch); ("table", players, play) a `musim balance` deal; ("strength", players, play)
@@ -75,7 +75,8 @@ def run_seconds(spec):
 def search_deal_seconds(players, play, worlds):
     """A `musim run` deal's seconds with search seats (`play`: one policy, or one a seat) at a
     budget of `worlds`: the heuristic's deal and each search seat's decisions."""
-    seats = players if play == SEARCH else play.split(",").count(SEARCH)
+    names = play.split(",") * (players if "," not in play else 1)
+    seats = names.count(SEARCH) + names.count(UNIFORM)
     return COSTS[("deal", players, "heuristic")] + seats * worlds * SEARCH_WORLD_SECONDS[players]
 
 

@@ -16,7 +16,7 @@ from musim.engine.errors import SpecError
 from musim.engine.seats import EXACT_PLAY, play_text, plays_exactly, seat_names
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.games.mu.target_tables import RULEBOOK, TargetsError, from_text, table_of
-from musim.play.search_budget import DEFAULT_WORLDS, check_worlds
+from musim.play.search_budget import DEFAULT_EXACT_TRICKS, DEFAULT_WORLDS, check_exact, check_worlds
 from musim.solver.table_size import DEFAULT_MB
 
 # --auction: the default, what --play implies (random bidding under random play, the cautious
@@ -36,7 +36,8 @@ class MuParams:
     """What decides a Mü play's rows besides the seed (docs/mu-options.md): `play` is a --play text
     (one policy, or one a seat joined by commas); `auction` likewise a name of AUCTION_NAMES or one a
     seat (a list naming one model for every seat is kept as that name: the run's key); `targets` the
-    table's compact text (target_tables.py, `rulebook` by default); `worlds` a search seat's budget;
+    table's compact text (target_tables.py, `rulebook` by default); `worlds` a search seat's budget,
+    `exact_tricks` the tricks a `search` seat solves exactly (search_budget.EXACT_TRICKS);
     `tt_mb` the solver's table per worker; `goal` the total that ends a match; `learned_model` the
     learned auction's model (learned/model_file.resolve: "" the shipped one), with `learned` only."""
 
@@ -48,6 +49,7 @@ class MuParams:
     node_limit: int = 0
     question: str = "value"
     worlds: int = DEFAULT_WORLDS
+    exact_tricks: int = DEFAULT_EXACT_TRICKS
     tt_mb: int = DEFAULT_MB
     goal: int = GOAL
     learned_model: str = ""
@@ -69,6 +71,7 @@ class MuParams:
             dd_tricks=o["dd_tricks"],
             node_limit=o["node_limit"],
             worlds=o["search_worlds"],
+            exact_tricks=o["search_exact_tricks"],
             tt_mb=spec.tt_mb,
             goal=o["goal"],
             learned_model=o["learned_model"],
@@ -148,6 +151,7 @@ def check(p):
     if p.node_limit and (not plays_exactly(p.play) or p.dd_tricks):
         raise SpecError("--node-limit applies only with --play dd and no --dd-tricks")
     check_worlds(p.play, p.worlds)
+    check_exact(p.play, p.exact_tricks)
     check_auction(p.players, p.play, p.auction)
     if p.learned_model and not p.bids_learned:
         raise SpecError("--learned-model applies only with --auction learned")

@@ -83,8 +83,9 @@ HEURISTIC = 1
 DD = 2  # card play by the double-dummy solver (games/mu/ddplay.py); decided in the deal kernel
 BOLD = 3  # the bold auction (module doc); trumps and partner as the heuristic
 COMMITTED = 4  # an auction seat committed to bid plan_bid showing plan_type: `musim bid`'s holder
-SEARCH = 5  # card play by the search player (games/mu/search_player.py); decided in the deal kernel
+SEARCH = 5  # card play, the chief's trump and partner by the search player (games/mu/search_player.py)
 LEARNED = 6  # the learned auction (games/mu/learned/); trumps and partner as the heuristic
+SEARCH_UNIFORM = 7  # card play by the first search player (search_player.py: no exact endgame, no set-up)
 AUCTIONS = {"cautious": HEURISTIC, "bold": BOLD, "learned": LEARNED}  # --auction name -> auction code
 BOLD_OPTIMISM = 2.0  # team points the bold bidder adds to its estimate
 THREAT_RAISE = 1  # levels the bold bidder adds while a would-be vice shows its best type
@@ -96,6 +97,7 @@ NAMES = {
     "heuristic": (HEURISTIC, HEURISTIC),
     "dd": (HEURISTIC, DD),
     "search": (HEURISTIC, SEARCH),
+    "search-uniform": (HEURISTIC, SEARCH_UNIFORM),
 }
 
 
@@ -104,6 +106,12 @@ def seat_code(policy, seat):
     """The code `seat` decides by: `policy` holds one a seat (a row of simulate.run_policy), so
     that runs and the analyses share one compiled kernel of each caller."""
     return policy[seat]
+
+
+@flat_kernel(inline="always")
+def searching(code):
+    """Does a seat of this card-play code play its cards by search (either search player)?"""
+    return code == SEARCH or code == SEARCH_UNIFORM
 
 
 @flat_kernel(inline="always")

@@ -12,6 +12,13 @@ the sum of the scores (rules.score_played, the deal's bid and the run's targets)
 on the searcher's side.  A contract played without a bid (the analyses' replays under several
 bids at once, which lay no cards) counts the side's card points instead.
 
+The second search player (`search`; `search-uniform` is the first) values its cards in each
+world by the double-dummy solver instead, once `--search-exact-tricks` K tricks or fewer are
+left (exact_values): the chief's team's points from there under exact play by both sides,
+scored as the deal's scores are (any monotone score of the team's points has the same best
+play, so the solver's value is the side's best outcome), and chooses the chief's trump and
+partner by sampling too (setup_search.py).
+
 The context is allocated once per workspace (make_search); it shares the workspace's contract
 arrays (klass, power, class masks, team, targets) and reads its hands and trick in progress.
 """
@@ -21,34 +28,45 @@ from collections import namedtuple
 import numpy as np
 
 from musim.compile.jit import flat_kernel
-from musim.core.bits import bit, lowest, popcount
-from musim.games.mu import policies, trick_step
+from musim.core.bits import bit, drop_lowest, lowest, popcount
+from musim.core.cards import CARD_POINTS
+from musim.games.mu import ddplay, policies, trick_step
 from musim.games.mu.rules import MAX_PLAYERS, legal_moves, score_played
+from musim.games.mu.solver_layout import solver_game
 from musim.play import search, worlds
+from musim.solver.solve import UNBOUNDED, move_bounds
 
 ALL_GROUPS = (1 << worlds.MAX_GROUPS) - 1
+SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
+MAX_CANDIDATES = 16 * (MAX_PLAYERS - 1)  # set-up: each trump (15 types and none) with each partner
 
 Search = namedtuple(
     "Search",
     "sampler drawn seat_of capacity allowed fixed void public hands trick points start_points scores totals rng meta "
-    "held table on_team klass power class_mask tier_mask targets",
+    "held table on_team klass power class_mask tier_mask targets est dd out_lo out_hi one_group candidates cand_totals",
 )
 # sampler, drawn, seat_of, capacity, allowed: the worlds' draws, one holder per other seat;
 # fixed: each seat's cards in every world (the searcher's hand, the others' public cards); void:
 # per seat, a bit per class shown void; public: the laid cards; hands, trick, points: a playout's
-# table; start_points: card points at the decision; scores, totals: scratch; held..targets: the
-# workspace's own arrays.
+# table; start_points: card points at the decision; scores, totals: scratch; held..est: the
+# workspace's own arrays (est: the hand model's scratch); dd: the exact endgames' solver (None
+# without them); out_lo, out_hi: its values by card; one_group: every card in one group (the
+# set-up's worlds, before any void); candidates, cand_totals: the set-up's candidates (trump,
+# partner) and their totals (setup_search.py).
 # meta: the budget, the searching seat, players, the trick's leader, cards on it, its winning
-# position, the deal's bid (0: none), chief, partner (-1: none), chief trump, holders
+# position, the deal's bid (0: none), chief, partner (-1: none), chief trump, holders, vice
+# trump, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
 WORLDS, SEAT, N, LEADER, COUNT, WINNER_POS, BID, CHIEF, PARTNER, CHIEF_TRUMP, HOLDERS = range(11)
+VICE_TRUMP, EXACT_TRICKS, SOLVE = range(11, 14)
 
 
-def make_search(worlds_per_card, ws):
+def make_search(worlds_per_card, ws, exact_tricks=0):
     """A search context of `worlds_per_card` worlds a decision over the workspace `ws`'s hands
-    (held), trick and contract arrays."""
+    (held), trick and contract arrays; `exact_tricks`: a `search` seat's exact endgames (0: none,
+    compiled without the solver)."""
     z = np.zeros
-    meta = z(11, np.int64)
-    meta[WORLDS] = worlds_per_card
+    meta = z(14, np.int64)
+    meta[WORLDS], meta[EXACT_TRICKS] = worlds_per_card, exact_tricks
     return Search(
         sampler=worlds.make_sampler(),
         drawn=z(worlds.MAX_HOLDERS, np.uint64),
@@ -74,6 +92,13 @@ def make_search(worlds_per_card, ws):
         class_mask=ws.class_mask,
         tier_mask=ws.tier_mask,
         targets=ws.targets,
+        est=ws.est,
+        dd=ddplay.make_ddplay(SEARCH_TT_MB) if exact_tricks else None,
+        out_lo=z(64, np.int64),
+        out_hi=z(64, np.int64),
+        one_group=z(64, np.int64),
+        candidates=z((2, MAX_CANDIDATES), np.int64),
+        cand_totals=z(MAX_CANDIDATES, np.int64),
     )
 
 
@@ -95,9 +120,10 @@ def forget(ctx):
 
 
 @flat_kernel
-def begin(ctx, n, chief, chief_trump):
-    """At the first trick: the contract's chief, partner and trump; no void shown yet."""
+def begin(ctx, n, chief, chief_trump, vice_trump):
+    """At the first trick: the contract's chief, partner and trumps; no void shown yet."""
     ctx.meta[CHIEF], ctx.meta[PARTNER], ctx.meta[CHIEF_TRUMP] = chief, -1, chief_trump
+    ctx.meta[VICE_TRUMP] = vice_trump
     for s in range(n):
         ctx.void[s] = 0
         if s != chief and ctx.on_team[s]:
@@ -113,21 +139,24 @@ def note(ctx, seat, card, led):
 
 
 @flat_kernel
-def seat_card(ctx, n, seat, leader, k, winner_pos, card_points, state):
-    """The card `seat` plays as the trick's k-th card (search_card over ctx's worlds)."""
+def seat_card(ctx, n, seat, leader, k, winner_pos, card_points, state, exact):
+    """The card `seat` plays as the trick's k-th card (search_card over ctx's worlds); `exact`:
+    the seat plays `search`, whose last meta[EXACT_TRICKS] tricks are solved in each world."""
     legal = legal_moves(ctx.held[seat], ctx.table[0] if k > 0 else -1, ctx.klass, ctx.class_mask)
     if not legal & (legal - np.uint64(1)):
         return lowest(legal)  # the only card: nothing drawn
-    if not know(ctx, n, seat, leader, k, winner_pos, card_points):
+    if not know(ctx, n, seat, leader, k, winner_pos, card_points, ALL_GROUPS, ctx.klass):
         raise AssertionError("no world is consistent with the search seat's information")
+    ctx.meta[SOLVE] = 1 if exact and popcount(ctx.held[seat]) <= ctx.meta[EXACT_TRICKS] else 0
     return search.search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
 
 
 @flat_kernel
-def know(ctx, n, seat, leader, k, winner_pos, card_points):
+def know(ctx, n, seat, leader, k, winner_pos, card_points, groups, group_of):
     """Set up the worlds of `seat` about to play the trick's k-th card (leader, winning position
     and card points so far as the table shows them): its hand and the public cards are fixed,
-    the rest is the sampler's pool (False: no deal of it is consistent, a bug)."""
+    the rest is the sampler's pool, a seat's cards in the groups (bits) of `groups` less its
+    voids, group_of[card] a card's group (False: no deal of it is consistent, a bug)."""
     held, meta = ctx.held, ctx.meta
     meta[SEAT], meta[N], meta[LEADER], meta[COUNT], meta[WINNER_POS] = seat, n, leader, k, winner_pos
     for s in range(n):
@@ -142,10 +171,10 @@ def know(ctx, n, seat, leader, k, winner_pos, card_points):
         pool |= hidden
         ctx.seat_of[h] = s
         ctx.capacity[h] = popcount(hidden)
-        ctx.allowed[h] = ALL_GROUPS & ~ctx.void[s]
+        ctx.allowed[h] = groups & ~ctx.void[s]
         h += 1
     meta[HOLDERS] = h
-    return worlds.prepare(ctx.sampler, pool, ctx.klass, ctx.capacity, ctx.allowed, h)
+    return worlds.prepare(ctx.sampler, pool, group_of, ctx.capacity, ctx.allowed, h)
 
 
 @flat_kernel
@@ -154,27 +183,41 @@ def world(ctx, state):
     worlds.draw(ctx.sampler, state, ctx.drawn)
 
 
+@flat_kernel(inline="always")
+def deal_world(ctx, n):
+    """The drawn world's hands into ctx.hands, the card points so far into ctx.points; returns
+    every card still held."""
+    remaining = np.uint64(0)
+    for s in range(n):
+        ctx.hands[s] = ctx.fixed[s]
+        ctx.points[s] = ctx.start_points[s]
+    for h in range(ctx.meta[HOLDERS]):
+        ctx.hands[ctx.seat_of[h]] |= ctx.drawn[h]
+    for s in range(n):
+        remaining |= ctx.hands[s]
+    return remaining
+
+
 @flat_kernel
 def playout(ctx, card):
     """The searcher plays `card` in the drawn world, the heuristic plays every card after it;
     returns the searcher's side's outcome (module doc)."""
     meta = ctx.meta
-    n, seat, leader, k, winner_pos = meta[N], meta[SEAT], meta[LEADER], meta[COUNT], meta[WINNER_POS]
-    hands, trick, pts, on_team, klass, power = ctx.hands, ctx.trick, ctx.points, ctx.on_team, ctx.klass, ctx.power
-    for s in range(n):
-        hands[s] = ctx.fixed[s]
-        pts[s] = ctx.start_points[s]
-    for h in range(meta[HOLDERS]):
-        hands[ctx.seat_of[h]] |= ctx.drawn[h]
-    remaining = np.uint64(0)
-    for s in range(n):
-        remaining |= hands[s]
+    n, seat, k = meta[N], meta[SEAT], meta[COUNT]
+    remaining = deal_world(ctx, n)
     for j in range(k):
-        trick[j] = ctx.table[j]
-    winner_pos = trick_step.lay(seat, card, k, winner_pos, hands, trick, klass, power)
+        ctx.trick[j] = ctx.table[j]
+    winner_pos = trick_step.lay(seat, card, k, meta[WINNER_POS], ctx.hands, ctx.trick, ctx.klass, ctx.power)
     remaining ^= bit(card)
-    k += 1
-    s = seat + 1 if seat + 1 < n else 0
+    play_on(ctx, n, seat + 1 if seat + 1 < n else 0, meta[LEADER], k + 1, winner_pos, remaining)
+    return outcome(ctx, n, ctx.on_team[seat])
+
+
+@flat_kernel
+def play_on(ctx, n, s, leader, k, winner_pos, remaining):
+    """The heuristic plays the deal in ctx.hands to its end from `s` to play the k-th card of the
+    trick in ctx.trick (led by `leader`, winning so far at winner_pos), adding to ctx.points."""
+    hands, trick, pts, on_team, klass, power = ctx.hands, ctx.trick, ctx.points, ctx.on_team, ctx.klass, ctx.power
     while True:
         while k < n:
             winner = leader + winner_pos
@@ -192,7 +235,69 @@ def playout(ctx, card):
         if not remaining:
             break
         leader, s, k, winner_pos = winner, winner, 0, 0
-    return outcome(ctx, n, on_team[seat])
+
+
+@flat_kernel
+def solves(ctx):
+    """Is this decision one of the exact endgame's (seat_card)?"""
+    return ctx.meta[SOLVE] == 1
+
+
+@flat_kernel
+def exact_values(ctx, legal, totals):
+    """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
+    solved_values(ctx, ctx.dd, legal, totals)
+
+
+@flat_kernel
+def solved_values(ctx, dd, legal, totals):
+    """Add to totals[c] the searcher's side's outcome when it plays c in the drawn world and every
+    seat then plays double-dummy: the chief's team's points from the trick in progress on, solved
+    (solve.move_bounds, exact without a node limit), scored as outcome scores; `dd`: ctx.dd, on
+    its own so that numba compiles the solver away without exact endgames."""
+    if dd is None:
+        return
+    meta = ctx.meta
+    n, leader, k = meta[N], meta[LEADER], meta[COUNT]
+    deal_world(ctx, n)
+    ddplay.dd_setup(
+        n, meta[CHIEF_TRUMP], meta[VICE_TRUMP], ctx.hands, ctx.on_team, dd, ctx.klass, ctx.power, ctx.class_mask
+    )
+    canon = dd.lay.canon_of
+    left = 0  # the points still to win: the cards held and on the table
+    for j in range(k):
+        dd.st.line[j] = canon[ctx.table[j]]
+        left += CARD_POINTS[ctx.table[j]]
+    taken, before = 0, 0
+    for s in range(n):
+        taken += ctx.start_points[s] if ctx.on_team[s] else 0
+        before += ctx.start_points[s]
+        m = ctx.hands[s]
+        while m:
+            left += CARD_POINTS[lowest(m)]
+            m = drop_lowest(m)
+    move_bounds(solver_game(n, dd.lay), dd.tt, dd.st, leader, k, -UNBOUNDED, UNBOUNDED, 0, ctx.out_lo, ctx.out_hi)
+    m = legal
+    while m:
+        c = lowest(m)
+        won = ctx.out_lo[canon[c]]
+        totals[c] += team_outcome(ctx, n, taken + won, before - taken + left - won)
+        m = drop_lowest(m)
+
+
+@flat_kernel(inline="always")
+def team_outcome(ctx, n, team, others):
+    """The searcher's side's outcome when the chief's team ends with `team` card points and the
+    others with `others`: every side's score depends on the team's points alone, so the team's
+    go to the chief and the others' to one opponent."""
+    other = -1
+    for s in range(n):
+        ctx.points[s] = 0
+        if other < 0 and not ctx.on_team[s]:
+            other = s
+    ctx.points[ctx.meta[CHIEF]] = team
+    ctx.points[other] = others
+    return outcome(ctx, n, ctx.on_team[ctx.meta[SEAT]])
 
 
 @flat_kernel(inline="always")
@@ -209,4 +314,4 @@ def outcome(ctx, n, side):
     return total
 
 
-search.register(Search, world, playout)
+search.register(Search, world, playout, solves, exact_values)

@@ -16,7 +16,7 @@ from musim.core.bits import bit, popcount
 from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
 from musim.engine.seats import seat_policies
-from musim.games.mu import ddplay, policies, search_player, trick_step
+from musim.games.mu import ddplay, policies, search_player, setup_search, trick_step
 from musim.games.mu.learned import bidder
 from musim.games.mu.params import BY_PLAY
 from musim.games.mu.rules import (
@@ -33,7 +33,7 @@ from musim.games.mu.rules import (
 )
 from musim.play import drivers
 from musim.play.drivers import SEATS
-from musim.play.search_budget import DEFAULT_WORLDS
+from musim.play.search_budget import DEFAULT_EXACT_TRICKS, DEFAULT_WORLDS
 from musim.solver.choice import cards_limited
 from musim.solver.table_size import DEFAULT_MB
 
@@ -102,15 +102,26 @@ def seat_codes(players, play):
     return codes[:, BID_POLICY], codes[:, PLAY_POLICY]
 
 
-def simulate_deals(players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS):
+def simulate_deals(
+    players,
+    seed,
+    policy,
+    start,
+    count,
+    ws=None,
+    tt_mb=DEFAULT_MB,
+    worlds=DEFAULT_WORLDS,
+    exact_tricks=DEFAULT_EXACT_TRICKS,
+):
     """Deals start..start+count-1 of a run as a dict of arrays, one row per deal, as the other games'
     simulate_deals give them (musim.play.duplicate): dealer, and DEAL's columns (res: the result
     vector OUTCOME..DD_HIGH; scores, card_points, hands, laid per seat); `policy`: one name or one
-    a seat (seat_codes); `worlds`: a search seat's budget (search_player.py)."""
+    a seat (seat_codes); `worlds`, `exact_tricks`: the search seats' budget and exact endgames
+    (search_player.py)."""
     bid, play = seat_codes(players, policy)
     if ws is None:
         dd = ddplay.worker_ddplay(tt_mb) if policies.DD in play else None
-        ws = make_workspace(players, dd, worlds=search_worlds(play, worlds))
+        ws = make_workspace(players, dd, worlds=search_worlds(play, worlds), exact_tricks=exact(play, exact_tricks))
     return drivers.simulate_layout_deals(DEAL, players, run_policy(bid, play), seed, start, count, ws)
 
 
@@ -133,7 +144,8 @@ def workspace_of(params, question="value"):
     if policies.DD in card:
         dd = ddplay.worker_ddplay(params.tt_mb, params.dd_tricks, params.node_limit, question)
     worlds = search_worlds(card, params.worlds)
-    return make_workspace(params.players, dd, params.goal, params.table, worlds, params.learned)
+    exact_tricks = exact(card, params.exact_tricks)
+    return make_workspace(params.players, dd, params.goal, params.table, worlds, params.learned, exact_tricks)
 
 
 Match = namedtuple("Match", "chief_counts eklats")
@@ -147,16 +159,24 @@ def deck_cards(players):
 
 def search_worlds(play_codes, worlds):
     """The workspace's search budget for these card-play codes: `worlds`, or 0 when no seat searches."""
-    return worlds if policies.SEARCH in np.atleast_1d(play_codes) else 0
+    codes = np.atleast_1d(play_codes)
+    return worlds if policies.SEARCH in codes or policies.SEARCH_UNIFORM in codes else 0
 
 
-def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=None):
+def exact(play_codes, tricks):
+    """The workspace's exact endgames for these card-play codes: `tricks`, or 0 when no seat
+    plays `search` (search-uniform has none)."""
+    return tricks if policies.SEARCH in np.atleast_1d(play_codes) else 0
+
+
+def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=None, exact_tricks=0):
     """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
     (ddplay.make_ddplay), or None: the kernels are then compiled without the solver; `goal`: the
     total that ends a match; deal: one deal's results in a match; `targets`: the target table
     every kernel reads, [n, bid] (default the rulebook's; a variant: target_tables.py); `worlds`: the
     search seats' budget (search_worlds), 0 compiling the kernels without the search; `learned`:
-    the learned bidder's LearnedModel (learned/), None compiling the auction without it."""
+    the learned bidder's LearnedModel (learned/), None compiling the auction without it;
+    `exact_tricks`: a `search` seat's exact endgames (search_player.make_search)."""
     z = np.zeros
     ws = Workspace(
         cards=deck_cards(players),
@@ -184,7 +204,7 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=Non
         plan_est=z((MAX_PLAYERS, 3), np.float64),
         learned=learned,
     )
-    return ws._replace(search=search_player.make_search(worlds, ws)) if worlds else ws
+    return ws._replace(search=search_player.make_search(worlds, ws, exact_tricks)) if worlds else ws
 
 
 @flat_kernel
@@ -267,7 +287,7 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
     if dd is not None:
         ddplay.dd_reset(dd)
     if search is not None:
-        search_player.begin(search, n, chief, chief_trump)
+        search_player.begin(search, n, chief, chief_trump, vice_trump)
     tricks = popcount(held[0])
     for t in range(tricks):
         if dd is not None:
@@ -287,10 +307,11 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
                     card = ddplay.dd_seat_card(
                         n, chief_trump, vice_trump, held, on_team, trick, k, leader, dd, klass, power, class_mask
                     )
-            if search is not None and card < 0 and policies.seat_code(play_policy, seat) == policies.SEARCH:
-                card = search_player.seat_card(search, n, seat, leader, k, winner_pos, card_points, state)
+            code = policies.seat_code(play_policy, seat)
+            if search is not None and card < 0 and policies.searching(code):
+                exact = code == policies.SEARCH
+                card = search_player.seat_card(search, n, seat, leader, k, winner_pos, card_points, state, exact)
             if card < 0:
-                code = policies.seat_code(play_policy, seat)
                 card = trick_step.choose(
                     code, n, seat, k, winner, winner_pos, held, remaining, trick, on_team, ws, state
                 )
@@ -389,18 +410,23 @@ def finish_deal(n, policy, state, out, ws):
         out.dd_limited[0] = 0
         return
     bid = ws.counts[chief]
+    search_player.announce(ws.search, n, laid, bid)
     vice_trump = -1
     if vice >= 0:
         vice_trump = policies.choose_trump(
             policies.seat_code(bid_policy, vice), n, ws.held[vice], laid[vice], -1, False, ws.est, state
         )
+        vice_code = policies.seat_code(play_policy, vice)
+        vice_trump = setup_search.vice_trump(ws.search, vice_code, n, chief, vice, laid, vice_trump, state)
     chief_code = policies.seat_code(bid_policy, chief)
     chief_trump = policies.choose_trump(chief_code, n, ws.held[chief], laid[chief], vice_trump, True, ws.est, state)
     partner = -1
     if n >= 4:
         partner = policies.choose_partner(chief_code, n, chief, vice, laid, chief_trump, state)
+    chief_trump, partner = setup_search.contract(
+        ws.search, policies.seat_code(play_policy, chief), n, chief, vice, vice_trump, laid, chief_trump, partner, state
+    )
     ddplay.dd_ask_first(ws.dd, ws.targets[n, bid])
-    search_player.announce(ws.search, n, laid, bid)
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
     out.dd_limited[0] = cards_limited(ws.dd)
     search_player.forget(ws.search)  # a replay of the analyses (play_contract alone) knows no laid cards nor bid

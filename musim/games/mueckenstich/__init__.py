@@ -15,7 +15,7 @@ GAME = Game(
     default_players=4,
     deck=MUECKENSTICH,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH),
+    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH, search_budget.UNIFORM),
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic discards and scoring colours, every "
         "card (and trump named) double-dummy for the mover's own seat (a solve per card; docs/players.md); "

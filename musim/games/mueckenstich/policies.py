@@ -53,7 +53,9 @@ RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the discards and scoring colours as the heuristic's
 SEARCH = 3  # cards by search (search.py), the rest as the heuristic's
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH}
+# search-uniform: the first search player, whose cards `search` plays alike here (no exact endgames
+# yet); its key differs (musim.play.search_budget.key_params)
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH, "search-uniform": SEARCH}
 
 
 @flat_kernel(inline="always")

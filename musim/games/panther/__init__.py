@@ -15,14 +15,15 @@ GAME = Game(
     default_players=4,
     deck=MU,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH),
+    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH, search_budget.UNIFORM),
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic passes, every card double-dummy "
         "for the mover's own seat (a solve per card: slow with few players; docs/players.md); search: "
         "heuristic passes, every card by the best own deal score over --search-worlds deals of the hidden "
-        "cards, each played out by the heuristic (docs/players.md)."
+        "cards, each played out by the heuristic, the last --search-exact-tricks tricks solved (docs/players.md); "
+        "search-uniform: the first search player, with no exact endgames."
     ),
-    options=(search_budget.WORLDS, node_limit.PER_CARD),
+    options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, node_limit.PER_CARD),
     check=node_limit.check_seat_game,
     job=lazy("musim.games.panther.run", "job"),
     make_summary=lazy("musim.games.panther.summary", "for_run"),

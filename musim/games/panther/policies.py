@@ -32,7 +32,14 @@ RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the pass as the heuristic's
 SEARCH = 3  # cards by search (search.py), the pass as the heuristic's
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH}
+SEARCH_UNIFORM = 4  # cards by the first search player: as SEARCH without exact endgames (search.py)
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH, "search-uniform": SEARCH_UNIFORM}
+
+
+@flat_kernel(inline="always")
+def searching(code):
+    """Does a seat of this code play its cards by search (either search player)?"""
+    return code == SEARCH or code == SEARCH_UNIFORM
 
 
 @flat_kernel(inline="always")

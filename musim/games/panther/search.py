@@ -7,7 +7,11 @@ neighbour's hand.  Every card is dealt (docs/rules.md §4), so the hidden cards 
 other seats' hands, of sizes everyone can count.  A world deals the hidden cards but the passed
 ones uniformly among the other seats (a seat's colour is its card group, barred where it showed
 a void); the playout that scores a card in a world is the deal's own trick loop
-(simulate.playout, registered there with this module's `world`).
+(simulate.playout, registered there with this module's `world`).  The second search player
+(`search`; `search-uniform` is the first) values its cards by the solver instead once
+`--search-exact-tricks` tricks or fewer are left (exact_values): in each world, the points the
+seat takes from there against all the others, every hand seen, as its `dd` play values them
+(ddplay.py), the last trick's 50 included.
 """
 
 from collections import namedtuple
@@ -15,30 +19,45 @@ from collections import namedtuple
 import numpy as np
 
 from musim.compile.jit import flat_kernel
-from musim.core.bits import popcount
+from musim.core.bits import drop_lowest, lowest, popcount
 from musim.games.panther import policies
 from musim.games.panther.rules import CARD_COLOUR, COLOUR_MASK, MAX_PLAYERS
+from musim.games.panther.solve import solver_game
+from musim.games.seat_solve import TT_BUCKET, load_position, make_seat_dd
 from musim.play import worlds as sampler
 from musim.play.search import search_card
+from musim.solver.choice import make_limited
+from musim.solver.search import make_state
+from musim.solver.solve import UNBOUNDED, move_bounds
+from musim.solver.tt import make_table, new_generation
 
 Context = namedtuple(
     "Context",
-    "sp capacity allowed drawn known base held trick0 trick voids log scores tricks sevens policy rng totals meta",
+    "sp capacity allowed drawn known base held trick0 trick voids log scores tricks sevens policy rng totals meta "
+    "dd out_lo out_hi",
 )
 # sp: the sampler; capacity, allowed, drawn: per holder (the other seats from the searcher's left);
 # known: per seat, cards the searcher knows it holds (what it passed); base: the drawn world's hands;
 # held, trick, voids, log, scores, tricks, sevens: a playout's table (trick0: the trick at the
 # decision); policy: HEURISTIC for every seat; rng: the playouts' (unused) stream; totals: search_card's
-N, SEAT, LEADER, K, WINNER, POS, SCORE, WORLDS = range(8)
-# meta: the decision's position (POS: the cards played before it), the seat's score so far, the budget
+# dd: the exact endgames' solver scratch (None without them), out_lo, out_hi its values by card
+N, SEAT, LEADER, K, WINNER, POS, SCORE, WORLDS, EXACT_TRICKS, SOLVE = range(10)
+# meta: the decision's position (POS: the cards played before it), the seat's score so far, the
+# budget, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
 COLOURS = COLOUR_MASK.shape[0]
+SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
-def make_context(worlds):
-    """A search seat's scratch for one workspace, drawing `worlds` worlds a decision."""
+def make_context(worlds, players=4, exact_tricks=0):
+    """A search seat's scratch for one workspace, drawing `worlds` worlds a decision; with
+    `exact_tricks`, a `search` seat's exact endgames at `players` seats (0: none, compiled
+    without the solver)."""
     z = np.zeros
-    meta = z(WORLDS + 1, np.int64)
-    meta[WORLDS] = worlds
+    meta = z(SOLVE + 1, np.int64)
+    meta[WORLDS], meta[EXACT_TRICKS] = worlds, exact_tricks
+    dd = None
+    if exact_tricks:
+        dd = make_seat_dd(solver_game, players, make_table(SEARCH_TT_MB), make_state(), make_limited())
     seats = (z(MAX_PLAYERS, np.uint64) for _ in range(3))
     return Context(
         sampler.make_sampler(),
@@ -57,6 +76,9 @@ def make_context(worlds):
         z(1, np.uint64),
         z(64, np.int64),
         meta,
+        dd,
+        z(64, np.int64),
+        z(64, np.int64),
     )
 
 
@@ -103,8 +125,45 @@ def world(ctx, state):
 
 
 @flat_kernel
-def choose(ctx, n, seat, legal, held, trick, k, leader, winner_pos, pos, scores, passed, voids, state):
-    """The card a search seat plays (arguments as observe's; legal: its playable cards)."""
+def choose(ctx, n, seat, legal, held, trick, k, leader, winner_pos, pos, scores, passed, voids, state, exact):
+    """The card a search seat plays (arguments as observe's; legal: its playable cards); `exact`:
+    the seat plays `search`, whose last meta[EXACT_TRICKS] tricks are solved in each world."""
     if legal & (legal - np.uint64(1)):  # a forced card needs no worlds
         observe(ctx, n, seat, held, trick, k, leader, winner_pos, pos, scores, passed, voids)
+    ctx.meta[SOLVE] = 1 if exact and popcount(held[seat]) <= ctx.meta[EXACT_TRICKS] else 0
     return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
+
+
+@flat_kernel
+def solves(ctx):
+    """Is this decision one of the exact endgame's (choose)?"""
+    return ctx.meta[SOLVE] == 1
+
+
+@flat_kernel
+def exact_values(ctx, legal, totals):
+    """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
+    solved_values(ctx, ctx.dd, legal, totals)
+
+
+@flat_kernel
+def solved_values(ctx, dd, legal, totals):
+    """Add to totals[c] the searcher's deal score when it plays c in the drawn world and the deal
+    ends under double-dummy play, the searcher against all the others (the points it takes from
+    here, as ddplay.dd_card values them); `dd`: ctx.dd, on its own so that numba compiles the
+    solver away without exact endgames."""
+    if dd is None:
+        return
+    m = ctx.meta
+    n, seat, k = m[N], m[SEAT], m[K]
+    g = dd.game
+    for s in range(g.team.shape[0]):
+        g.team[s] = s == seat
+    new_generation(dd.tt, TT_BUCKET)
+    load_position(dd.canon, n, ctx.base, ctx.trick0, k, dd.st)
+    move_bounds(g, dd.tt, dd.st, m[LEADER], k, -UNBOUNDED, UNBOUNDED, 0, ctx.out_lo, ctx.out_hi)
+    rest = legal
+    while rest:
+        c = lowest(rest)
+        totals[c] += m[SCORE] + ctx.out_lo[dd.canon[c]]
+        rest = drop_lowest(rest)

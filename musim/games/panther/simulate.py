@@ -55,13 +55,18 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat, hands 
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0):
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0, exact_tricks=0):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; voids: per
     seat, the colours it showed it lacks (card masks); with a seat playing dd (seat_policy: codes
     per seat) the solver's scratch for `players` seats and a table of tt_mb, each card's searches
     within node_limit nodes (seat_solve.worker_dd), else none; with a seat searching, its context
-    drawing `worlds` worlds a decision, else none."""
+    drawing `worlds` worlds a decision, with `exact_tricks` exact endgames where a seat plays
+    `search`, else none."""
     z = np.zeros
+    codes = list(seat_policy)
+    context = None
+    if policies.SEARCH in codes or policies.SEARCH_UNIFORM in codes:
+        context = search.make_context(worlds, players, exact_tricks if policies.SEARCH in codes else 0)
     dd = None
     if policies.DD in list(seat_policy):
         dd = worker_dd(solver_game, players, tt_mb, node_limit)
@@ -74,7 +79,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAUL
         rng=z(1, np.uint64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=dd,
-        search=search.make_context(worlds) if policies.SEARCH in list(seat_policy) else None,
+        search=context,
     )
 
 
@@ -103,9 +108,11 @@ def _by_policy(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos
 def _by_seat(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos, out, voids, state, dd, ctx):
     if dd is not None and seat_policy[seat] == policies.DD:
         return dd_card(dd, n, seat, held, trick, k, leader)
-    if ctx is not None and seat_policy[seat] == policies.SEARCH:
-        scores, passed = out.scores, out.passed
-        return search.choose(ctx, n, seat, ok, held, trick, k, leader, winner_pos, pos, scores, passed, voids, state)
+    if ctx is not None and policies.searching(seat_policy[seat]):
+        scores, passed, exact = out.scores, out.passed, seat_policy[seat] == policies.SEARCH
+        return search.choose(
+            ctx, n, seat, ok, held, trick, k, leader, winner_pos, pos, scores, passed, voids, state, exact
+        )
     return policies.choose_card(seat_policy[seat], ok, held[seat], trick, k, k == n - 1, winner_pos, state)
 
 
@@ -198,7 +205,7 @@ def playout(ctx, card):
     return meta[search.SCORE] + ctx.scores[seat]
 
 
-flat_search.register(search.Context, search.world, playout)
+flat_search.register(search.Context, search.world, playout, search.solves, search.exact_values)
 drivers.register(Workspace, play=play_deal, over=match_over)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)

@@ -4,7 +4,6 @@ from musim.core.deck import MU
 from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
 from musim.play import node_limit, search_budget
-from musim.play.search_budget import SEARCH
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -16,14 +15,15 @@ GAME = Game(
     default_players=4,
     deck=MU,
     result_version=RESULT_VERSION,
-    policies=("heuristic", "random", EXACT_PLAY, SEARCH),
+    policies=("heuristic", "random", EXACT_PLAY, search_budget.SEARCH, search_budget.UNIFORM),
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic lead and estimates, every card "
         "double-dummy for the mover's own seat (a solve per card: slow; docs/players.md); search: "
         "heuristic lead and estimates, every card the best for its own score over --search-worlds "
-        "deals of the cards it cannot see, each played out by the heuristic (docs/players.md)."
+        "deals of the cards it cannot see, each played out by the heuristic, the last --search-exact-tricks "
+        "tricks solved (docs/players.md); search-uniform: the first search player, with no exact endgames."
     ),
-    options=(search_budget.WORLDS, node_limit.PER_CARD),
+    options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, node_limit.PER_CARD),
     check=node_limit.check_seat_game,
     job=lazy("musim.games.wimmueln.run", "job"),
     make_summary=lazy("musim.games.wimmueln.summary", "for_run"),

@@ -38,27 +38,23 @@ def worker_dd(players, tt_mb=DEFAULT_MB, node_limit=0):
     and reused), each card's searches within `node_limit` nodes (0: no limit)."""
     tt, st, lim, made = worker_scratch(tt_mb, node_limit)
     if (solver_game, players) not in made:
-        base, canon = solver_game(0, players, -1, [])
-        orig = np.full(64, -1, np.int64)
-        order = np.flatnonzero(canon >= 0)
-        orig[canon[order]] = order
-        made[solver_game, players] = WimDD(
-            tt,
-            st,
-            base,
-            base.power.copy(),
-            np.zeros(MAX_TRICKS + 1, np.int64),
-            np.zeros((2, MAX_TRICKS + 1, MAX_TRICKS + 1), np.int64),
-            canon,
-            orig,
-            canon[order],
-            lim,
-        )
+        made[solver_game, players] = make_dd(players, tt, st, lim)
     return made[solver_game, players]
 
 
+def make_dd(players, tt, st, lim):
+    """The scratch for `players` seats over a table, a search state and limited_play's scratch."""
+    base, canon = solver_game(0, players, -1, [])
+    orig = np.full(64, -1, np.int64)
+    order = np.flatnonzero(canon >= 0)
+    orig[canon[order]] = order
+    bonus_range = np.zeros((2, MAX_TRICKS + 1, MAX_TRICKS + 1), np.int64)
+    power, bonus = base.power.copy(), np.zeros(MAX_TRICKS + 1, np.int64)
+    return WimDD(tt, st, base, power, bonus, bonus_range, canon, orig, canon[order], lim)
+
+
 @flat_kernel
-def _game(dd, seat, trump, won, left, up, down):
+def seat_game(dd, seat, trump, won, left, up, down):
     """The SolverGame for `seat` against all others with this trump, the seat having won `won`
     tricks with `left` to play and estimates numbered up (face up) and down."""
     b = dd.base
@@ -104,6 +100,6 @@ def dd_card(dd, n, seat, held, trick, k, leader, trump, won, up, down):
     of the trick led by `leader`, won the tricks `seat` has won, up and down its estimates' numbers."""
     st = dd.st
     load_position(dd.canon, n, held, trick, k, st)
-    g = _game(dd, seat, trump, won, popcount(held[seat]), up, down)
+    g = seat_game(dd, seat, trump, won, popcount(held[seat]), up, down)
     new_generation(dd.tt, TT_BUCKET)
     return dd.orig[limited_play(g, dd.tt, st, leader, k, dd.order, dd.lim)[0]]

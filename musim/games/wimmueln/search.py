@@ -12,8 +12,12 @@ revealed card not yet played nor laid face up is in the dealer's hand or is the 
 face-down estimate: it forms a group of its own that only those two may hold.
 
 The playout from a world (the heuristic to the end, the searcher's own deal score) runs the
-deal's own trick loop and scoring, so it is in simulate.py, which registers both kernels with
-musim.play.search.
+deal's own trick loop and scoring, so it is in simulate.py, which registers the kernels with
+musim.play.search.  The second search player (`search`; `search-uniform` is the first) values
+its cards by the solver instead once `--search-exact-tricks` tricks or fewer are left
+(exact_values): in each world, the searcher's card points and estimate bonus after each card
+as the solver values a Wimmüln position for one seat (ddplay.py: every hand seen, the others
+one side minimising that seat's score).
 """
 
 from collections import namedtuple
@@ -21,11 +25,16 @@ from collections import namedtuple
 import numpy as np
 
 from musim.compile.jit import flat_kernel
-from musim.core.bits import bit, lowest, popcount
-from musim.games.wimmueln import policies
-from musim.games.wimmueln.rules import CARD_COLOUR, COLOUR_MASK, MAX_PLAYERS
+from musim.core.bits import bit, drop_lowest, lowest, popcount
+from musim.games.seat_solve import TT_BUCKET, load_position
+from musim.games.wimmueln import ddplay, policies
+from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, COLOUR_MASK, MAX_PLAYERS, tricks_per_deal
 from musim.play import worlds
 from musim.play.search import search_card
+from musim.solver.choice import make_limited
+from musim.solver.search import make_state
+from musim.solver.solve import UNBOUNDED, move_bounds
+from musim.solver.tt import make_table, new_generation
 
 COLOURS = COLOUR_MASK.shape[0]  # a group per colour (void classes); then one per revealed card
 EVERY_COLOUR = (1 << COLOURS) - 1
@@ -33,21 +42,30 @@ EVERY_COLOUR = (1 << COLOURS) - 1
 Context = namedtuple(
     "Context",
     "sampler group capacity allowed drawn void held estimates trick won points "
-    "play_held play_trick play_won play_points log policy rng totals meta",
+    "play_held play_trick play_won play_points log policy rng totals meta dd out_lo out_hi",
 )
 # void[s]: the colours seat s showed it lacks (bit per colour). held, estimates (cards, face up
 # then face down), trick, won, points: the position at the decision, held and the face-down
 # estimates of the other seats those of the drawn world; play_*, log: a playout's scratch;
-# policy: the playouts' (the heuristic at every seat); rng: their stream (never drawn from).
+# policy: the playouts' (the heuristic at every seat); rng: their stream (never drawn from); dd:
+# the exact endgames' solver scratch (None without them), out_lo, out_hi its values by card.
+# meta also: the exact endgames' tricks (0: none), this decision solved (1) or played out (0).
 N, SEAT, DEALER, REVEALED, TRUMP, TRICK, K, LEADER, WINNER, WORLDS = 0, 1, 2, 3, 5, 6, 7, 8, 9, 10
-META = 11
+EXACT_TRICKS, SOLVE = 11, 12
+META = 13
+SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
-def make_context(worlds_per_decision):
-    """A search seat's scratch, allocated once per workspace; `worlds_per_decision`: the budget."""
+def make_context(worlds_per_decision, players=4, exact_tricks=0):
+    """A search seat's scratch, allocated once per workspace; `worlds_per_decision`: the budget;
+    `exact_tricks`: a `search` seat's exact endgames at `players` seats (0: none, compiled
+    without the solver)."""
     z = np.zeros
     meta = z(META, np.int64)
-    meta[WORLDS] = worlds_per_decision
+    meta[WORLDS], meta[EXACT_TRICKS] = worlds_per_decision, exact_tricks
+    dd = None
+    if exact_tricks:
+        dd = ddplay.make_dd(players, make_table(SEARCH_TT_MB), make_state(), make_limited())
     return Context(
         sampler=worlds.make_sampler(),
         group=z(64, np.int64),
@@ -69,6 +87,9 @@ def make_context(worlds_per_decision):
         rng=z(1, np.uint64),
         totals=z(64, np.int64),
         meta=meta,
+        dd=dd,
+        out_lo=z(64, np.int64),
+        out_hi=z(64, np.int64),
     )
 
 
@@ -140,10 +161,45 @@ def world(ctx, state):
 
 
 @flat_kernel
-def decide(ctx, seat, t, k, leader, winner_pos, legal, held, trick, estimates, won, points, state):
+def decide(ctx, seat, t, k, leader, winner_pos, legal, held, trick, estimates, won, points, state, exact):
     """The card a search seat plays (musim.play.search.search_card); the only legal one without
-    a search."""
+    a search.  `exact`: the seat plays `search`, whose last meta[EXACT_TRICKS] tricks are solved."""
     if not legal & (legal - np.uint64(1)):
         return lowest(legal)
     look(ctx, seat, t, k, leader, winner_pos, held, trick, estimates, won, points)
+    ctx.meta[SOLVE] = 1 if exact and tricks_per_deal(ctx.meta[N]) - t <= ctx.meta[EXACT_TRICKS] else 0
     return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
+
+
+@flat_kernel
+def solves(ctx):
+    """Is this decision one of the exact endgame's (decide)?"""
+    return ctx.meta[SOLVE] == 1
+
+
+@flat_kernel
+def exact_values(ctx, legal, totals):
+    """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
+    solved_values(ctx, ctx.dd, legal, totals)
+
+
+@flat_kernel
+def solved_values(ctx, dd, legal, totals):
+    """Add to totals[c] the searcher's deal score when it plays c in the drawn world and the
+    deal ends under double-dummy play, the searcher against all the others (ddplay.seat_game:
+    card points of the tricks it wins and its estimate bonus); `dd`: ctx.dd, on its own so that
+    numba compiles the solver away without exact endgames."""
+    if dd is None:
+        return
+    m = ctx.meta
+    n, seat, k = m[N], m[SEAT], m[K]
+    load_position(dd.canon, n, ctx.held, ctx.trick, k, dd.st)
+    up, down = CARD_RANK[ctx.estimates[seat, 0]], CARD_RANK[ctx.estimates[seat, 1]]
+    g = ddplay.seat_game(dd, seat, m[TRUMP], ctx.won[seat], popcount(ctx.held[seat]), up, down)
+    new_generation(dd.tt, TT_BUCKET)
+    move_bounds(g, dd.tt, dd.st, m[LEADER], k, -UNBOUNDED, UNBOUNDED, 0, ctx.out_lo, ctx.out_hi)
+    rest = legal
+    while rest:
+        c = lowest(rest)
+        totals[c] += ctx.points[seat] + ctx.out_lo[dd.canon[c]]
+        rest = drop_lowest(rest)

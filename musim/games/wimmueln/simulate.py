@@ -34,7 +34,7 @@ from musim.games.wimmueln.rules import (
 )
 from musim.play import drivers, search
 from musim.play.drivers import SEATS
-from musim.play.search_budget import DEFAULT_WORLDS
+from musim.play.search_budget import DEFAULT_EXACT_TRICKS, DEFAULT_WORLDS
 from musim.solver.choice import cards_limited
 from musim.solver.table_size import DEFAULT_MB
 
@@ -57,12 +57,22 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): trump (-1: none)
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0):
+def make_workspace(
+    players=None,
+    seat_policy=(),
+    tt_mb=DEFAULT_MB,
+    worlds=DEFAULT_WORLDS,
+    node_limit=0,
+    exact_tricks=DEFAULT_EXACT_TRICKS,
+):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
     table of tt_mb, each card's searches within node_limit nodes (ddplay.worker_dd), else none;
     with a seat searching, the search's scratch and its budget of `worlds` a decision (search.py),
-    else none."""
+    with `exact_tricks` exact endgames where a seat plays `search`, else none."""
+    codes = list(seat_policy)
+    exact = exact_tricks if policies.SEARCH in codes else 0
+    searching = policies.SEARCH in codes or policies.SEARCH_UNIFORM in codes
     z = np.zeros
     return Workspace(
         cards=z(64, np.int64),
@@ -75,7 +85,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAUL
         kind_strength=z(20, np.int64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=worker_dd(players, tt_mb, node_limit) if policies.DD in list(seat_policy) else None,
-        search=wsearch.make_context(worlds) if policies.SEARCH in list(seat_policy) else None,
+        search=wsearch.make_context(worlds, players, exact) if searching else None,
     )
 
 
@@ -105,9 +115,10 @@ def _trick_loop(name):
                     up, down = CARD_RANK[estimates[seat, 0]], CARD_RANK[estimates[seat, 1]]
                     if dd is not None and seat_policy[seat] == policies.DD:
                         card = dd_card(dd, n, seat, held, trick, k, leader, trump, won[seat], up, down)
-                    elif search is not None and seat_policy[seat] == policies.SEARCH:
+                    elif search is not None and policies.searching(seat_policy[seat]):
+                        exact = seat_policy[seat] == policies.SEARCH
                         card = wsearch.decide(
-                            search, seat, t, k, leader, winner_pos, ok, held, trick, estimates, won, pts, state
+                            search, seat, t, k, leader, winner_pos, ok, held, trick, estimates, won, pts, state, exact
                         )
                     else:
                         card = policies.choose_card(
@@ -243,7 +254,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 
 
 drivers.register(Workspace, play=play_deal, over=match_over)
-search.register(wsearch.Context, wsearch.world, playout)
+search.register(wsearch.Context, wsearch.world, playout, wsearch.solves, wsearch.exact_values)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §3: to 200

@@ -54,7 +54,8 @@ from musim.games.mu.params import DEFAULT_AUCTION, learned_model
 from musim.games.mu.policies import NAMES
 from musim.games.mu.run import deals_per_chunk, simulate_deal_chunk
 from musim.games.mu.target_tables import RULEBOOK
-from musim.play.search_budget import DEFAULT_WORLDS
+from musim.play import search_budget
+from musim.play.search_budget import DEFAULT_EXACT_TRICKS, DEFAULT_WORLDS
 from musim.solver.version import node_count_params
 
 MIN_DEALS_FOR_FIT = fixed_point.MIN_DEALS
@@ -89,6 +90,9 @@ def checkpoint_key(job, params, seed):
         key["search_worlds"] = p.worlds
     if p.bids_learned:
         key["learned_model"] = learned_model(p.learned_model)[0]
+    key |= search_budget.key_params(p.play)
+    if p.exact_tricks != DEFAULT_EXACT_TRICKS:
+        key["search_exact_tricks"] = p.exact_tricks
     return result_key("mu", key)
 
 
