@@ -81,10 +81,22 @@ def exploitability(seed, stack, deals, say=print):
 
 
 def verdict(row):
-    """Against GOAL: met when the interval lies at or below it, missed when above, else undecided."""
+    """Against GOAL: met when the interval lies at or below it, missed when above, else undecided
+    (saying on which side the mean is)."""
     if row["gain_high"] <= GOAL:
         return "met"
-    return "missed" if row["gain_low"] > GOAL else "undecided"
+    if row["gain_low"] > GOAL:
+        return "missed"
+    return f"undecided (mean {'above' if row['gain'] > GOAL else 'at or below'} {GOAL:g})"
+
+
+def summary(head):
+    """One sentence: at which player counts the goal was met, missed or undecided."""
+    by = {}
+    for h in head:
+        by.setdefault(h["goal_met"], []).append(str(h["players"]))
+    parts = [f"{v} at {', '.join(ns)} players" for v, ns in by.items()]
+    return f"Goal (at most {GOAL:g} point a deal over `learned`, last round): " + "; ".join(parts) + "."
 
 
 def write_report(out, rows, training, meta):
@@ -115,7 +127,11 @@ def report_text(rows, training, meta):
         "rulebook's table, every seat taking the tested model in turn, heuristic card play; a gain is the seat's "
         "points a deal over the same seat bidding the baseline, with its 95% interval over deals. "
         f"Goal: the best response gains at most {GOAL:g} point a deal over `learned` (met: interval at or "
-        "below it; missed: above it).",
+        "below it; missed: above it). The best response is found by the training's method (a linear table model, "
+        "rollouts continuing its own later turns by the cautious bidder), so its gain is a lower bound of what a "
+        "stronger exploiter could take.",
+        "",
+        summary(head),
         "",
         "| players | best response among `learned` seats, over `learned` | goal | for scale: `learned` among `cautious`"
         " seats, over `cautious` (cell A) | the best response among `cautious`, over `cautious` |",
