@@ -9,7 +9,7 @@ best response to a frozen model instead (no checkpoints), writes it to --model a
 
 Usage: python scripts/train_auction.py --seed 2026 [--rounds 6] [--deals 400000] [--out results/learned_auction]
        python scripts/train_auction.py --seed 1 --rounds 2 --deals 3000 --eval-deals 500 --out T --model T/m.npz
-       python scripts/train_auction.py --best-response v1 --seed 7 --rounds 3 --deals 400000 --model T/br.npz
+       python scripts/train_auction.py --best-response v1 --seed 7 --rounds 3 --deals 1000000 --model /tmp/br.npz
 """
 
 import os
