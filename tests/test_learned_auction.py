@@ -2,6 +2,8 @@
 no use of hidden cards, deterministic rows, its model files, keys and records.  One file, so
 that one test worker compiles the learned kernels."""
 
+import csv
+import hashlib
 import json
 import os
 import subprocess
@@ -227,8 +229,13 @@ def test_corrupted_or_mismatched_model_files_are_refused_in_one_line(tmp_path, m
     )
 
 
+# the bytes this tiny training wrote at d0a8621, before the best-response mode (and on this
+# machine's numpy): the population path must not move (the shipped model regenerates from it)
+TINY_TRAINING_SHA256 = "b38f8ac3d13a945d5610a769a4f498a2811f814592f0de90c8ce9d906c8313b2"
+
+
 @pytest.mark.slow
-def test_training_twice_with_one_seed_writes_the_same_bytes(tmp_path):
+def test_training_twice_with_one_seed_writes_the_same_bytes_as_before_the_best_response_mode(tmp_path):
     from musim.games.mu.learned import train
 
     files = []
@@ -239,6 +246,57 @@ def test_training_twice_with_one_seed_writes_the_same_bytes(tmp_path):
         assert [r["round"] for r in rows] == [1, 1, 1, 1, 2, 2, 2, 2]
     assert files[0].read_bytes() == files[1].read_bytes()
     assert model_file.read(files[0])[0].any()
+    assert hashlib.sha256(files[0].read_bytes()).hexdigest() == TINY_TRAINING_SHA256
+
+
+def test_a_fixed_table_sets_every_other_seat_to_its_model_and_leaves_the_stream_alone():
+    from musim.games.mu.learned import selfplay
+
+    for others, code in ((0, pol.LEARNED), (selfplay.CAUTIOUS, pol.HEURISTIC), (selfplay.BOLD, pol.BOLD)):
+        state = np.array([stream_state(3, 0)], np.uint64)
+        bid, play = np.full(6, -9, np.int64), np.full(6, -9, np.int64)
+        model_of = np.full(6, 7, np.int64)
+        selfplay.draw_seats(5, 2, 4, others, state, bid, play, model_of)
+        assert state[0] == stream_state(3, 0)
+        assert (
+            list(bid[:5]) == [code, code, -9, code, code]
+            and list(play[:5]) == [pol.HEURISTIC] * 2 + [-9] + [pol.HEURISTIC] * 2
+        )
+        assert list(model_of[:5]) == [max(others, 0)] * 2 + [7] + [max(others, 0)] * 2
+
+
+@pytest.mark.slow
+def test_the_best_response_mode_trains_writes_its_model_and_measures_it(tmp_path):
+    from musim.games.mu.learned import best_response
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "train_auction.py"
+    args = ["--best-response", "v1", "--seed", 7, "--rounds", 2, "--deals", 400, "--eval-deals", 60]
+    args += ["--out", tmp_path, "--model", tmp_path / "br.npz"]
+    res = subprocess.run([sys.executable, script, *map(str, args)], capture_output=True, text=True, timeout=1800)
+    assert res.returncode == 0, res.stderr
+    weights, meta = model_file.read(tmp_path / "br.npz")
+    assert meta["best_response_to"] == model_file.resolve("v1")[0] and weights.any()
+    rows = list(csv.DictReader((tmp_path / "exploitability.csv").read_text().splitlines()))
+    assert [(r["players"], r["tested"], r["others"]) for r in rows[:4]] == [
+        ("3", "best response round 1", "learned"),
+        ("3", "best response round 2", "learned"),
+        ("3", "learned", "cautious"),
+        ("3", "best response round 2", "cautious"),
+    ]
+    assert len(rows) == 16 and {r["goal_met"].split()[0] for r in rows if r["others"] == "learned"} <= {
+        "met",
+        "missed",
+        "undecided",
+    }
+    assert "| 6 |" in (tmp_path / "exploitability.md").read_text()
+    # a "best response" with the frozen model's weights bids as it does: zero gain on every deal
+    v1 = model_file.resolve("v1")[1].weights[0]
+    scores = best_response.duplicate_scores(1, 4, 200, np.stack([v1, v1]), [1, 0], best_response.FROZEN)
+    assert np.array_equal(scores[:, 0], scores[:, 1]) and scores.any()
+    refused = subprocess.run(
+        [sys.executable, script, "--best-response", "v9", "--model", tmp_path / "x.npz"], capture_output=True, text=True
+    )
+    assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
 
 
 # ---------------------------------------------------------------- the shipped model's play

@@ -2,7 +2,8 @@
 
 One seat a deal learns (deal index mod n); the others bid by a member of the population, drawn
 per deal from its own stream (`draw_seats`): random tables, all cautious, all bold, or each seat
-cautious (1/6), bold (1/6), the latest round's model (1/3) or one of the earlier rounds' (1/3).
+cautious (1/6), bold (1/6), the latest round's model (1/3) or one of the earlier rounds' (1/3);
+or, for a best response, all by one fixed model (`others`; POPULATION: drawn).
 Each deal draws its target table too (`draw_table`: the rulebook's or a random non-decreasing
 line around it), so the model learns the table as an input.  At each learner turn with a
 choice, every count k = 0..limit is played out from the same position with the same random
@@ -30,6 +31,7 @@ from musim.games.mu.rules import auction_over, hand_size, lay_limit, top_other
 
 MAX_K = 16  # candidates of a turn: at most hand size + 1
 CAUTIOUS, BOLD = -1, -2  # a seat's "model" for the hand-written bidders (models are 0..)
+POPULATION = -3  # `others` of a deal drawn from the population rather than one fixed model
 # the population's shares, per cent: every other seat random; all cautious; all bold; the rest mixed
 RANDOM_TABLES, ALL_CAUTIOUS, ALL_BOLD = 10, 15, 15
 RULEBOOK_SHARE = 40  # per cent of deals under the rulebook's table, the others under a random line
@@ -70,9 +72,15 @@ def set_seat(seat, model, bid, play, model_of):
 
 
 @flat_kernel
-def draw_seats(n, learner, earlier, state, bid, play, model_of):
+def draw_seats(n, learner, earlier, others, state, bid, play, model_of):
     """The other seats' policies of a deal (module doc); `earlier`: how many learned models the
-    population holds (indices 0..earlier-1)."""
+    population holds (indices 0..earlier-1); `others`: every other seat's model (CAUTIOUS, BOLD
+    or an index), or POPULATION: drawn, the only case that takes from the stream."""
+    if others != POPULATION:
+        for s in range(n):
+            if s != learner:
+                set_seat(s, others, bid, play, model_of)
+        return
     u = randint(state, 100)
     for s in range(n):
         if s == learner:
@@ -94,12 +102,12 @@ def draw_seats(n, learner, earlier, state, bid, play, model_of):
 
 
 @flat_kernel
-def start_deal(n, root, i, learner, model, earlier, state, policy, ws, learned):
-    """Deal i of a training or evaluation run: its stream, dealer, other seats, the learner's
-    `model`, hands and plans; returns the dealer."""
+def start_deal(n, root, i, learner, model, earlier, others, state, policy, ws, learned):
+    """Deal i of a training or evaluation run: its stream, dealer, other seats (draw_seats), the
+    learner's `model`, hands and plans; returns the dealer."""
     state[0] = stream_state(root, i)
     dealer = randint(state, n)
-    draw_seats(n, learner, earlier, state, policy[sim.BID_POLICY], policy[sim.PLAY_POLICY], learned.model_of)
+    draw_seats(n, learner, earlier, others, state, policy[sim.BID_POLICY], policy[sim.PLAY_POLICY], learned.model_of)
     set_seat(learner, model, policy[sim.BID_POLICY], policy[sim.PLAY_POLICY], learned.model_of)
     hands = ws.deal.hands
     deal_cards(n, DECK_3P if n == 3 else DECK, ws.cards, state, hands)
@@ -181,21 +189,22 @@ def accumulate(m, lit, y, gram, rhs):
 
 
 @flat_kernel
-def train_deals(n, root, start, count, model, earlier, explore, tables, ws, learned, scratch, gram, rhs):
+def train_deals(n, root, start, count, model, seats, explore, tables, ws, learned, scratch, gram, rhs):
     """Deals start..start+count-1 of a round's self-play for n players (module doc), their
     positions added to gram and rhs; `model`: the learner's behaviour model (CAUTIOUS in round 1),
     which decides the positions it reaches, while its rollouts go on by the cautious bidder (a
     continuation by the behaviour model let raising wars at high counts, where one round corrects
     one step, look free: all seats bid 12 of 12 cards at 5 players after 6 rounds);
-    `tables`: (rulebook, box) of draw_table; scratch: (state, policy, masks, ints, lit, y) (make_scratch).
-    Returns the positions added."""
+    `seats`: (earlier, others) of draw_seats; `tables`: (rulebook, box) of draw_table;
+    scratch: (state, policy, masks, ints, lit, y) (make_scratch).  Returns the positions added."""
     state, policy, _, _, lit, y = scratch
+    earlier, others = seats
     positions = 0
     for i in range(start, start + count):
         learner = i % n
         state[0] = stream_state(root, ~np.uint64(i))
         draw_table(n, state, tables[0], tables[1], ws.targets)
-        dealer = start_deal(n, root, i, learner, model, earlier, state, policy, ws, learned)
+        dealer = start_deal(n, root, i, learner, model, earlier, others, state, policy, ws, learned)
         passes, turn, seat = 0, 0, dealer
         while not auction_over(passes, n):
             laid = ws.deal.laid
@@ -220,15 +229,17 @@ def train_deals(n, root, start, count, model, earlier, explore, tables, ws, lear
 
 
 @flat_kernel
-def eval_deals(n, root, start, count, models, earlier, state, policy, ws, learned, scores, bids):
+def eval_deals(n, root, start, count, models, seats, state, policy, ws, learned, scores, bids):
     """Duplicate deals under the rulebook's table: deal i once with the learner (seat i mod n)
     bidding by each of `models` (CAUTIOUS, BOLD or an index; earlier < 0: every seat bids by it,
-    self-play), the other seats drawn as in training from `earlier` models; scores[i - start, j]
-    the learner's score with models[j], bids[i - start, j] the deal's bid (-1 an eklat)."""
+    self-play), the other seats by `seats` = (earlier, others) as in training (draw_seats);
+    scores[i - start, j] the learner's score with models[j], bids[i - start, j] the deal's bid
+    (-1 an eklat)."""
+    earlier, others = seats
     for j in range(models.shape[0]):
         for i in range(start, start + count):
             learner = i % n
-            dealer = start_deal(n, root, i, learner, models[j], max(earlier, 0), state, policy, ws, learned)
+            dealer = start_deal(n, root, i, learner, models[j], max(earlier, 0), others, state, policy, ws, learned)
             if earlier < 0:
                 for s in range(n):
                     set_seat(s, models[j], policy[sim.BID_POLICY], policy[sim.PLAY_POLICY], learned.model_of)

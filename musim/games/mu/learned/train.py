@@ -46,20 +46,22 @@ def root(seed, *key):
     return r
 
 
-def fit_round(seed, r, n, deals, explore, stack, say):
+def fit_round(seed, r, n, deals, explore, stack, say, learner=None, others=selfplay.POPULATION):
     """Model r's weights for n players: self-play deals against the population `stack` [r, 4, P]
-    (models 1..r-1 at 0..r-2; row r-1 unused), fitted; returns (weights, positions, seconds)."""
+    (models 1..r-1 at 0..r-2; row r-1 unused), fitted; or, given `learner` (the behaviour model's
+    index) and `others` (every other seat's model), a best response's round (best_response.py).
+    Returns (weights, positions, seconds)."""
     started = time.perf_counter()
     learned = LearnedModel(stack, np.zeros(MAX_PLAYERS, np.int64))
     ws = sim.make_workspace(n, learned=learned)
     scratch = selfplay.make_scratch()
     gram, rhs = np.zeros((N_WEIGHTS, N_WEIGHTS)), np.zeros(N_WEIGHTS)
-    behaviour = selfplay.CAUTIOUS if r == 1 else r - 2
+    behaviour = (selfplay.CAUTIOUS if r == 1 else r - 2) if learner is None else learner
     positions, key = 0, root(seed, r, n, 0)
     for start in range(0, deals, CHUNK):
         count = min(CHUNK, deals - start)
         positions += selfplay.train_deals(
-            n, key, start, count, behaviour, r - 1, explore, tables(), ws, learned, scratch, gram, rhs
+            n, key, start, count, behaviour, (r - 1, others), explore, tables(), ws, learned, scratch, gram, rhs
         )
         say(f"round {r}, {n} players: {start + count:,} of {deals:,} deals, {positions:,} positions")
     return fit.solve(gram, rhs), positions, time.perf_counter() - started
@@ -72,11 +74,14 @@ def evaluate(seed, r, n, deals, stack):
     scores, bids = np.zeros((deals, 3), np.int64), np.zeros((deals, 3), np.int64)
     models = np.array([r - 1, r - 2 if r > 1 else selfplay.CAUTIOUS, selfplay.CAUTIOUS])
     ws = sim.make_workspace(n, learned=learned)
-    selfplay.eval_deals(n, root(seed, r, n, 1), 0, deals, models, r, *scratch[:2], ws, learned, scores, bids)
+    drawn, self_play = (r, selfplay.POPULATION), (-1, selfplay.POPULATION)  # eval_deals' seats
+    selfplay.eval_deals(n, root(seed, r, n, 1), 0, deals, models, drawn, *scratch[:2], ws, learned, scores, bids)
     own = np.zeros((deals, 1), np.int64)
     self_bids = np.zeros((deals, 1), np.int64)
     ws = sim.make_workspace(n, learned=learned)
-    selfplay.eval_deals(n, root(seed, r, n, 2), 0, deals, models[:1], -1, *scratch[:2], ws, learned, own, self_bids)
+    selfplay.eval_deals(
+        n, root(seed, r, n, 2), 0, deals, models[:1], self_play, *scratch[:2], ws, learned, own, self_bids
+    )
     row = {"round": r, "players": n}
     for name, j in (("prev", 1), ("cautious", 2)):
         row |= interval(f"gain_{name}", scores[:, 0] - scores[:, j])
