@@ -128,14 +128,21 @@ def test_musim_games_lists_every_game_with_what_it_offers():
     assert cells[0] == ["game", "title", "players", "policies", "exact play", "solve", "records", "matches"]
     by_name = {row[0]: row for row in cells[1:]}
     assert set(by_name) == set(GAMES)
-    assert by_name["mu"][2:] == ["3-6", "heuristic,random,dd,search", "yes", "yes", "yes", "yes"]
+    assert by_name["mu"][2:] == ["3-6", "heuristic,random,dd,search,search-uniform", "yes", "yes", "yes", "yes"]
     assert by_name["bridge"][2:] == ["4", "-", "no", "yes", "no", "no"]
 
 
 def test_run_help_shows_the_games_own_options():
     res = invoke("run", "--game", "mu", "--help")
     assert res.exit_code == 0
-    for text in ["--goal", "--dd-tricks", "--search-worlds", "--tt-mb", "[heuristic|random|dd|search]", "3<=x<=6"]:
+    for text in [
+        "--goal",
+        "--dd-tricks",
+        "--search-worlds",
+        "--tt-mb",
+        "[heuristic|random|dd|search|search-uniform]",
+        "3<=x<=6",
+    ]:
         assert text in res.output
 
 
@@ -167,7 +174,9 @@ def test_the_engine_checks_a_spec_against_its_game_and_completes_its_options():
         "auction": "play",
         "targets": "rulebook",
         "search_worlds": 128,
+        "search_exact_tricks": 0,
         "node_limit": 0,
+        "learned_model": "",
     }
     bad = [
         (dict(players=7), "--players: 7 is not in mu's range 3..6"),

@@ -11,8 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from musim.engine.run import run_key
+from musim.engine.seats import SEARCH_PLAYER_VERSION, play_key
 from musim.engine.spec import RunSpec, checked
-from musim.play.search_budget import EXACT_TRICKS, SEARCH_PLAYER_VERSION, key_params
+from musim.play.search_budget import EXACT_TRICKS
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("golden", ROOT / "scripts" / "make_search_uniform_golden.py")
@@ -40,10 +41,10 @@ def test_a_search_seat_puts_the_players_version_in_the_key_and_search_uniform_ke
     assert _key("search")["search_player"] == SEARCH_PLAYER_VERSION
     assert "search_player" not in _key("search-uniform")
     assert {k: v for k, v in _key("search").items() if k != "search_player"} == _key("search-uniform")
-    assert key_params("search-uniform,heuristic") == {"play": "search,heuristic"}
+    assert play_key("search-uniform,heuristic") == {"play": "search,heuristic"}
     mixed = "search,search-uniform,heuristic"
-    assert key_params(mixed) == {"play": mixed, "search_player": SEARCH_PLAYER_VERSION}
-    assert key_params("heuristic") == {"play": "heuristic"}
+    assert play_key(mixed) == {"play": mixed, "search_player": SEARCH_PLAYER_VERSION}
+    assert play_key("heuristic") == {"play": "heuristic"}
 
 
 def test_exact_endgames_enter_the_key_only_away_from_their_default():

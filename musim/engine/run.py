@@ -30,10 +30,9 @@ from musim.engine.local import chunk_starts
 from musim.engine.lock import describe, file_lock, holder
 from musim.engine.parquet import atomic_parquet, check_output, read_manifest
 from musim.engine.parts import RunDirectory, read_held
-from musim.engine.seats import plays_exactly
+from musim.engine.seats import play_key, plays_exactly
 from musim.engine.spec import RunSpec, checked, keyed_options
 from musim.engine.stop import Stopped, listening
-from musim.play import search_budget
 from musim.solver.version import node_count_params
 
 DEFAULT_DIR = "runs"  # where a run without --out writes, relative to the current directory
@@ -136,9 +135,9 @@ def run_key(spec, game):
     """The result key (engine/key.py) of a run's rows: what --resume must find unchanged (the
     table size and the search's version too under an option that makes rows depend on the
     search's node counts: Option.table_sized, solver/version.py; the search player's version
-    where a seat plays `search`: search_budget.key_params)."""
+    where a seat plays `search`: seats.play_key)."""
     params = dict(mode=spec.mode, count=spec.count, players=spec.players, seed=spec.seed)
-    params |= search_budget.key_params(spec.play)
+    params |= play_key(spec.play)
     if any(o.table_sized and spec.options[o.name] != o.default for o in game.options):
         params |= node_count_params(spec.tt_mb)
     return result_key(spec.game, params | {"options": keyed_options(spec, game)})

@@ -7,11 +7,24 @@ the CLI sizes a run), so it sits here, below the engine, importing nothing of mu
 import numpy as np
 
 EXACT_PLAY = "dd"  # the policy name of exact double-dummy play; needs a solver
+SEARCH = "search"  # the policy name of the search player (musim/play/search.py)
+UNIFORM = "search-uniform"  # the first search player: uniform worlds, heuristic playouts, nothing else
+SEARCH_PLAYER_VERSION = 2  # 2: exact endgames, Mü's trumps and partner searched (1: search-uniform)
 
 
 def plays_exactly(play):
     """Does some seat of a run's --play (one policy, or one a seat joined by commas) play exactly?"""
     return EXACT_PLAY in play.split(",")
+
+
+def play_key(play):
+    """What a run's key holds for its --play text: with a `search` seat, the text and the search
+    player's version (rows of another search player are never resumed as its own); without one,
+    `search-uniform` keyed as `search`, the name it had, so its keys are those its rows had."""
+    names = play.split(",")
+    if SEARCH in names:
+        return {"play": play, "search_player": SEARCH_PLAYER_VERSION}
+    return {"play": ",".join(SEARCH if p == UNIFORM else p for p in names)}
 
 
 def seat_names(players, policy, names, what=("policy", "policies")):

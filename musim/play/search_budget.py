@@ -10,10 +10,9 @@ never resumed as its own."""
 
 from musim.engine.errors import SpecError
 from musim.engine.option import Option
+from musim.engine.seats import SEARCH, SEARCH_PLAYER_VERSION, UNIFORM
 
-SEARCH = "search"  # the policy name of the search player (musim/play/search.py)
-UNIFORM = "search-uniform"  # the first search player: uniform worlds, heuristic playouts, nothing else
-SEARCH_PLAYER_VERSION = 2  # 2: exact endgames, Mü's trumps and partner searched (1: search-uniform)
+__all__ = ["SEARCH", "SEARCH_PLAYER_VERSION", "UNIFORM"]  # defined in engine/seats.py, which the engine reads
 DEFAULT_WORLDS = 128  # Mü, 4 players: one search seat about 120 deals/s a core, every seat 30 (docs/performance.md)
 WORLDS = Option(
     "search_worlds",
@@ -63,12 +62,3 @@ def check_exact(play, tricks):
     """Exact endgames other than the default mean nothing without a `search` seat."""
     if tricks != DEFAULT_EXACT_TRICKS and SEARCH not in seats(play):
         raise SpecError(f"{EXACT_TRICKS.flag} applies only with --play search (at some seat)")
-
-
-def key_params(play):
-    """What a run's key holds for its play: the version of the search player where a seat plays
-    `search`; where none does, `search-uniform` keyed as `search`, the name it had, so that its
-    keys are those of its rows before issue 61."""
-    if SEARCH in seats(play):
-        return {"play": play, "search_player": SEARCH_PLAYER_VERSION}
-    return {"play": ",".join(SEARCH if p == UNIFORM else p for p in seats(play))}

@@ -54,7 +54,7 @@ HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the discards and scoring colours as the heuristic's
 SEARCH = 3  # cards by search (search.py), the rest as the heuristic's
 # search-uniform: the first search player, whose cards `search` plays alike here (no exact endgames
-# yet); its key differs (musim.play.search_budget.key_params)
+# yet); its key differs (musim.engine.seats.play_key)
 NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH, "search-uniform": SEARCH}
 
 

@@ -46,6 +46,7 @@ from musim.engine.local import chunk_starts
 from musim.engine.lock import DirectoryLock
 from musim.engine.parquet import ensure_writable_dir
 from musim.engine.progress import slices
+from musim.engine.seats import play_key
 from musim.games.mu import rules, target_tables
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import fixed_point, samplers
@@ -54,7 +55,6 @@ from musim.games.mu.params import DEFAULT_AUCTION, learned_model
 from musim.games.mu.policies import NAMES
 from musim.games.mu.run import deals_per_chunk, simulate_deal_chunk
 from musim.games.mu.target_tables import RULEBOOK
-from musim.play import search_budget
 from musim.play.search_budget import DEFAULT_EXACT_TRICKS, DEFAULT_WORLDS
 from musim.solver.version import node_count_params
 
@@ -90,7 +90,7 @@ def checkpoint_key(job, params, seed):
         key["search_worlds"] = p.worlds
     if p.bids_learned:
         key["learned_model"] = learned_model(p.learned_model)[0]
-    key |= search_budget.key_params(p.play)
+    key |= play_key(p.play)
     if p.exact_tricks != DEFAULT_EXACT_TRICKS:
         key["search_exact_tricks"] = p.exact_tricks
     return result_key("mu", key)
