@@ -47,6 +47,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="results/auction")
     a = ap.parse_args()
+    if a.samples < 1:
+        ap.error("--samples must be positive")
     rows, lines = [], []
     for players in (4, 5):
         lines += [f"### {players} players", "", "| hand | model | best bid (trump) score, chief | best bid won 50%+ |"]
