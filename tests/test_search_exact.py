@@ -74,11 +74,11 @@ def test_mu_exact_values_are_the_brute_force_minimax(n, tricks):
         ctx = mu_world(*args, tricks)
         seat = (leader + len(trick)) % n
         legal = mask(moves)
-        totals = np.zeros(64, np.int64)
-        search_player.exact_values(ctx, legal, totals)
+        totals = np.zeros(64)
+        search_player.exact_values(ctx, legal, totals, 2.0)  # a world of weight 2 counts twice
         left = points_of([c for h in hands for c in h] + list(trick))
         for c, team_points in moves.items():
-            assert totals[c] == (team_points if seat in team else left - team_points), (args, c)
+            assert totals[c] == 2 * (team_points if seat in team else left - team_points), (args, c)
 
 
 @pytest.mark.parametrize("n, tricks", [(3, 3), (4, 2), (6, 2)])
@@ -104,11 +104,11 @@ def test_wimmueln_exact_values_are_the_brute_force_minimax(n, tricks):
         ctx.trick[: len(cards)] = cards
         ctx.estimates[seat] = indices(obj["estimates"], avail)
         legal = wim_legal(ctx.held[seat], cards[0] if cards else -1, m[wsearch.TRUMP])
-        totals = np.zeros(64, np.int64)
-        wsearch.exact_values(ctx, legal, totals)
+        totals = np.zeros(64)
+        wsearch.exact_values(ctx, legal, totals, 2.0)  # a world of weight 2 counts twice
         for c in range(64):
             if int(legal) >> c & 1:
-                assert totals[c] == 5 + moves[MU.text(c)], (obj, MU.text(c))
+                assert totals[c] == 2 * (5 + moves[MU.text(c)]), (obj, MU.text(c))
         checked += 1
     assert checked > 10
 
@@ -131,8 +131,8 @@ def test_panther_exact_values_are_the_brute_force_minimax(n, tricks):
         cards = indices(trick, avail)
         ctx.trick0[: len(cards)] = cards
         legal = panther_legal(ctx.base[seat], cards[0] if cards else -1)
-        totals = np.zeros(64, np.int64)
-        psearch.exact_values(ctx, legal, totals)
+        totals = np.zeros(64)
+        psearch.exact_values(ctx, legal, totals, 2.0)  # a world of weight 2 counts twice
         for c in range(64):
             if int(legal) >> c & 1:
-                assert totals[c] == 7 + moves[MU.text(c)], (obj, MU.text(c))
+                assert totals[c] == 2 * (7 + moves[MU.text(c)]), (obj, MU.text(c))

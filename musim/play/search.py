@@ -31,9 +31,14 @@ def solves(ctx):
     """Does this decision value its cards by the solver (values) rather than by playouts?"""
 
 
-def values(ctx, legal, totals):
-    """Add to totals[c] the searcher's objective after each legal card c in the drawn world,
-    every seat playing exactly from there (the game's solver)."""
+def values(ctx, legal, totals, w):
+    """Add to totals[c] w times the searcher's objective after each legal card c in the drawn
+    world, every seat playing exactly from there (the game's solver)."""
+
+
+def weight(ctx):
+    """The drawn world's weight: how likely the public actions so far are in it under the models
+    that made them (the game's kernel; 1.0 for every world samples uniformly)."""
 
 
 @flat_kernel
@@ -43,13 +48,22 @@ def never(ctx):
 
 
 @flat_kernel
-def no_values(ctx, legal, totals):
+def uniform(ctx):
+    """The `weight` of a game whose worlds are not weighted: every world counts once."""
+    return 1.0
+
+
+@flat_kernel
+def no_values(ctx, legal, totals, w):
     """The `values` of a game without exact endgames (never called: `never` solves)."""
 
 
-def register(context, world_kernel, playout_kernel, solves_kernel=never, values_kernel=no_values):
+def register(
+    context, world_kernel, playout_kernel, solves_kernel=never, values_kernel=no_values, weight_kernel=uniform
+):
     """Register a game's world(ctx, state) and playout(ctx, card) for its context namedtuple
-    class, and its solves(ctx) and values(ctx, legal, totals) where it has exact endgames."""
+    class, its solves(ctx) and values(ctx, legal, totals, w) where it has exact endgames, and its
+    weight(ctx) where it weights its worlds."""
 
     def mine(ctx):
         return getattr(ctx, "instance_class", None) is context
@@ -70,16 +84,23 @@ def register(context, world_kernel, playout_kernel, solves_kernel=never, values_
             return lambda ctx: solves_kernel(ctx)
 
     @overload(values, inline="always")
-    def _values(ctx, legal, totals):
+    def _values(ctx, legal, totals, w):
         if mine(ctx):
-            return lambda ctx, legal, totals: values_kernel(ctx, legal, totals)
+            return lambda ctx, legal, totals, w: values_kernel(ctx, legal, totals, w)
+
+    @overload(weight, inline="always")
+    def _weight(ctx):
+        if mine(ctx):
+            return lambda ctx: weight_kernel(ctx)
 
 
 @flat_kernel
 def search_card(ctx, legal, worlds, state, totals):
-    """The legal card of highest total objective over `worlds` sampled worlds (lowest card
-    index among equals), each valued by playouts or, where the game solves this decision, by
-    its solver; the only legal card without drawing.  totals: int64[64] scratch."""
+    """The legal card of highest total objective over `worlds` sampled worlds, each counted with
+    its weight (lowest card index among equals), each valued by playouts or, where the game
+    solves this decision, by its solver; the only legal card without drawing.  totals:
+    float64[64] scratch (sums of integer objectives are exact, so unweighted choices are the
+    integer ones)."""
     if not legal & (legal - np.uint64(1)):
         return lowest(legal)
     m = legal
@@ -89,13 +110,14 @@ def search_card(ctx, legal, worlds, state, totals):
     exact = solves(ctx)
     for _ in range(worlds):
         world(ctx, state)
+        w = weight(ctx)
         if exact:
-            values(ctx, legal, totals)
+            values(ctx, legal, totals, w)
             continue
         m = legal
         while m:
             c = lowest(m)
-            totals[c] += playout(ctx, c)
+            totals[c] += w * playout(ctx, c)
             m = drop_lowest(m)
     best = lowest(legal)
     m = drop_lowest(legal)

@@ -81,7 +81,7 @@ def make_search(worlds_per_card, ws, exact_tricks=0):
         points=z(MAX_PLAYERS, np.int64),
         start_points=z(MAX_PLAYERS, np.int64),
         scores=z(MAX_PLAYERS, np.int64),
-        totals=z(64, np.int64),
+        totals=z(64, np.float64),
         rng=z(1, np.uint64),  # the heuristic draws nothing: a stream for choose_card's signature
         meta=meta,
         held=ws.held,
@@ -244,14 +244,14 @@ def solves(ctx):
 
 
 @flat_kernel
-def exact_values(ctx, legal, totals):
+def exact_values(ctx, legal, totals, w):
     """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
-    solved_values(ctx, ctx.dd, legal, totals)
+    solved_values(ctx, ctx.dd, legal, totals, w)
 
 
 @flat_kernel
-def solved_values(ctx, dd, legal, totals):
-    """Add to totals[c] the searcher's side's outcome when it plays c in the drawn world and every
+def solved_values(ctx, dd, legal, totals, w):
+    """Add to totals[c] w times the searcher's side's outcome when it plays c in the drawn world and every
     seat then plays double-dummy: the chief's team's points from the trick in progress on, solved
     (solve.move_bounds, exact without a node limit), scored as outcome scores; `dd`: ctx.dd, on
     its own so that numba compiles the solver away without exact endgames."""
@@ -281,7 +281,7 @@ def solved_values(ctx, dd, legal, totals):
     while m:
         c = lowest(m)
         won = ctx.out_lo[canon[c]]
-        totals[c] += team_outcome(ctx, n, taken + won, before - taken + left - won)
+        totals[c] += w * team_outcome(ctx, n, taken + won, before - taken + left - won)
         m = drop_lowest(m)
 
 

@@ -141,14 +141,14 @@ def solves(ctx):
 
 
 @flat_kernel
-def exact_values(ctx, legal, totals):
+def exact_values(ctx, legal, totals, w):
     """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
-    solved_values(ctx, ctx.dd, legal, totals)
+    solved_values(ctx, ctx.dd, legal, totals, w)
 
 
 @flat_kernel
-def solved_values(ctx, dd, legal, totals):
-    """Add to totals[c] the searcher's deal score when it plays c in the drawn world and the deal
+def solved_values(ctx, dd, legal, totals, w):
+    """Add to totals[c] w times the searcher's deal score when it plays c in the drawn world and the deal
     ends under double-dummy play, the searcher against all the others (the points it takes from
     here, as ddplay.dd_card values them); `dd`: ctx.dd, on its own so that numba compiles the
     solver away without exact endgames."""
@@ -165,5 +165,5 @@ def solved_values(ctx, dd, legal, totals):
     rest = legal
     while rest:
         c = lowest(rest)
-        totals[c] += m[SCORE] + ctx.out_lo[dd.canon[c]]
+        totals[c] += w * (m[SCORE] + ctx.out_lo[dd.canon[c]])
         rest = drop_lowest(rest)

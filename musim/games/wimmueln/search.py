@@ -85,7 +85,7 @@ def make_context(worlds_per_decision, players=4, exact_tricks=0):
         log=z(64, np.int64),
         policy=np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64),
         rng=z(1, np.uint64),
-        totals=z(64, np.int64),
+        totals=z(64, np.float64),
         meta=meta,
         dd=dd,
         out_lo=z(64, np.int64),
@@ -178,14 +178,14 @@ def solves(ctx):
 
 
 @flat_kernel
-def exact_values(ctx, legal, totals):
+def exact_values(ctx, legal, totals, w):
     """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
-    solved_values(ctx, ctx.dd, legal, totals)
+    solved_values(ctx, ctx.dd, legal, totals, w)
 
 
 @flat_kernel
-def solved_values(ctx, dd, legal, totals):
-    """Add to totals[c] the searcher's deal score when it plays c in the drawn world and the
+def solved_values(ctx, dd, legal, totals, w):
+    """Add to totals[c] w times the searcher's deal score when it plays c in the drawn world and the
     deal ends under double-dummy play, the searcher against all the others (ddplay.seat_game:
     card points of the tricks it wins and its estimate bonus); `dd`: ctx.dd, on its own so that
     numba compiles the solver away without exact endgames."""
@@ -201,5 +201,5 @@ def solved_values(ctx, dd, legal, totals):
     rest = legal
     while rest:
         c = lowest(rest)
-        totals[c] += ctx.points[seat] + ctx.out_lo[dd.canon[c]]
+        totals[c] += w * (ctx.points[seat] + ctx.out_lo[dd.canon[c]])
         rest = drop_lowest(rest)

@@ -1,0 +1,32 @@
+"""Likelihoods of public actions for weighted worlds (docs/players.md "Search").
+
+A world's weight is the product, over the public actions seen so far, of the chance that the
+model which made each action makes it with that world's hidden cards.  Rule-based models
+choose with certainty, which would reject every world where a rule points elsewhere, so each
+choice is softened with a parameter fitted on simulated deals (each game's fit script):
+"""
+
+import numpy as np
+
+from musim.compile.jit import flat_kernel
+
+
+@flat_kernel(inline="always")
+def rule_choice(chosen, ruled, options, eps):
+    """P(chosen) for a rule that picks `ruled` with probability 1-eps and each of the other
+    options-1 legal choices with eps/(options-1); 1 where there is no choice."""
+    if options <= 1:
+        return 1.0
+    return 1.0 - eps if chosen == ruled else eps / (options - 1)
+
+
+@flat_kernel
+def softmax_choice(q, count, chosen, tau):
+    """P(chosen) under a softmax of the action values q[0:count] at temperature tau (> 0)."""
+    top = q[0]
+    for i in range(1, count):
+        top = max(top, q[i])
+    total = 0.0
+    for i in range(count):
+        total += np.exp((q[i] - top) / tau)
+    return np.exp((q[chosen] - top) / tau) / total
