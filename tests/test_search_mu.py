@@ -246,3 +246,12 @@ def test_search_seats_search_their_trumps_and_partner_and_search_uniform_does_no
     assert (contract("search")[:, :2] == contract("heuristic")[:, :2]).all()  # the auction is the heuristic's
     assert (contract("search")[:, 2] != contract("heuristic")[:, 2]).any()  # the vice's trump
     assert (contract("search")[:, 3:] != contract("heuristic")[:, 3:]).any()  # the chief's trump and partner
+
+
+def test_a_search_chief_of_three_players_searches_its_trump():
+    """With 3 players (no vice, no partner) `search` chiefs name other trumps than the
+    heuristic's in some deals."""
+    runs = {p: sim.simulate_deals(3, 5, p, 0, 60, worlds=8) for p in ("heuristic", "search")}
+    played = runs["heuristic"]["res"][:, sim.OUTCOME] == sim.PLAYED
+    trump = lambda p: runs[p]["res"][played][:, sim.CHIEF_TRUMP]
+    assert (trump("search") != trump("heuristic")).any()

@@ -25,8 +25,22 @@ def duplicate_advantage(simulate, players, seed, count, strong="heuristic", weak
     for seat in range(players):
         own = _seat_scores(simulate, players, seed, count, weak, others, seat) if base is None else base[:, seat]
         gain += _seat_scores(simulate, players, seed, count, strong, others, seat) - own
-    gain /= players
-    return float(gain.mean()), float(1.96 * gain.std(ddof=1) / np.sqrt(count))
+    return interval(gain / players)
+
+
+def rotated_scores(simulate, players, seed, count, policy, others):
+    """Per deal, the mean over the seats of a seat's points when it alone plays `policy` among
+    `others` (every seat in turn): differences of two policies' arrays, or with the all-`others`
+    table's mean, are duplicate gains over the same runs (interval)."""
+    total = np.zeros(count)
+    for seat in range(players):
+        total += _seat_scores(simulate, players, seed, count, policy, others, seat)
+    return total / players
+
+
+def interval(gain):
+    """(mean, half-width of its 95% interval) of per-deal gains, over deals, which are independent."""
+    return float(gain.mean()), float(1.96 * gain.std(ddof=1) / np.sqrt(len(gain)))
 
 
 def _seat_scores(simulate, players, seed, count, policy, others, seat):

@@ -82,7 +82,7 @@ def contracts(ctx, n, chief, vice, vice_trump, chief_laid, trump, partner):
         if t >= 0 and not allowed >> t & 1:
             continue
         for p in range(-1, n):
-            if (p < 0) != (n < 4) or p == chief or p == vice or (t == trump and p == partner):
+            if (p < 0) != (n < 4) or p == chief or (p >= 0 and p == vice) or (t == trump and p == partner):
                 continue
             cand[0, count], cand[1, count] = t, p
             count += 1
