@@ -14,9 +14,11 @@ from click.testing import CliRunner
 
 from musim.cli import cli
 from musim.core.bits import bit
-from musim.games.mu import rules, search_player
+from musim.games.mu import policies, rules, search_player
 from musim.games.mu import run as mu_run
 from musim.games.mu import simulate as sim
+
+HEURISTIC_PLAY = np.full(sim.MAX_PLAYERS, policies.HEURISTIC, np.int64)  # every seat's card-play code
 
 HAND = "R9 R8 R7 R7 R6 G9 G7 G0 B1 B8 K0 K3 K5 K6 Y2"  # a 4-player hand for `musim bid`
 
@@ -54,7 +56,7 @@ def mid_deal(rng, n, exact_tricks=0):
     for s in range(n):
         ws.held[s], laid_masks[s] = mask(hands[s]), mask(laid[s])
     search_player.announce(ws.search, n, laid_masks, 2)
-    search_player.begin(ws.search, n, chief, chief_trump, vice_trump if n >= 4 else -1)
+    search_player.begin(ws.search, n, chief, chief_trump, vice_trump if n >= 4 else -1, HEURISTIC_PLAY)
     klass = ws.klass
     voids = [set() for _ in range(n)]
     leader, trick = chief, []
