@@ -6,22 +6,23 @@ actions, of the chance that the seat's model takes that action with the world's 
 - auction turns (pass, or lay k cards).  Each seat's auction model is public (the run's
   --auction codes); `learned`: a softmax of its Q(k) over k = 0..lay limit at temperature tau;
   `cautious` and `bold`: their rule's count (policies.lay_plan; bold's tie draw one time in
-  TIE_ODDS) softened by eps_auction over 0..lay limit (likelihood.rule_choice); and for k > 0
-  whether the cards laid are the ones the model lays (its best type's lowest:
-  policies.show_cards), 1 - eps_auction if they are, else eps_auction.  `random`: uniform, a
-  constant, skipped.
+  TIE_ODDS) softened by eps_auction over 0..lay limit; and for k > 0 whether the cards laid
+  are the ones the model lays (its best type's lowest: policies.show_cards), softened alike
+  over the two answers.  `random`: uniform, a constant, skipped.
 - the vice's and the chief's trump: the heuristic's best type (policies.choose_trump)
   softened by eps_setup over the nameable types (the chief's `none` too).  The heuristic's
   partner follows from public cards alone: a constant, skipped.
 - the cards played: the heuristic's card (trick_step.choose) softened by eps_play over the
   legal cards.  `search` and `dd` seats are taken to play as the heuristic (a search per replayed
   card would cost a search's worth of playouts); `random` seats are skipped.
-Each seat's hand at a past decision is the world's hand with the cards it played since added
-back.  The parameters (tau, eps_auction, eps_setup, eps_play) are fitted on simulated deals
+Softened (`soft`): the rule's choice taken with probability 1 - eps, else a uniform choice among
+all the options (so eps -> 1 makes that kind of action uninformative).  Each seat's hand at a
+past decision is the world's hand with the cards it played since added back.  The
+parameters (tau, eps_auction, eps_setup, eps_play) are fitted on simulated deals
 (scripts/fit_world_weights.py) and shipped in models/world_weights_v1.npz (weights_file.py).
 
-`search-uniform` seats, and every seat while `weighted` is off, count each world once.  A
-`probe` (calibration, analysis/world_calibration.py) records every world with its weight.
+`search-uniform` seats count each world once (hist[WEIGHTED] off).  A `probe` (calibration:
+analysis/world_calibration.py) records every world with its weight.
 """
 
 from collections import namedtuple
@@ -98,6 +99,13 @@ def make_weighing(ws, params):
 def make_probe(rows):
     """A calibration probe of room for `rows` predictions."""
     return Probe(np.zeros((2, MAX_PLAYERS, 64)), np.zeros(2), np.zeros((rows, 6)), np.zeros(1, np.int64))
+
+
+@flat_kernel(inline="always")
+def soft(chosen, ruled, options, eps):
+    """P(chosen) for a rule taken with probability 1 - eps, else a uniform choice among all
+    `options` (likelihood.rule_choice with eps spread over the others, so eps -> 1 is uniform)."""
+    return rule_choice(chosen, ruled, options, eps * (options - 1) / options if options > 1 else eps)
 
 
 @flat_kernel
@@ -216,11 +224,11 @@ def turn_likelihood(ctx, wg, n, s, lay, passes, learned):
         p = learned_count(ctx, wg, n, s, limit, k, passes, learned)
     else:
         ruled, tie = policies.lay_plan(n, s, wg.laid, wg.counts, top, t, wg.plan_bid[s], code == policies.BOLD)
-        p = rule_choice(k, ruled, limit + 1, eps)
+        p = soft(k, ruled, limit + 1, eps)
         if tie >= 0:
-            p += (rule_choice(k, tie, limit + 1, eps) - p) / policies.TIE_ODDS
+            p += (soft(k, tie, limit + 1, eps) - p) / policies.TIE_ODDS
     if k > 0:
-        p *= rule_choice(lay == policies.show_cards(avail, t, k), True, 2, eps)
+        p *= soft(lay == policies.show_cards(avail, t, k), True, 2, eps)
     return p
 
 
@@ -244,7 +252,7 @@ def trump_likelihood(ctx, wg, n, s, named_trump, exclude, may_pass):
     allowed = nameable_types(ctx.public[s], exclude)
     options = popcount(np.uint64(allowed)) + (1 if may_pass else 0)
     ruled = policies.best_type(wg.hands0[s], allowed, n, ctx.est)[0]
-    return rule_choice(named_trump, ruled, options, wg.params[EPS_SETUP])
+    return soft(named_trump, ruled, options, wg.params[EPS_SETUP])
 
 
 @flat_kernel
@@ -265,7 +273,7 @@ def play_likelihood(ctx, wg, n, seat):
                 policies.HEURISTIC, n, s, k, wg.log_winner[pos], wg.log_wpos[pos], hands, remaining, trick,
                 ctx.on_team, ctx, ctx.rng,
             )  # fmt: skip
-            w *= rule_choice(c, ruled, popcount(legal), eps)
+            w *= soft(c, ruled, popcount(legal), eps)
         hands[s] ^= bit(c)
         remaining ^= bit(c)
     return w
