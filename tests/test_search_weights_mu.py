@@ -36,10 +36,10 @@ def soft(chosen, ruled, options, eps):
     return (1.0 - eps if chosen == ruled else 0.0) + eps / options
 
 
-def played_deal(n, seed, deal, bid, play):
+def played_deal(n, seed, deal, bid, play, weights=PARAMS):
     """A finished deal of heuristic play (None: an eklat) and its workspace, logs in it."""
     model = learned_model("")[1]
-    ws = sim.make_workspace(n, worlds=4, learned=model, weights=PARAMS)
+    ws = sim.make_workspace(n, worlds=4, learned=model, weights=weights)
     rows = drivers.simulate_layout_deals(sim.DEAL, n, sim.run_policy(bid, play), seed, deal, 1, ws)
     res = rows["res"][0]
     return (None, ws) if res[sim.OUTCOME] == sim.EKLAT else (rows, ws)
@@ -188,6 +188,23 @@ def test_a_seat_that_does_not_weight_counts_every_world_once():
     assert all(w == 1.0 for w, _ in unweighted)
     assert len({w for w, _ in weighted}) > 1  # the same worlds weigh differently when weighted ...
     assert all((a == b).all() for (_, a), (_, b) in zip(weighted, unweighted, strict=True))  # ... drawn alike
+
+
+def test_with_every_parameter_uninformative_every_world_weighs_the_same_before_the_play():
+    """tau -> infinity and every eps 1: each auction turn and trump is a uniform choice among
+    options every world shares (a card's legal count differs between worlds, so only before the play)."""
+    bid = np.array([H, BOLD, LEARNED, H, H], np.int64)
+    for deal in range(6):
+        rows, ws = played_deal(5, 7, deal, bid, np.full(5, H), np.array([1e300, 1.0, 1.0, 1.0]))
+        if rows is None:
+            continue
+        set_position(5, ws, rows, bid, np.full(5, H), 0)
+        ctx, state = ws.search, np.array([deal], np.uint64)
+        weights = []
+        for _ in range(30):
+            search_player.world(ctx, state)
+            weights.append(search_player.weight(ctx))
+        assert min(weights) > 0 and max(weights) / min(weights) - 1 < 1e-12
 
 
 def test_rows_are_the_same_on_one_or_two_workers_and_the_key_names_the_weights(tmp_path, monkeypatch):
