@@ -18,13 +18,15 @@ from test_wimmueln_solve import COLOURS, brute_force, random_ending
 
 from musim.core.bits import bit
 from musim.core.deck import MU
-from musim.games.mu import rules, search_player
+from musim.games.mu import policies, rules, search_player
 from musim.games.mu import simulate as sim
 from musim.games.panther import search as psearch
 from musim.games.panther.rules import deck as panther_deck
 from musim.games.panther.rules import legal as panther_legal
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.rules import legal as wim_legal
+
+HEURISTIC_PLAY = np.full(sim.MAX_PLAYERS, policies.HEURISTIC, np.int64)  # every seat's card-play code
 
 
 def mask(cards):
@@ -53,7 +55,7 @@ def mu_world(n, hands, leader, trick, team, chief_trump, vice_trump, tricks):
     rules.fill_tier_masks(chief_trump, vice_trump, ws.tier_mask)
     ctx = ws.search
     search_player.announce(ctx, n, np.zeros(sim.MAX_PLAYERS, np.uint64), 0)
-    search_player.begin(ctx, n, chief, chief_trump, vice_trump)
+    search_player.begin(ctx, n, chief, chief_trump, vice_trump, HEURISTIC_PLAY)
     m = ctx.meta
     m[search_player.SEAT], m[search_player.N], m[search_player.LEADER] = (leader + len(trick)) % n, n, leader
     m[search_player.COUNT], m[search_player.HOLDERS] = len(trick), 0

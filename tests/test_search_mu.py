@@ -14,9 +14,11 @@ from click.testing import CliRunner
 
 from musim.cli import cli
 from musim.core.bits import bit
-from musim.games.mu import rules, search_player
+from musim.games.mu import policies, rules, search_player, weights_file
 from musim.games.mu import run as mu_run
 from musim.games.mu import simulate as sim
+
+HEURISTIC_PLAY = np.full(sim.MAX_PLAYERS, policies.HEURISTIC, np.int64)  # every seat's card-play code
 
 HAND = "R9 R8 R7 R7 R6 G9 G7 G0 B1 B8 K0 K3 K5 K6 Y2"  # a 4-player hand for `musim bid`
 
@@ -54,7 +56,7 @@ def mid_deal(rng, n, exact_tricks=0):
     for s in range(n):
         ws.held[s], laid_masks[s] = mask(hands[s]), mask(laid[s])
     search_player.announce(ws.search, n, laid_masks, 2)
-    search_player.begin(ws.search, n, chief, chief_trump, vice_trump if n >= 4 else -1)
+    search_player.begin(ws.search, n, chief, chief_trump, vice_trump if n >= 4 else -1, HEURISTIC_PLAY)
     klass = ws.klass
     voids = [set() for _ in range(n)]
     leader, trick = chief, []
@@ -154,7 +156,7 @@ def test_the_budget_is_used_and_rows_are_the_same_on_one_or_two_workers(tmp_path
 
     one, two = run("one", "--workers", 1, "--search-worlds", 5), run("two", "--workers", 2, "--search-worlds", 5)
     assert one == two
-    exact = ("--search-worlds", 5, "--search-exact-tricks", 3)
+    exact = ("--search-worlds", 5, "--search-exact-tricks", 5)  # weighted worlds agree with the playouts at 3
     three = run("exact-two", "--workers", 2, *exact)
     monkeypatch.setattr(mu_run, "CHUNK_SEARCH_DEALS", 5)  # other chunks
     assert run("exact-one", "--workers", 1, *exact) == three
@@ -171,10 +173,11 @@ def test_a_budget_other_than_the_default_names_the_run(tmp_path, monkeypatch):
     for extra in ((), ("--search-worlds", 3), ("--search-worlds", 3, "--search-exact-tricks", 2)):
         res = invoke("run", "--deals", 2, "--seed", 1, "--play", "search", "--no-progress", *extra)
         assert res.exit_code == 0, res.output
+    weights = "-world-weights" + weights_file.resolve("")[0].replace("@", "_")  # the key names them, so the name does
     assert sorted(os.listdir("runs")) == [
-        "mu-4p-search-search-worlds3-search-exact-tricks2-seed1",
-        "mu-4p-search-search-worlds3-seed1",
-        "mu-4p-search-seed1",
+        f"mu-4p-search{weights}-search-worlds3-search-exact-tricks2-seed1",
+        f"mu-4p-search{weights}-search-worlds3-seed1",
+        f"mu-4p-search{weights}-seed1",
     ]
 
 

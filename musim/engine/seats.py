@@ -9,7 +9,7 @@ import numpy as np
 EXACT_PLAY = "dd"  # the policy name of exact double-dummy play; needs a solver
 SEARCH = "search"  # the policy name of the search player (musim/play/search.py)
 UNIFORM = "search-uniform"  # the first search player: uniform worlds, heuristic playouts, nothing else
-SEARCH_PLAYER_VERSION = 2  # 2: exact endgames, Mü's trumps and partner searched (1: search-uniform)
+SEARCH_PLAYER_VERSION = 3  # 3: weighted worlds; 2: exact endgames, Mü's trumps and partner searched (1: search-uniform)
 
 
 def plays_exactly(play):

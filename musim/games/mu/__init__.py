@@ -3,7 +3,7 @@
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
 from musim.engine.option import Option
-from musim.engine.seats import EXACT_PLAY
+from musim.engine.seats import EXACT_PLAY, SEARCH
 from musim.games.contract import Game, lazy
 from musim.games.mu import target_tables
 from musim.games.mu.params import AUCTION_NAMES, BY_PLAY, MuParams, auction_model, learned_model
@@ -18,6 +18,13 @@ from musim.play import node_limit, search_budget
 RESULT_VERSION = 3
 
 
+def world_weights_id(name):
+    """The id of a world_weights option (weights_file.resolve), loaded once."""
+    from musim.games.mu.weights_file import resolve
+
+    return resolve(name)[0]
+
+
 def check(spec):
     """GAME.check: --targets read into the run's table (target_tables.check), then the options
     that do not go together (params.check), --auction made the one model when every seat names
@@ -29,6 +36,8 @@ def check(spec):
     spec.options["auction"] = params.auction  # a list of one model is that model
     if params.bids_learned:
         spec.options["learned_model"] = learned_model(params.learned_model)[0]
+    if SEARCH in spec.play.split(","):
+        spec.options["world_weights"] = world_weights_id(params.world_weights)
     if spec.options["node_limit"] and spec.mode != "deals":
         raise SpecError("--node-limit applies only with --deals")
 
@@ -75,6 +84,14 @@ GAME = Game(
             "or a model file (.npz).",
             omit_default=True,
         ),
+        Option(
+            "world_weights",
+            str,
+            "",
+            "With --play search: the parameters of its weighted worlds, v1 (shipped; the run's key names it "
+            "v1@<digest>) or a parameters file (.npz: scripts/fit_world_weights.py).",
+            omit_default=True,
+        ),
         search_budget.WORLDS,
         search_budget.EXACT_TRICKS,
         node_limit.option(
@@ -92,6 +109,7 @@ GAME = Game(
     models=lambda spec: {
         "auction": auction_model(spec.play, spec.options["auction"]),
         **({"learned_model": spec.options["learned_model"]} if spec.options["learned_model"] else {}),
+        **({"world_weights": spec.options["world_weights"]} if spec.options["world_weights"] else {}),
     },
     warning=lazy("musim.games.mu.cli", "run_warning"),
     estimate=lazy("musim.games.mu.estimates", "run_seconds"),

@@ -13,7 +13,7 @@ import dataclasses
 from functools import cached_property
 
 from musim.engine.errors import SpecError
-from musim.engine.seats import EXACT_PLAY, play_text, plays_exactly, seat_names
+from musim.engine.seats import EXACT_PLAY, SEARCH, play_text, plays_exactly, seat_names
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.games.mu.target_tables import RULEBOOK, TargetsError, from_text, table_of
 from musim.play.search_budget import DEFAULT_EXACT_TRICKS, DEFAULT_WORLDS, check_exact, check_worlds
@@ -39,7 +39,8 @@ class MuParams:
     table's compact text (target_tables.py, `rulebook` by default); `worlds` a search seat's budget,
     `exact_tricks` the tricks a `search` seat solves exactly (search_budget.EXACT_TRICKS);
     `tt_mb` the solver's table per worker; `goal` the total that ends a match; `learned_model` the
-    learned auction's model (learned/model_file.resolve: "" the shipped one), with `learned` only."""
+    learned auction's model (learned/model_file.resolve: "" the shipped one), with `learned` only;
+    `world_weights` the parameters of a `search` seat's weighted worlds (weights_file.resolve)."""
 
     players: int
     play: str = "heuristic"
@@ -53,6 +54,7 @@ class MuParams:
     tt_mb: int = DEFAULT_MB
     goal: int = GOAL
     learned_model: str = ""
+    world_weights: str = ""
 
     def __post_init__(self):
         check(self)
@@ -75,6 +77,7 @@ class MuParams:
             tt_mb=spec.tt_mb,
             goal=o["goal"],
             learned_model=o["learned_model"],
+            world_weights=o["world_weights"],
         )
 
     def replace(self, **changes):
@@ -106,6 +109,18 @@ class MuParams:
         """The learned auction's LearnedModel when a seat bids by it, else None (kernels compile
         without the learned bidder then)."""
         return learned_model(self.learned_model)[1] if self.bids_learned else None
+
+    @property
+    def world_weights_row(self):
+        """The weighted worlds' parameters at this player count (weights_file.py)."""
+        return weights_row(self.world_weights, self.players)
+
+
+def weights_row(name, players):
+    """The parameters of a world_weights option (weights_file.resolve) at `players`, loaded once."""
+    from musim.games.mu.weights_file import resolve
+
+    return resolve(name)[1][players - MIN_PLAYERS]
 
 
 def learned_model(name):
@@ -157,6 +172,10 @@ def check(p):
         raise SpecError("--learned-model applies only with --auction learned")
     if p.bids_learned:
         learned_model(p.learned_model)  # a ModelError (a SpecError) names what is wrong with it
+    if p.world_weights and SEARCH not in _seats(p.players, p.play):
+        raise SpecError("--world-weights applies only with --play search (at some seat)")
+    if p.world_weights:
+        weights_row(p.world_weights, p.players)  # a WeightsError (a SpecError) names what is wrong with the file
     if p.question not in QUESTIONS:
         raise SpecError(f"--question {p.question!r}: one of {', '.join(QUESTIONS)}")
     if p.question == "reach" and p.play != EXACT_PLAY:

@@ -196,22 +196,30 @@ def threatened(n, seat, laid, counts, top, t):
     return False
 
 
-@flat_kernel
-def planned_lay(n, seat, avail, laid, counts, top, t, plan, bold, state):
-    """The cautious (bold False) or bold bidder's lay (module doc) from its available cards:
-    `top` the top count of the others, t its best type, `plan` the level it affords; the
-    caller has checked that the lay limit allows a card."""
+@flat_kernel(inline="always")
+def lay_plan(n, seat, laid, counts, top, t, plan, bold):
+    """(k, tie): how many cards the cautious (bold False) or bold bidder lays (module doc), and
+    the count it lays instead when its tie draw comes up (one time in TIE_ODDS; -1: no draw):
+    `top` the top count of the others, t its best type, `plan` the level it affords.  The rule
+    alone, so that weighted worlds (world_weights.py) ask it what a hand would have laid."""
     own = counts[seat]
     goal = plan + (THREAT_RAISE if bold and threatened(n, seat, laid, counts, top, t) else 0)
     if own > top:
-        return show_cards(avail, t, 1) if bold and own < goal else np.uint64(0)
+        return (1 if bold and own < goal else 0), -1
     if goal > top:
-        return show_cards(avail, t, top + 1 - own)
-    if bold and own < top and goal >= 1 and goal + TIE_SLACK >= top and randint(state, TIE_ODDS) == 0:
-        return show_cards(avail, t, top - own)
-    if own == 0 and top >= 2 and goal >= 1:
-        return show_cards(avail, t, 1)
-    return np.uint64(0)
+        return top + 1 - own, -1
+    tie = top - own if bold and own < top and goal >= 1 and goal + TIE_SLACK >= top else -1
+    return (1 if own == 0 and top >= 2 and goal >= 1 else 0), tie
+
+
+@flat_kernel
+def planned_lay(n, seat, avail, laid, counts, top, t, plan, bold, state):
+    """The cautious or bold bidder's lay (lay_plan, its tie drawn from the deal's stream) from its
+    available cards; the caller has checked that the lay limit allows a card."""
+    k, tie = lay_plan(n, seat, laid, counts, top, t, plan, bold)
+    if tie >= 0 and randint(state, TIE_ODDS) == 0:
+        k = tie
+    return show_cards(avail, t, k)
 
 
 @flat_kernel(inline="always")

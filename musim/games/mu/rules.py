@@ -142,6 +142,20 @@ def auction_over(passes, n):
 
 
 @flat_kernel(inline="always")
+def lay_turn(n, seat, lay, passes, turn, laid, counts, last_lay):
+    """`seat` lays `lay` (0: passes) on auction turn `turn`: its laid cards, count and last lay;
+    returns (passes, turn, seat) after it."""
+    if lay:
+        laid[seat] |= lay
+        counts[seat] += popcount(lay)
+        last_lay[seat] = turn
+        passes = 0
+    else:
+        passes += 1
+    return passes, turn + 1, (seat + 1 if seat + 1 < n else 0)
+
+
+@flat_kernel(inline="always")
 def top_other(counts, n, seat):
     """Largest laid count among the players other than `seat`."""
     top = 0

@@ -16,8 +16,9 @@ The second search player (`search`; `search-uniform` is the first) values its ca
 world by the double-dummy solver instead, once `--search-exact-tricks` K tricks or fewer are
 left (exact_values): the chief's team's points from there under exact play by both sides,
 scored as the deal's scores are (any monotone score of the team's points has the same best
-play, so the solver's value is the side's best outcome), and chooses the chief's trump and
-partner by sampling too (setup_search.py).
+play, so the solver's value is the side's best outcome), chooses the chief's trump and
+partner by sampling too (setup_search.py), and weights each world by how likely the others'
+public actions are in it (world_weights.py).
 
 The context is allocated once per workspace (make_search); it shares the workspace's contract
 arrays (klass, power, class masks, team, targets) and reads its hands and trick in progress.
@@ -30,7 +31,7 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.core.cards import CARD_POINTS
-from musim.games.mu import ddplay, policies, trick_step
+from musim.games.mu import ddplay, policies, trick_step, world_weights
 from musim.games.mu.rules import MAX_PLAYERS, legal_moves, score_played
 from musim.games.mu.solver_layout import solver_game
 from musim.play import search, worlds
@@ -43,7 +44,8 @@ MAX_CANDIDATES = 16 * (MAX_PLAYERS - 1)  # set-up: each trump (15 types and none
 Search = namedtuple(
     "Search",
     "sampler drawn seat_of capacity allowed fixed void public hands trick points start_points scores totals rng meta "
-    "held table on_team klass power class_mask tier_mask targets est dd out_lo out_hi one_group candidates cand_totals",
+    "held table on_team klass power class_mask tier_mask targets est dd out_lo out_hi one_group candidates cand_totals "
+    "weighing learned probe",
 )
 # sampler, drawn, seat_of, capacity, allowed: the worlds' draws, one holder per other seat;
 # fixed: each seat's cards in every world (the searcher's hand, the others' public cards); void:
@@ -52,7 +54,9 @@ Search = namedtuple(
 # workspace's own arrays (est: the hand model's scratch); dd: the exact endgames' solver (None
 # without them); out_lo, out_hi: its values by card; one_group: every card in one group (the
 # set-up's worlds, before any void); candidates, cand_totals: the set-up's candidates (trump,
-# partner) and their totals (setup_search.py).
+# partner) and their totals (setup_search.py); weighing: the weights of the worlds
+# (world_weights.py), learned: the workspace's learned bidder (None: none), probe: calibration's
+# record of the worlds (None in runs).
 # meta: the budget, the searching seat, players, the trick's leader, cards on it, its winning
 # position, the deal's bid (0: none), chief, partner (-1: none), chief trump, holders, vice
 # trump, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
@@ -60,10 +64,11 @@ WORLDS, SEAT, N, LEADER, COUNT, WINNER_POS, BID, CHIEF, PARTNER, CHIEF_TRUMP, HO
 VICE_TRUMP, EXACT_TRICKS, SOLVE = range(11, 14)
 
 
-def make_search(worlds_per_card, ws, exact_tricks=0):
+def make_search(worlds_per_card, ws, weights, exact_tricks=0, probe=None):
     """A search context of `worlds_per_card` worlds a decision over the workspace `ws`'s hands
     (held), trick and contract arrays; `exact_tricks`: a `search` seat's exact endgames (0: none,
-    compiled without the solver)."""
+    compiled without the solver); `weights`: the parameter row of its weighted worlds
+    (world_weights.py, the run's player count); `probe`: calibration's (world_weights.make_probe)."""
     z = np.zeros
     meta = z(14, np.int64)
     meta[WORLDS], meta[EXACT_TRICKS] = worlds_per_card, exact_tricks
@@ -98,7 +103,10 @@ def make_search(worlds_per_card, ws, exact_tricks=0):
         out_hi=z(64, np.int64),
         one_group=z(64, np.int64),
         candidates=z((2, MAX_CANDIDATES), np.int64),
-        cand_totals=z(MAX_CANDIDATES, np.int64),
+        cand_totals=z(MAX_CANDIDATES, np.float64),
+        weighing=world_weights.make_weighing(ws, weights),
+        learned=ws.learned,
+        probe=probe,
     )
 
 
@@ -112,16 +120,34 @@ def announce(ctx, n, laid, bid):
 
 
 @flat_kernel
-def forget(ctx):
-    """After the play: nothing laid, no bid (what a contract played without announce sees)."""
+def heard(ctx, n, dealer, turns, bid_policy):
+    """The auction is over (world_weights.heard); ctx None: no seat searches."""
     if ctx is not None:
-        ctx.public[:] = 0
-        ctx.meta[BID] = 0
+        world_weights.heard(ctx.weighing, n, dealer, turns, bid_policy)
 
 
 @flat_kernel
-def begin(ctx, n, chief, chief_trump, vice_trump):
-    """At the first trick: the contract's chief, partner and trumps; no void shown yet."""
+def named(ctx, what, vice, vice_trump):
+    """The vice named its trump, or the chief its contract (world_weights.named)."""
+    if ctx is not None:
+        world_weights.named(ctx.weighing, what, vice, vice_trump)
+
+
+@flat_kernel
+def forget(ctx):
+    """After the play: nothing laid, no bid, no auction heard (what a contract played without
+    announce sees)."""
+    if ctx is not None:
+        ctx.public[:] = 0
+        ctx.meta[BID] = 0
+        ctx.weighing.hist[world_weights.HEARD] = world_weights.NOTHING
+
+
+@flat_kernel
+def begin(ctx, n, chief, chief_trump, vice_trump, play_policy):
+    """At the first trick: the contract's chief, partner and trumps, each seat's card-play code
+    (play_policy); no void shown yet."""
+    world_weights.playing(ctx.weighing, n, play_policy)
     ctx.meta[CHIEF], ctx.meta[PARTNER], ctx.meta[CHIEF_TRUMP] = chief, -1, chief_trump
     ctx.meta[VICE_TRUMP] = vice_trump
     for s in range(n):
@@ -141,14 +167,19 @@ def note(ctx, seat, card, led):
 @flat_kernel
 def seat_card(ctx, n, seat, leader, k, winner_pos, card_points, state, exact):
     """The card `seat` plays as the trick's k-th card (search_card over ctx's worlds); `exact`:
-    the seat plays `search`, whose last meta[EXACT_TRICKS] tricks are solved in each world."""
+    the seat plays `search`, whose worlds are weighted (world_weights.py) and whose last
+    meta[EXACT_TRICKS] tricks are solved in each world."""
     legal = legal_moves(ctx.held[seat], ctx.table[0] if k > 0 else -1, ctx.klass, ctx.class_mask)
     if not legal & (legal - np.uint64(1)):
         return lowest(legal)  # the only card: nothing drawn
     if not know(ctx, n, seat, leader, k, winner_pos, card_points, ALL_GROUPS, ctx.klass):
         raise AssertionError("no world is consistent with the search seat's information")
     ctx.meta[SOLVE] = 1 if exact and popcount(ctx.held[seat]) <= ctx.meta[EXACT_TRICKS] else 0
-    return search.search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
+    world_weights.prepare(ctx, ctx.weighing, n, ctx.meta[CHIEF], exact)
+    world_weights.open_probe(ctx.probe)
+    card = search.search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
+    world_weights.close_probe(ctx.probe, ctx, ctx.weighing, n, seat)
+    return card
 
 
 @flat_kernel
@@ -181,6 +212,18 @@ def know(ctx, n, seat, leader, k, winner_pos, card_points, groups, group_of):
 def world(ctx, state):
     """Deal the hidden cards anew: the other seats' hands of one world (ctx.fixed + ctx.drawn)."""
     worlds.draw(ctx.sampler, state, ctx.drawn)
+
+
+@flat_kernel
+def weight(ctx):
+    """The drawn world's weight (world_weights.weigh): 1.0 unless the deciding seat weights its
+    worlds or a probe records them."""
+    if not world_weights.weighs(ctx.weighing, ctx.probe):
+        return 1.0
+    meta = ctx.meta
+    n = meta[N]
+    deal_world(ctx, n)
+    return world_weights.weigh(ctx, ctx.weighing, n, meta[SEAT], meta[CHIEF], meta[CHIEF_TRUMP], ctx.learned, ctx.probe)
 
 
 @flat_kernel(inline="always")
@@ -314,4 +357,4 @@ def outcome(ctx, n, side):
     return total
 
 
-search.register(Search, world, playout, solves, exact_values)
+search.register(Search, world, playout, solves, exact_values, weight)

@@ -8,12 +8,13 @@ heuristic at every seat from the chief's lead and scored for the seat's side as 
 (search_player.outcome).  The chief's candidates are the contracts it may name (each trump of
 its laid types, `none` too, with each partner it may name); the vice's, the trumps it may
 name, the chief then naming its trump and partner as the heuristic does with its hand of the
-world.  Every candidate meets the same worlds; the one of highest total wins, the heuristic's
-own choice (the first candidate) among equals, then the earlier.
+world.  Every candidate meets the same worlds, each counted with its weight (world_weights.py:
+the auction, and the vice's trump for the chief); the one of highest total wins, the
+heuristic's own choice (the first candidate) among equals, then the earlier.
 """
 
 from musim.compile.jit import flat_kernel
-from musim.games.mu import policies, search_player
+from musim.games.mu import policies, search_player, world_weights
 from musim.games.mu.rules import fill_contract, fill_tier_masks, nameable_types
 from musim.games.mu.search_player import CHIEF, CHIEF_TRUMP, PARTNER, VICE_TRUMP, WORLDS
 from musim.play import worlds
@@ -35,8 +36,9 @@ def contract(ctx, code, n, chief, vice, vice_trump, laid, trump, partner, state)
     cand, totals = ctx.candidates, ctx.cand_totals
     for _ in range(ctx.meta[WORLDS]):
         worlds.draw(ctx.sampler, state, ctx.drawn)
+        w = search_player.weight(ctx)
         for i in range(count):
-            totals[i] += played(ctx, n, chief, cand[0, i], vice_trump, cand[1, i], True)
+            totals[i] += w * played(ctx, n, chief, cand[0, i], vice_trump, cand[1, i], True)
     best = best_candidate(totals, count)
     return cand[0, best], cand[1, best]
 
@@ -58,6 +60,7 @@ def vice_trump(ctx, code, n, chief, vice, laid, trump, state):
     know_setup(ctx, n, vice)
     for _ in range(ctx.meta[WORLDS]):
         worlds.draw(ctx.sampler, state, ctx.drawn)
+        w = search_player.weight(ctx)
         for i in range(count):
             search_player.deal_world(ctx, n)
             chief_trump = policies.choose_trump(
@@ -66,7 +69,7 @@ def vice_trump(ctx, code, n, chief, vice, laid, trump, state):
             partner = -1
             if n >= 4:
                 partner = policies.choose_partner(policies.HEURISTIC, n, chief, vice, laid, chief_trump, state)
-            totals[i] += played(ctx, n, chief, chief_trump, cand[0, i], partner, False)
+            totals[i] += w * played(ctx, n, chief, chief_trump, cand[0, i], partner, False)
     return cand[0, best_candidate(totals, count)]
 
 
@@ -91,12 +94,14 @@ def contracts(ctx, n, chief, vice, vice_trump, chief_laid, trump, partner):
 
 @flat_kernel
 def know_setup(ctx, n, seat):
-    """The worlds of `seat` before the first card (no void, no points), every total cleared."""
+    """The worlds of `seat` before the first card (no void, no points), every total cleared,
+    weighted by the auction (and the vice's trump, once named: world_weights.py)."""
     for s in range(n):
         ctx.void[s], ctx.points[s] = 0, 0
     ctx.cand_totals[:] = 0
     if not search_player.know(ctx, n, seat, seat, 0, 0, ctx.points, ONE_GROUP, ctx.one_group):
         raise AssertionError("no world is consistent with the searching seat's information")
+    world_weights.prepare(ctx, ctx.weighing, n, seat, True)
 
 
 @flat_kernel(inline="always")

@@ -16,17 +16,19 @@ from musim.core.bits import bit, popcount
 from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
 from musim.engine.seats import seat_policies
-from musim.games.mu import ddplay, policies, search_player, setup_search, trick_step
+from musim.games.mu import ddplay, policies, search_player, setup_search, trick_step, weights_file, world_weights
 from musim.games.mu.learned import bidder
 from musim.games.mu.params import BY_PLAY
 from musim.games.mu.rules import (
     MAX_PLAYERS,
+    MIN_PLAYERS,
     TRUMP,
     auction_over,
     auction_result,
     eklat_scores,
     fill_contract,
     fill_tier_masks,
+    lay_turn,
     rulebook_targets,
     score_played,
     top_other,
@@ -145,7 +147,8 @@ def workspace_of(params, question="value"):
         dd = ddplay.worker_ddplay(params.tt_mb, params.dd_tricks, params.node_limit, question)
     worlds = search_worlds(card, params.worlds)
     exact_tricks = exact(card, params.exact_tricks)
-    return make_workspace(params.players, dd, params.goal, params.table, worlds, params.learned, exact_tricks)
+    weights = params.world_weights_row
+    return make_workspace(params.players, dd, params.goal, params.table, worlds, params.learned, exact_tricks, weights)
 
 
 Match = namedtuple("Match", "chief_counts eklats")
@@ -169,14 +172,15 @@ def exact(play_codes, tricks):
     return tricks if policies.SEARCH in np.atleast_1d(play_codes) else 0
 
 
-def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=None, exact_tricks=0):
+def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=None, exact_tricks=0, weights=None):
     """Scratch arrays for one thread's deals; `dd` = solver scratch for double-dummy play
     (ddplay.make_ddplay), or None: the kernels are then compiled without the solver; `goal`: the
     total that ends a match; deal: one deal's results in a match; `targets`: the target table
     every kernel reads, [n, bid] (default the rulebook's; a variant: target_tables.py); `worlds`: the
     search seats' budget (search_worlds), 0 compiling the kernels without the search; `learned`:
     the learned bidder's LearnedModel (learned/), None compiling the auction without it;
-    `exact_tricks`: a `search` seat's exact endgames (search_player.make_search)."""
+    `exact_tricks`: a `search` seat's exact endgames (search_player.make_search); `weights`: the
+    parameters of its weighted worlds (weights_file.py: a run's row; None the shipped model's)."""
     z = np.zeros
     ws = Workspace(
         cards=deck_cards(players),
@@ -204,7 +208,10 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=Non
         plan_est=z((MAX_PLAYERS, 3), np.float64),
         learned=learned,
     )
-    return ws._replace(search=search_player.make_search(worlds, ws, exact_tricks)) if worlds else ws
+    if not worlds:
+        return ws
+    weights = weights_file.resolve("")[1][players - MIN_PLAYERS] if weights is None else weights
+    return ws._replace(search=search_player.make_search(worlds, ws, weights, exact_tricks))
 
 
 @flat_kernel
@@ -253,14 +260,7 @@ def auction_step(n, seat, passes, turn, bid_policy, state, laid, ws, learned):
 def lay_cards(n, seat, lay, passes, turn, laid, ws):
     """`seat` lays `lay` (0: passes) on turn `turn`; returns (passes, turn, seat) after it."""
     ws.auction_log[turn] = lay
-    if lay:
-        laid[seat] |= lay
-        ws.counts[seat] += popcount(lay)
-        ws.last_lay[seat] = turn
-        passes = 0
-    else:
-        passes += 1
-    return passes, turn + 1, (seat + 1 if seat + 1 < n else 0)
+    return lay_turn(n, seat, lay, passes, turn, laid, ws.counts, ws.last_lay)
 
 
 @flat_kernel
@@ -287,7 +287,7 @@ def play_tricks(n, chief, chief_trump, vice_trump, play_policy, state, card_poin
     if dd is not None:
         ddplay.dd_reset(dd)
     if search is not None:
-        search_player.begin(search, n, chief, chief_trump, vice_trump)
+        search_player.begin(search, n, chief, chief_trump, vice_trump, play_policy)
     tricks = popcount(held[0])
     for t in range(tricks):
         if dd is not None:
@@ -390,6 +390,7 @@ def play_deal(n, dealer, policy, state, out, ws):
     res[:] = -1
     policies.plan_auction(bid_policy, n, ws.held, ws.plan_type, ws.plan_bid, ws.est, ws.targets)
     res[AUCTION_TURNS] = run_auction(n, dealer, bid_policy, state, laid, ws)
+    search_player.heard(ws.search, n, dealer, res[AUCTION_TURNS], bid_policy)
     finish_deal(n, policy, state, out, ws)
 
 
@@ -418,6 +419,7 @@ def finish_deal(n, policy, state, out, ws):
         )
         vice_code = policies.seat_code(play_policy, vice)
         vice_trump = setup_search.vice_trump(ws.search, vice_code, n, chief, vice, laid, vice_trump, state)
+        search_player.named(ws.search, world_weights.VICE_NAMED, vice, vice_trump)
     chief_code = policies.seat_code(bid_policy, chief)
     chief_trump = policies.choose_trump(chief_code, n, ws.held[chief], laid[chief], vice_trump, True, ws.est, state)
     partner = -1
@@ -426,6 +428,7 @@ def finish_deal(n, policy, state, out, ws):
     chief_trump, partner = setup_search.contract(
         ws.search, policies.seat_code(play_policy, chief), n, chief, vice, vice_trump, laid, chief_trump, partner, state
     )
+    search_player.named(ws.search, world_weights.CONTRACT, vice, vice_trump)
     ddplay.dd_ask_first(ws.dd, ws.targets[n, bid])
     play_contract(n, chief, partner, chief_trump, vice_trump, play_policy, state, card_points, ws)
     out.dd_limited[0] = cards_limited(ws.dd)
