@@ -15,7 +15,7 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
 from musim.core.deal import deal_cards
-from musim.games.wimmueln import policies
+from musim.games.wimmueln import policies, weights
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.ddplay import dd_card, worker_dd
 from musim.games.wimmueln.rules import (
@@ -85,7 +85,7 @@ def make_workspace(
         kind_strength=z(20, np.int64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=worker_dd(players, tt_mb, node_limit) if policies.DD in list(seat_policy) else None,
-        search=wsearch.make_context(worlds, players, exact) if searching else None,
+        search=wsearch.make_context(worlds, players, exact, codes) if searching else None,
     )
 
 
@@ -127,11 +127,10 @@ def _trick_loop(name):
                     held[seat] ^= bit(card)
                 trick[k] = card
                 taken |= bit(card)
-                if k > 0:
-                    if beats(card, trick[winner_pos], trump):
-                        winner_pos = k
-                    if search is not None:
-                        wsearch.note(search, seat, card, trick[0])
+                if k > 0 and beats(card, trick[winner_pos], trump):
+                    winner_pos = k
+                if search is not None:
+                    wsearch.note(search, seat, t, k, card, trick[0])
                 log[t * n + k] = card
                 card = -1
                 k += 1
@@ -254,7 +253,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 
 
 drivers.register(Workspace, play=play_deal, over=match_over)
-search.register(wsearch.Context, wsearch.world, playout, wsearch.solves, wsearch.exact_values)
+search.register(wsearch.Context, wsearch.world, playout, wsearch.solves, wsearch.exact_values, weights.weight)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §3: to 200

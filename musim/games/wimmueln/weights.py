@@ -1,0 +1,122 @@
+"""The weights of a Wimmüln search seat's worlds (`--play search`, docs/players.md "Search").
+
+A world's weight is the likelihood, with that world's hidden cards, of every other seat's
+public actions so far under the model that made them; the seats' policies are public to the
+searcher.  Weighted: each other seat's estimates (its face-up card, public, and its face-down
+card, drawn in the world) under the heuristic's estimate rule (policies.choose_estimates),
+matched by kind (number, trump or not), taken with probability 1 - eps_estimate and each other
+ordered pair of hand cards uniformly (musim.play.likelihood.rule_choice); the dealer's free
+lead (no trump) under the heuristic's lead rule, and every card another seat played under the
+heuristic card rule, each with 1 - eps_play on the rule's card (the same colour and number) and
+eps_play spread over the other legal cards.  Random seats choose uniformly (their estimates and
+free lead weigh the same in every world); search and dd seats are taken as the heuristic.  Each
+seat's hand at each past decision is its hand in the world with the cards it played since added
+back.  Unweighted (search-uniform), every world weighs 1.
+"""
+
+import numpy as np
+
+from musim.compile.jit import flat_kernel
+from musim.core.bits import bit, popcount
+from musim.games.wimmueln import policies
+from musim.games.wimmueln import search as wsearch
+from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, beats, legal, tricks_per_deal
+from musim.play.likelihood import rule_choice
+from musim.play.tricks import highest_ranked
+
+EPS_ESTIMATE, EPS_PLAY = 1, 2  # in ctx.params
+
+
+@flat_kernel(inline="always")
+def same_card(a, b):
+    """Are a and b the same card to a player (colour and number)?"""
+    return CARD_COLOUR[a] == CARD_COLOUR[b] and CARD_RANK[a] == CARD_RANK[b]
+
+
+@flat_kernel(inline="always")
+def same_kind(a, b, trump):
+    """Are a and b one kind to the estimate rule (number, and trump or not)?"""
+    return CARD_RANK[a] == CARD_RANK[b] and (CARD_COLOUR[a] == trump) == (CARD_COLOUR[b] == trump)
+
+
+@flat_kernel
+def weight(ctx):
+    """The drawn world's weight (module docstring); 1.0 unweighted."""
+    if ctx.params[0] == 0.0:
+        return 1.0
+    m = ctx.meta
+    n, t_now, k_now = m[wsearch.N], m[wsearch.TRICK], m[wsearch.K]
+    for s in range(n):
+        ctx.rheld[s], ctx.rwon[s] = ctx.held[s], 0
+    for i in range(t_now * n + k_now):  # every hand as it was dealt, less its estimates
+        ctx.rheld[(ctx.leads[i // n] + i % n) % n] |= bit(ctx.hist[i])
+    return setup_likelihood(ctx) * play_likelihood(ctx)
+
+
+@flat_kernel
+def setup_likelihood(ctx):
+    """The likelihood of the other seats' estimates and of the dealer's free lead."""
+    m = ctx.meta
+    n, seat, dealer, trump = m[wsearch.N], m[wsearch.SEAT], m[wsearch.DEALER], m[wsearch.TRUMP]
+    lead = ctx.hist[0]
+    p = 1.0
+    for s in range(n):
+        if s == seat or ctx.code[s] == policies.RANDOM:
+            continue
+        up, down = ctx.estimates[s, 0], ctx.estimates[s, 1]
+        hand = ctx.rheld[s] | bit(up) | bit(down)
+        if s == dealer and trump < 0:
+            ruled = highest_ranked(hand, CARD_RANK)
+            p *= rule_choice(0 if same_card(lead, ruled) else 1, 0, popcount(hand), ctx.params[EPS_PLAY])
+        extra = 0
+        if s == dealer:
+            hand ^= bit(lead)
+            extra = policies.strength(lead, trump)
+        ru, rd = policies.choose_estimates(
+            policies.HEURISTIC,
+            hand,
+            trump,
+            extra,
+            tricks_per_deal(n),
+            ctx.rng,
+            ctx.kind_card,
+            ctx.kind_rank,
+            ctx.kind_strength,
+        )
+        match = same_kind(up, ru, trump) and same_kind(down, rd, trump)
+        h = popcount(hand)
+        p *= rule_choice(0 if match else 1, 0, h * (h - 1), ctx.params[EPS_ESTIMATE])
+    return p
+
+
+@flat_kernel
+def play_likelihood(ctx):
+    """The likelihood of the cards the other seats played (but the dealer's lead), each hand
+    replayed from its deal (ctx.rheld) to the decision."""
+    m = ctx.meta
+    n, seat, trump, t_now, k_now = m[wsearch.N], m[wsearch.SEAT], m[wsearch.TRUMP], m[wsearch.TRICK], m[wsearch.K]
+    count = tricks_per_deal(n)
+    eps = ctx.params[EPS_PLAY]
+    p = 1.0
+    for t in range(t_now + 1):
+        leader, wp = ctx.leads[t], 0
+        cards = n if t < t_now else k_now
+        for k in range(cards):
+            s = (leader + k) % n
+            c = ctx.hist[t * n + k]
+            if s != seat and (t > 0 or k > 0):
+                ok = legal(ctx.rheld[s], ctx.rtrick[0] if k > 0 else -1, trump)
+                if ctx.code[s] == policies.RANDOM:
+                    p /= popcount(ok)
+                else:
+                    up, down = CARD_RANK[ctx.estimates[s, 0]], CARD_RANK[ctx.estimates[s, 1]]
+                    win = policies.wants_to_win(ctx.rwon[s], count - t, up, down)
+                    ruled = policies.heuristic_card(ok, ctx.rtrick, k, wp, trump, win)
+                    p *= rule_choice(0 if same_card(c, ruled) else 1, 0, popcount(ok), eps)
+            ctx.rheld[s] ^= bit(c)
+            ctx.rtrick[k] = c
+            if k > 0 and beats(c, ctx.rtrick[wp], trump):
+                wp = k
+        if cards == n:
+            ctx.rwon[(leader + wp) % n] += 1
+    return p
