@@ -20,6 +20,14 @@ def rule_choice(chosen, ruled, options, eps):
     return 1.0 - eps if chosen == ruled else eps / (options - 1)
 
 
+@flat_kernel(inline="always")
+def ratio_choice(matched, options, r):
+    """P(chosen) for a rule whose choice weighs 1 and each of the other options-1 legal choices
+    r (0 < r <= 1; r = 1: uniform), `matched` whether the chosen is the rule's; unlike
+    rule_choice, the evidence of a departure does not grow with the options."""
+    return (1.0 if matched else r) / (1.0 + (options - 1) * r)
+
+
 @flat_kernel
 def softmax_choice(q, count, chosen, tau):
     """P(chosen) under a softmax of the action values q[0:count] at temperature tau (> 0)."""

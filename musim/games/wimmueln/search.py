@@ -57,7 +57,7 @@ Context = namedtuple(
 N, SEAT, DEALER, REVEALED, TRUMP, TRICK, K, LEADER, WINNER, WORLDS = 0, 1, 2, 3, 5, 6, 7, 8, 9, 10
 EXACT_TRICKS, SOLVE = 11, 12
 META = 13
-PARAM_NAMES = ("eps_estimate", "eps_play")  # the world weights' (weights.py), in params[1:]
+PARAM_NAMES = ("estimate_decay", "play_ratio")  # the world weights' (weights.py), in params[1:]
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 

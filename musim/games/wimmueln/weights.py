@@ -17,26 +17,20 @@ back.  Unweighted (search-uniform), every world weighs 1.
 import numpy as np
 
 from musim.compile.jit import flat_kernel
-from musim.core.bits import bit, popcount
+from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.games.wimmueln import policies
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, beats, legal, tricks_per_deal
-from musim.play.likelihood import rule_choice
+from musim.play.likelihood import ratio_choice
 from musim.play.tricks import highest_ranked
 
-EPS_ESTIMATE, EPS_PLAY = 1, 2  # in ctx.params
+ESTIMATE_DECAY, PLAY_RATIO = 1, 2  # in ctx.params
 
 
 @flat_kernel(inline="always")
 def same_card(a, b):
     """Are a and b the same card to a player (colour and number)?"""
     return CARD_COLOUR[a] == CARD_COLOUR[b] and CARD_RANK[a] == CARD_RANK[b]
-
-
-@flat_kernel(inline="always")
-def same_kind(a, b, trump):
-    """Are a and b one kind to the estimate rule (number, and trump or not)?"""
-    return CARD_RANK[a] == CARD_RANK[b] and (CARD_COLOUR[a] == trump) == (CARD_COLOUR[b] == trump)
 
 
 @flat_kernel
@@ -67,7 +61,7 @@ def setup_likelihood(ctx):
         hand = ctx.rheld[s] | bit(up) | bit(down)
         if s == dealer and trump < 0:
             ruled = highest_ranked(hand, CARD_RANK)
-            p *= rule_choice(0 if same_card(lead, ruled) else 1, 0, popcount(hand), ctx.params[EPS_PLAY])
+            p *= ratio_choice(same_card(lead, ruled), popcount(hand), ctx.params[PLAY_RATIO])
         extra = 0
         if s == dealer:
             hand ^= bit(lead)
@@ -83,10 +77,23 @@ def setup_likelihood(ctx):
             ctx.kind_rank,
             ctx.kind_strength,
         )
-        match = same_kind(up, ru, trump) and same_kind(down, rd, trump)
-        h = popcount(hand)
-        p *= rule_choice(0 if match else 1, 0, h * (h - 1), ctx.params[EPS_ESTIMATE])
+        p *= estimate_choice(hand, up, down, ru, rd, ctx.params[ESTIMATE_DECAY])
     return p
+
+
+@flat_kernel
+def estimate_choice(hand, up, down, ru, rd, q):
+    """P(up, down) of a seat whose rule sets aside (ru, rd) from `hand`: each ordered pair of
+    hand cards weighs q to the power of its numbers' distance from the rule's pair (q = 1:
+    uniform), normalised over the pairs."""
+    a_sum, b_sum, ab_sum = 0.0, 0.0, 0.0
+    m = hand
+    while m:
+        c = lowest(m)
+        m = drop_lowest(m)
+        a, b = q ** abs(CARD_RANK[c] - CARD_RANK[ru]), q ** abs(CARD_RANK[c] - CARD_RANK[rd])
+        a_sum, b_sum, ab_sum = a_sum + a, b_sum + b, ab_sum + a * b
+    return q ** (abs(CARD_RANK[up] - CARD_RANK[ru]) + abs(CARD_RANK[down] - CARD_RANK[rd])) / (a_sum * b_sum - ab_sum)
 
 
 @flat_kernel
@@ -96,7 +103,7 @@ def play_likelihood(ctx):
     m = ctx.meta
     n, seat, trump, t_now, k_now = m[wsearch.N], m[wsearch.SEAT], m[wsearch.TRUMP], m[wsearch.TRICK], m[wsearch.K]
     count = tricks_per_deal(n)
-    eps = ctx.params[EPS_PLAY]
+    r = ctx.params[PLAY_RATIO]
     p = 1.0
     for t in range(t_now + 1):
         leader, wp = ctx.leads[t], 0
@@ -112,7 +119,7 @@ def play_likelihood(ctx):
                     up, down = CARD_RANK[ctx.estimates[s, 0]], CARD_RANK[ctx.estimates[s, 1]]
                     win = policies.wants_to_win(ctx.rwon[s], count - t, up, down)
                     ruled = policies.heuristic_card(ok, ctx.rtrick, k, wp, trump, win)
-                    p *= rule_choice(0 if same_card(c, ruled) else 1, 0, popcount(ok), eps)
+                    p *= ratio_choice(same_card(c, ruled), popcount(ok), r)
             ctx.rheld[s] ^= bit(c)
             ctx.rtrick[k] = c
             if k > 0 and beats(c, ctx.rtrick[wp], trump):
