@@ -57,13 +57,16 @@ def main(argv=None):
     table = pd.DataFrame(grid[1:], columns=list(module.NAMES)).assign(log_score=logs[1:], brier=briers[1:])
     table.loc[-1] = [np.nan] * len(module.NAMES) + [logs[0], briers[0]]  # the uniform worlds
     os.makedirs(args.out, exist_ok=True)
-    table.sort_index().to_csv(os.path.join(args.out, f"world_weights_{args.game}.csv"), index=False, float_format="%.6g")
+    table.sort_index().to_csv(
+        os.path.join(args.out, f"world_weights_{args.game}.csv"), index=False, float_format="%.6g"
+    )
     command = "python scripts/fit_trick_world_weights.py " + " ".join(argv if argv is not None else sys.argv[1:])
     meta = {"version": 1, "seed": args.seed, "players": args.players, "deals": args.deals, "worlds": args.worlds}
     meta |= {"command": command, "log_score": logs[best], "brier": briers[best]}
     meta |= {"uniform_log_score": logs[0], "uniform_brier": briers[0]}
     world_weights.save(world_weights.path_of(args.game), args.game, module.NAMES, grid[best], meta)
-    print(f"{args.game}, {args.players} players, {args.deals} deals, {args.worlds} worlds, seed {args.seed} ({seconds:.0f} s)")
+    size = f"{args.deals} deals, {args.worlds} worlds, seed {args.seed}"
+    print(f"{args.game}, {args.players} players, {size} ({seconds:.0f} s)")
     print(f"uniform worlds: log score {logs[0]:.4f}, Brier {briers[0]:.4f}")
     chosen = ", ".join(f"{n} {v}" for n, v in zip(module.NAMES, grid[best]))
     print(f"best: {chosen}: log score {logs[best]:.4f}, Brier {briers[best]:.4f}")

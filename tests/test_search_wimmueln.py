@@ -109,8 +109,7 @@ def test_every_world_agrees_with_what_the_seat_has_seen(players):
         seat = (leader + len(trick)) % players
         wsearch.begin(ctx, players, dealer, revealed[0], revealed[1], trump)
         for i, c in enumerate(play[:stop]):  # the deal kernel's notes, card by card
-            if i % players:
-                wsearch.note(ctx, movers[i], c, play[i - i % players])
+            wsearch.note(ctx, movers[i], i // players, i % players, c, play[i - i % players])
         assert [{k for k in range(len(MU.colours)) if int(v) >> k & 1} for v in ctx.void[:players]] == voids
         truth = np.array(held + [0] * (6 - players), np.uint64)
         args = (np.array(trick + [0] * (6 - len(trick)), np.int64), estimates, np.array(won), np.array(points))

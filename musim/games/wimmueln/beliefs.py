@@ -40,7 +40,14 @@ def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
         t, k = divmod(i, n)
         seat = (leader + k) % n
         if i > 0:
-            found.append((t, *_decide(ctx, state, worlds, grid, out, totals, seat, t, k, leader, wp, held, trick, won, points, est)))
+            found.append(
+                (
+                    t,
+                    *_decide(
+                        ctx, state, worlds, grid, out, totals, seat, t, k, leader, wp, held, trick, won, points, est
+                    ),
+                )
+            )
             held[seat] = int(held[seat]) & ~(1 << int(card))
         trick[k] = card
         if k > 0 and rules.beats(card, trick[wp], trump):

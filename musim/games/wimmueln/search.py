@@ -27,7 +27,7 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.games.seat_solve import TT_BUCKET, load_position
-from musim.games.wimmueln import ddplay, policies
+from musim.games.wimmueln import WEIGHT_NAMES, ddplay, policies
 from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, COLOUR_MASK, MAX_PLAYERS, tricks_per_deal
 from musim.play import world_weights, worlds
 from musim.play.search import search_card
@@ -57,7 +57,7 @@ Context = namedtuple(
 N, SEAT, DEALER, REVEALED, TRUMP, TRICK, K, LEADER, WINNER, WORLDS = 0, 1, 2, 3, 5, 6, 7, 8, 9, 10
 EXACT_TRICKS, SOLVE = 11, 12
 META = 13
-PARAM_NAMES = ("estimate_decay", "play_ratio")  # the world weights' (weights.py), in params[1:]
+PARAM_NAMES = WEIGHT_NAMES  # the world weights' (weights.py), in params[1:]
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 

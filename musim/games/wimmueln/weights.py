@@ -3,18 +3,18 @@
 A world's weight is the likelihood, with that world's hidden cards, of every other seat's
 public actions so far under the model that made them; the seats' policies are public to the
 searcher.  Weighted: each other seat's estimates (its face-up card, public, and its face-down
-card, drawn in the world) under the heuristic's estimate rule (policies.choose_estimates),
-matched by kind (number, trump or not), taken with probability 1 - eps_estimate and each other
-ordered pair of hand cards uniformly (musim.play.likelihood.rule_choice); the dealer's free
-lead (no trump) under the heuristic's lead rule, and every card another seat played under the
-heuristic card rule, each with 1 - eps_play on the rule's card (the same colour and number) and
-eps_play spread over the other legal cards.  Random seats choose uniformly (their estimates and
-free lead weigh the same in every world); search and dd seats are taken as the heuristic.  Each
-seat's hand at each past decision is its hand in the world with the cards it played since added
-back.  Unweighted (search-uniform), every world weighs 1.
+card, drawn in the world) under the heuristic's estimate rule (policies.choose_estimates): each
+ordered pair of its hand cards weighs estimate_decay to the power of the distance of its numbers
+from the rule's pair (estimate_choice; the fit preferred it to rule_choice, whose one matching
+pair in some hundred makes a few worlds take all the weight); the dealer's free lead (no trump)
+under the heuristic's lead rule, and every card another seat played under the heuristic card
+rule, the rule's card (colour and number) weighing 1 and each other legal card play_ratio
+(musim.play.likelihood.ratio_choice, which fitted better than rule_choice).  Random seats
+choose uniformly (their estimates and free lead weigh the same in every world); search and dd
+seats are taken as the heuristic.  Each seat's hand at each past decision is its hand in the
+world with the cards it played since added back.  Unweighted (search-uniform), every world
+weighs 1.
 """
-
-import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
