@@ -98,14 +98,10 @@ def second_copy(hand, card, trump):
 
 
 @flat_kernel
-def choose_estimates(policy, hand, trump, extra, tricks, state, kind_card, kind_rank, kind_strength):
-    """(face-up card, hidden card) a seat sets aside from `hand`; `extra`: the strength of
-    cards it plays besides the hand (the dealer's lead); kind_*: scratch of 20 entries."""
-    if policy == RANDOM:
-        up = random_bit(state, hand)
-        return up, random_bit(state, hand ^ bit(up))
-    # one card per kind (number, trump or not): the lowest; the rest only add to the strength
-    base, m, seen = extra, 0, 0  # base: the hand's strength
+def kinds(hand, trump, kind_card, kind_rank, kind_strength):
+    """(m, the hand's strength): one card per kind of `hand` (number, trump or not), the lowest,
+    in kind_*[:m] with its number and strength; the rest only add to the strength."""
+    base, m, seen = 0, 0, 0
     rest = hand
     while rest:
         c = lowest(rest)
@@ -116,6 +112,18 @@ def choose_estimates(policy, hand, trump, extra, tricks, state, kind_card, kind_
             seen |= 1 << key
             kind_card[m], kind_rank[m], kind_strength[m] = c, CARD_RANK[c], strength(c, trump)
             m += 1
+    return m, base
+
+
+@flat_kernel
+def choose_estimates(policy, hand, trump, extra, tricks, state, kind_card, kind_rank, kind_strength):
+    """(face-up card, hidden card) a seat sets aside from `hand`; `extra`: the strength of
+    cards it plays besides the hand (the dealer's lead); kind_*: scratch of 20 entries."""
+    if policy == RANDOM:
+        up = random_bit(state, hand)
+        return up, random_bit(state, hand ^ bit(up))
+    m, base = kinds(hand, trump, kind_card, kind_rank, kind_strength)
+    base += extra  # the hand's strength
     # pairs paying nothing keep the first pair; the others pay where up or down is near `expect`
     best_up = kind_card[0]
     best_down = second_copy(hand, best_up, trump)

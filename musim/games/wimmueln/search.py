@@ -43,7 +43,7 @@ Context = namedtuple(
     "Context",
     "sampler group capacity allowed drawn void held estimates trick won points "
     "play_held play_trick play_won play_points log policy rng totals meta dd out_lo out_hi "
-    "code hist leads params rheld rtrick rwon kind_card kind_rank kind_strength",
+    "code hist leads params rheld rtrick rwon kind_card kind_rank kind_strength cand cand_totals known",
 )
 # void[s]: the colours seat s showed it lacks (bit per colour). held, estimates (cards, face up
 # then face down), trick, won, points: the position at the decision, held and the face-down
@@ -53,11 +53,14 @@ Context = namedtuple(
 # meta also: the exact endgames' tricks (0: none), this decision solved (1) or played out (0).
 # The world weights' (weights.py): code, the table's policy per seat; hist[t*n+k], leads[t]: the
 # cards played and each trick's leader; params: weighted (1) or not, then the fitted parameters
-# (PARAM_NAMES); rheld, rtrick, rwon, kind_*: the replay's scratch.
+# (PARAM_NAMES); rheld, rtrick, rwon, kind_*: the replay's scratch.  The estimates' search
+# (setup_search.py): cand[i] its candidates (up, down), cand_totals their totals, known[s] the
+# cards it knows seat s holds.
 N, SEAT, DEALER, REVEALED, TRUMP, TRICK, K, LEADER, WINNER, WORLDS = 0, 1, 2, 3, 5, 6, 7, 8, 9, 10
 EXACT_TRICKS, SOLVE = 11, 12
 META = 13
 PARAM_NAMES = WEIGHT_NAMES  # the world weights' (weights.py), in params[1:]
+MAX_CANDIDATES = 400  # the estimates' search: ordered pairs of at most 20 kinds
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
@@ -111,6 +114,9 @@ def make_context(worlds_per_decision, players=4, exact_tricks=0, seat_policy=())
         kind_card=z(20, np.int64),
         kind_rank=z(20, np.int64),
         kind_strength=z(20, np.int64),
+        cand=z((MAX_CANDIDATES, 2), np.int64),
+        cand_totals=z(MAX_CANDIDATES),
+        known=z(MAX_PLAYERS, np.uint64),
     )
 
 
