@@ -18,7 +18,6 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.games.wimmueln import policies
-from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, DECKS, hand_size, tricks_per_deal
 from musim.play import worlds
 
