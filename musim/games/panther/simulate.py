@@ -15,7 +15,7 @@ from numba.extending import overload
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, popcount
 from musim.core.deal import deal_cards
-from musim.games.panther import policies, search
+from musim.games.panther import policies, search, weights
 from musim.games.panther.ddplay import dd_card
 from musim.games.panther.rules import (
     BLACK_SEVENS,
@@ -66,7 +66,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAUL
     codes = list(seat_policy)
     context = None
     if policies.SEARCH in codes or policies.SEARCH_UNIFORM in codes:
-        context = search.make_context(worlds, players, exact_tricks if policies.SEARCH in codes else 0)
+        context = search.make_context(worlds, players, exact_tricks if policies.SEARCH in codes else 0, codes)
     dd = None
     if policies.DD in list(seat_policy):
         dd = worker_dd(solver_game, players, tt_mb, node_limit)
@@ -143,6 +143,8 @@ def play_on(n, leader, k, winner_pos, seat_policy, state, table, out, pos, dd, c
             card = pick(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos, out, voids, state, dd, ctx)
             k, winner_pos = put(n, seat, card, held, trick, voids, k, winner_pos)
             log[pos] = card
+            if ctx is not None:
+                search.note(ctx, n, pos, seat, card)
             pos += 1
         leader = (leader + winner_pos) % n
         won = np.uint64(0)
@@ -159,16 +161,16 @@ def play_on(n, leader, k, winner_pos, seat_policy, state, table, out, pos, dd, c
 
 
 @flat_kernel
-def play_tricks(n, leader, seat_policy, state, out, ws, dd):
+def play_tricks(n, leader, seat_policy, state, out, ws, dd, ctx):
     """Play out the hands in ws.held from `leader`; fills out's scores, tricks and sevens, returns
-    the last trick's winner.  dd: ws.dd, passed on its own so that numba compiles the solver away
-    when it is None."""
+    the last trick's winner.  dd, ctx: ws.dd and ws.search, passed on their own so that numba
+    compiles the solver and the search away when they are None."""
     for s in range(n):
         out.scores[s] = 0
         out.tricks[s] = 0
         out.sevens[s] = 0
         ws.voids[s] = 0
-    return play_on(n, leader, 0, 0, seat_policy, state, ws, out, 0, dd, ws.search)
+    return play_on(n, leader, 0, 0, seat_policy, state, ws, out, 0, dd, ctx)
 
 
 @flat_kernel
@@ -180,7 +182,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
     for s in range(n):
         passed[s] = policies.choose_pass(seat_policy[s], hands[s], k, state)
     after_pass(n, hands, passed, ws.held)
-    out.last_trick[0] = play_tricks(n, (dealer + 1) % n, seat_policy, state, out, ws, ws.dd)
+    out.last_trick[0] = play_tricks(n, (dealer + 1) % n, seat_policy, state, out, ws, ws.dd, ws.search)
     out.dd_limited[0] = cards_limited(ws.dd)
 
 
@@ -205,7 +207,7 @@ def playout(ctx, card):
     return meta[search.SCORE] + ctx.scores[seat]
 
 
-flat_search.register(search.Context, search.world, playout, search.solves, search.exact_values)
+flat_search.register(search.Context, search.world, playout, search.solves, search.exact_values, weights.weight)
 drivers.register(Workspace, play=play_deal, over=match_over)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
