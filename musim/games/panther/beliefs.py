@@ -16,9 +16,9 @@ GRID = ((0.05, 0.15, 0.3, 0.5, 0.8), (0.15, 0.25, 0.35, 0.5, 0.7))  # the fit's 
 SALT = 0x5EED_BE11EF  # the worlds' streams, apart from the deals'
 
 
-def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
-    """[(trick, p[g, i], held[i]), ...] at every card decision of deal `deal` of a heuristic run
-    (musim.play.beliefs.predictions)."""
+def decisions(players, seed, deal, ws, ctx):
+    """Replay deal `deal` of a heuristic run: yield (trick, seat, held, passed) at every card
+    decision, ctx having observed it (search.observe) and noted the cards before it."""
     n = players
     row = {k: v[0] for k, v in simulate_deals(n, seed, "heuristic", deal, 1, ws).items()}
     play = ws.log[: n * (rules.hand_size(n))].copy()
@@ -28,19 +28,12 @@ def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
     rules.after_pass(n, row["hands"].astype(np.uint64), passed, held)
     trick, zeros = np.zeros(rules.MAX_PLAYERS, np.int64), np.zeros(rules.MAX_PLAYERS, np.int64)
     voids = np.zeros(rules.MAX_PLAYERS, np.uint64)
-    state = np.array([stream_state(seed ^ SALT, deal)], np.uint64)
-    out, totals = np.zeros((len(grid), rules.MAX_PLAYERS, 64)), np.zeros(len(grid))
-    found, leader, wp = [], (int(row["dealer"]) + 1) % n, 0
+    leader, wp = (int(row["dealer"]) + 1) % n, 0
     for pos, card in enumerate(play):
         t, k = divmod(pos, n)
         seat = (leader + k) % n
         psearch.observe(ctx, n, seat, held, trick, k, leader, wp, pos, zeros, passed, voids)
-        out[:], totals[:] = 0.0, 0.0
-        beliefs.shares(ctx, state, worlds, ctx.base, n, grid, out, totals)
-        hidden = 0
-        for s in range(n):
-            hidden |= int(held[s]) if s != seat else 0
-        found.append((t, *beliefs.predictions(out, totals, seat, n, hidden, held)))
+        yield t, seat, held, passed
         held[seat] = int(held[seat]) & ~(1 << int(card))
         trick[k] = card
         if k > 0 and rules.CARD_COLOUR[card] != rules.CARD_COLOUR[trick[0]]:
@@ -50,6 +43,22 @@ def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
         psearch.note(ctx, n, pos, seat, card)
         if k == n - 1:
             leader, wp = (leader + wp) % n, 0
+
+
+def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
+    """[(trick, p[g, i], held[i]), ...] at every card decision of deal `deal` of a heuristic run
+    (musim.play.beliefs.predictions)."""
+    n = players
+    state = np.array([stream_state(seed ^ SALT, deal)], np.uint64)
+    out, totals = np.zeros((len(grid), rules.MAX_PLAYERS, 64)), np.zeros(len(grid))
+    found = []
+    for t, seat, held, _ in decisions(n, seed, deal, ws, ctx):
+        out[:], totals[:] = 0.0, 0.0
+        beliefs.shares(ctx, state, worlds, ctx.base, n, grid, out, totals)
+        hidden = 0
+        for s in range(n):
+            hidden |= int(held[s]) if s != seat else 0
+        found.append((t, *beliefs.predictions(out, totals, seat, n, hidden, held)))
     return found
 
 
