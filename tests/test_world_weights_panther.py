@@ -1,6 +1,6 @@
 """The Last Panther's weighted worlds (musim/games/panther/weights.py, docs/players.md "Search"):
 each world's weight equals a pure-Python reading of the deal so far (the pass received as a soft
-constraint, every other seat's card by ratio_choice); unweighted, every world weighs 1 and the
+constraint, every other seat's card by soft_rule); unweighted, every world weighs 1 and the
 worlds drawn are the uniform sampler's; weighted worlds predict who holds the hidden cards better
 than uniform ones on held-out deals; the parameters are named in the key of `search` runs only."""
 
@@ -26,8 +26,8 @@ def same(a, b):
     return rules.CARD_COLOUR[a] == rules.CARD_COLOUR[b] and rules.CARD_RANK[a] == rules.CARD_RANK[b]
 
 
-def ratio(matched, options, r):
-    return (1.0 if matched else r) / (1.0 + (options - 1) * r)
+def soft(matched, r):
+    return 1.0 if matched else r
 
 
 def reference(ctx, n, seat, pos, passed, world, pass_ratio, play_ratio):
@@ -50,7 +50,7 @@ def reference(ctx, n, seat, pos, passed, world, pass_ratio, play_ratio):
             wp = int(rules.trick_winner(np.array(trick + [0], np.int64), len(trick))) if trick else 0
             tr = np.array(trick + [0] * (rules.MAX_PLAYERS - len(trick)), np.int64)
             ruled = policies.heuristic_card(np.uint64(ok), np.uint64(hands[s]), tr, len(trick), len(trick) == n - 1, wp)
-            p *= ratio(same(c, ruled), len(cards(ok)), play_ratio)
+            p *= soft(same(c, ruled), play_ratio)
         hands[s] &= ~(1 << c)
         trick = [] if len(trick) == n - 1 else trick + [c]
     return p

@@ -1,6 +1,6 @@
 """Wimmüln's weighted worlds (musim/games/wimmueln/weights.py, docs/players.md "Search"): each
 world's weight equals a pure-Python reading of the deal so far (estimates by their numbers'
-distance from the rule's, the free lead and every other seat's card by ratio_choice); unweighted,
+distance from the rule's, the free lead and every other seat's card by soft_rule); unweighted,
 every world weighs 1 and the worlds drawn are those of the uniform sampler; weighted worlds
 predict who holds the hidden cards better than uniform ones on held-out deals; the parameters'
 file is checked and named in the key of runs with a `search` seat only."""
@@ -29,8 +29,8 @@ def same(a, b):
     return rules.CARD_COLOUR[a] == rules.CARD_COLOUR[b] and RANK[a] == RANK[b]
 
 
-def ratio(matched, options, r):
-    return (1.0 if matched else r) / (1.0 + (options - 1) * r)
+def soft(matched, r):
+    return 1.0 if matched else r
 
 
 def estimate_p(hand, up, down, ru, rd, q):
@@ -55,7 +55,7 @@ def reference(row, play, stop, players, seat, world, down, q, r):
         up = int(est[s, 0])
         hand = hands[s] | 1 << up | 1 << down[s]
         if s == dealer and trump < 0:
-            p *= ratio(same(play[0], highest_ranked(np.uint64(hand), RANK)), bin(hand).count("1"), r)
+            p *= soft(same(play[0], highest_ranked(np.uint64(hand), RANK)), r)
         extra = 0
         if s == dealer:
             hand &= ~(1 << play[0])
@@ -74,7 +74,7 @@ def reference(row, play, stop, players, seat, world, down, q, r):
             win = policies.wants_to_win(won[s], rules.tricks_per_deal(n) - t, RANK[est[s, 0]], RANK[down[s]])
             tr = np.array(trick + [0] * (6 - len(trick)), np.int64)
             ruled = policies.heuristic_card(np.uint64(ok), tr, len(trick), wp, trump, win)
-            p *= ratio(same(c, ruled), bin(ok).count("1"), r)
+            p *= soft(same(c, ruled), r)
         hands[s] &= ~(1 << c)
         trick.append(c)
         if len(trick) == n:

@@ -21,11 +21,12 @@ def rule_choice(chosen, ruled, options, eps):
 
 
 @flat_kernel(inline="always")
-def ratio_choice(matched, options, r):
-    """P(chosen) for a rule whose choice weighs 1 and each of the other options-1 legal choices
-    r (0 < r <= 1; r = 1: uniform), `matched` whether the chosen is the rule's; unlike
-    rule_choice, the evidence of a departure does not grow with the options."""
-    return (1.0 if matched else r) / (1.0 + (options - 1) * r)
+def soft_rule(matched, r):
+    """The weight of a rule-based choice in a world: 1 if it is the rule's there, r (0 < r <= 1)
+    if not.  A tempered rejection, not normalised over the options: normalised (rule_choice, or
+    the rule's choice against r for each other option), a world where the chooser had more
+    options weighs less even where it followed the rule, which the fits found worse."""
+    return 1.0 if matched else r
 
 
 @flat_kernel

@@ -12,7 +12,7 @@ from musim.games.panther.simulate import make_workspace, simulate_deals
 from musim.play import beliefs
 
 NAMES = psearch.PARAM_NAMES
-GRID = ((0.05, 0.15, 0.3, 0.5, 0.8), (0.15, 0.25, 0.35, 0.5, 0.7))  # the fit's values of each parameter
+GRID = ((0.3, 0.5, 0.7, 0.85, 0.95), (0.2, 0.3, 0.4, 0.5, 0.65))  # the fit's values of each parameter
 SALT = 0x5EED_BE11EF  # the worlds' streams, apart from the deals'
 
 

@@ -3,7 +3,7 @@
 A world's weight is the likelihood, with that world's hidden cards, of the public actions so far
 under the model that made them; the seats' policies are public to the searcher.  Weighted: every
 card another seat played, under the heuristic card rule, the rule's card (colour and number)
-weighing 1 and each other legal card play_ratio (musim.play.likelihood.ratio_choice), each
+weighing 1 and any other `departure` (musim.play.likelihood.soft_rule), each
 seat's hand at each past decision being its hand in the world with the cards it played since
 added back; random seats choose uniformly, search and dd seats are taken as the heuristic.  The
 passes are face down, seen only by their receiver: the searcher weighs the one it received from
@@ -11,7 +11,7 @@ its right neighbour R, a heuristic seat passing its most dangerous cards (polici
 Its exact likelihood needs what R received, which no world says, so it is a soft constraint: R
 kept no card more dangerous than the least dangerous it passed but its guard, so each card of R's
 hand in the world (with the cards it played) more dangerous than that, beyond the ones it may
-have received and its guard, weighs pass_ratio.  Unweighted (search-uniform), every world
+have received and its guard, weighs pass_departure.  Unweighted (search-uniform), every world
 weighs 1.
 """
 
@@ -20,9 +20,9 @@ from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.games.panther import policies
 from musim.games.panther import search as psearch
 from musim.games.panther.rules import CARD_COLOUR, CARD_RANK, beats, legal, pass_count
-from musim.play.likelihood import ratio_choice
+from musim.play.likelihood import soft_rule
 
-PASS_RATIO, PLAY_RATIO = 1, 2  # in ctx.params
+PASS_DEPARTURE, DEPARTURE = 1, 2  # in ctx.params
 SAFE_DANGER = 100  # policies.danger: a red card or black 7 is at least this dangerous, any other card less
 
 
@@ -64,7 +64,7 @@ def pass_likelihood(ctx):
         above += policies.danger(lowest(m)) > least
         m = drop_lowest(m)
     excess = above - pass_count(n) - (1 if least < SAFE_DANGER else 0)
-    return ctx.params[PASS_RATIO] ** excess if excess > 0 else 1.0
+    return ctx.params[PASS_DEPARTURE] ** excess if excess > 0 else 1.0
 
 
 @flat_kernel
@@ -73,7 +73,7 @@ def play_likelihood(ctx):
     (ctx.rheld) to the decision."""
     m = ctx.meta
     n, seat = m[psearch.N], m[psearch.SEAT]
-    r = ctx.params[PLAY_RATIO]
+    r = ctx.params[DEPARTURE]
     p = 1.0
     wp = 0
     for pos in range(m[psearch.POS]):
@@ -88,7 +88,7 @@ def play_likelihood(ctx):
                 p /= popcount(ok)
             else:
                 ruled = policies.heuristic_card(ok, ctx.rheld[s], ctx.rtrick, k, k == n - 1, wp)
-                p *= ratio_choice(same_card(c, ruled), popcount(ok), r)
+                p *= soft_rule(same_card(c, ruled), r)
         ctx.rheld[s] ^= bit(c)
         ctx.rtrick[k] = c
         if k > 0 and beats(c, ctx.rtrick[wp]):

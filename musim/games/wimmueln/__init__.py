@@ -5,7 +5,7 @@ from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
 from musim.play import node_limit, search_budget, world_weights
 
-WEIGHT_NAMES = ("estimate_decay", "play_ratio")  # search.PARAM_NAMES, kept free of numba here
+WEIGHT_NAMES = ("estimate_decay", "departure")  # search.PARAM_NAMES, kept free of numba here
 
 
 def check(spec):

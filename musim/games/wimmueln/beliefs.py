@@ -14,7 +14,7 @@ from musim.games.wimmueln.simulate import make_workspace, simulate_deals
 from musim.play import beliefs
 
 NAMES = wsearch.PARAM_NAMES
-GRID = ((0.6, 0.75, 0.85, 0.9, 0.95, 0.999), (0.15, 0.25, 0.35, 0.5, 0.7))  # the fit's values of each parameter
+GRID = ((0.75, 0.85, 0.9, 0.95, 0.999), (0.2, 0.3, 0.35, 0.45, 0.6))  # the fit's values of each parameter
 SALT = 0x5EED_BE11EF  # the worlds' streams, apart from the deals'
 
 

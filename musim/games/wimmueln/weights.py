@@ -8,8 +8,9 @@ ordered pair of its hand cards weighs estimate_decay to the power of the distanc
 from the rule's pair (estimate_choice; the fit preferred it to rule_choice, whose one matching
 pair in some hundred makes a few worlds take all the weight); the dealer's free lead (no trump)
 under the heuristic's lead rule, and every card another seat played under the heuristic card
-rule, the rule's card (colour and number) weighing 1 and each other legal card play_ratio
-(musim.play.likelihood.ratio_choice, which fitted better than rule_choice).  Random seats
+rule, the rule's card (colour and number) weighing 1 and any other `departure`
+(musim.play.likelihood.soft_rule, which fitted better than rule_choice and than a normalised
+ratio).  Random seats
 choose uniformly (their estimates and free lead weigh the same in every world); search and dd
 seats are taken as the heuristic.  Each seat's hand at each past decision is its hand in the
 world with the cards it played since added back.  Unweighted (search-uniform), every world
@@ -21,10 +22,10 @@ from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.games.wimmueln import policies
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, beats, legal, tricks_per_deal
-from musim.play.likelihood import ratio_choice
+from musim.play.likelihood import soft_rule
 from musim.play.tricks import highest_ranked
 
-ESTIMATE_DECAY, PLAY_RATIO = 1, 2  # in ctx.params
+ESTIMATE_DECAY, DEPARTURE = 1, 2  # in ctx.params
 
 
 @flat_kernel(inline="always")
@@ -61,7 +62,7 @@ def setup_likelihood(ctx):
         hand = ctx.rheld[s] | bit(up) | bit(down)
         if s == dealer and trump < 0:
             ruled = highest_ranked(hand, CARD_RANK)
-            p *= ratio_choice(same_card(lead, ruled), popcount(hand), ctx.params[PLAY_RATIO])
+            p *= soft_rule(same_card(lead, ruled), ctx.params[DEPARTURE])
         extra = 0
         if s == dealer:
             hand ^= bit(lead)
@@ -103,7 +104,7 @@ def play_likelihood(ctx):
     m = ctx.meta
     n, seat, trump, t_now, k_now = m[wsearch.N], m[wsearch.SEAT], m[wsearch.TRUMP], m[wsearch.TRICK], m[wsearch.K]
     count = tricks_per_deal(n)
-    r = ctx.params[PLAY_RATIO]
+    r = ctx.params[DEPARTURE]
     p = 1.0
     for t in range(t_now + 1):
         leader, wp = ctx.leads[t], 0
@@ -119,7 +120,7 @@ def play_likelihood(ctx):
                     up, down = CARD_RANK[ctx.estimates[s, 0]], CARD_RANK[ctx.estimates[s, 1]]
                     win = policies.wants_to_win(ctx.rwon[s], count - t, up, down)
                     ruled = policies.heuristic_card(ok, ctx.rtrick, k, wp, trump, win)
-                    p *= ratio_choice(same_card(c, ruled), popcount(ok), r)
+                    p *= soft_rule(same_card(c, ruled), r)
             ctx.rheld[s] ^= bit(c)
             ctx.rtrick[k] = c
             if k > 0 and beats(c, ctx.rtrick[wp], trump):
