@@ -40,7 +40,7 @@ def reference(n, seat, first, moves, world, departure):
     for pos, (s, c, named) in enumerate(moves):
         k = pos % n
         if s != seat:
-            ok = rules.legal(tb.held[s], tb.trick[0] if k > 0 else -1)
+            ok = np.uint64(rules.legal(tb.held[s], tb.trick[0] if k > 0 else -1))
             at = tb.at
             paid = rules.paid_colours(tb.won[s])
             rc, rt = policies.heuristic_move(ok, tb.held[s], tb.trick, k, n, at[2], at[3], paid)
