@@ -117,3 +117,25 @@ def test_the_parameters_are_named_in_the_key_of_search_runs_only():
         == world_weights.shipped("panther", WEIGHT_NAMES)[1]
     )
     assert "search_weights" not in key("search-uniform")
+
+
+def test_the_pass_search_tries_the_heuristic_pass_and_every_one_card_swap():
+    from musim.games.panther import setup_search
+
+    ws, ctx = table(4)
+    hand = np.uint64(sum(1 << c for c in cards(rules.deck(4))[:15]))
+    heuristic = policies.choose_pass(policies.HEURISTIC, hand, 3, np.zeros(1, np.uint64))
+    count = setup_search.prepare(ctx, 4, 0, hand, heuristic)
+    passes = [int(m) for m in ctx.cand[:count]]
+    assert passes[0] == int(heuristic) and count == 1 + 3 * 12 and len(set(passes)) == count
+    assert all(bin(m).count("1") == 3 and m & ~int(hand) == 0 for m in passes)
+
+
+def test_search_seats_search_their_pass_and_search_uniform_passes_as_the_heuristic():
+    from musim.games.panther.simulate import simulate_deals
+
+    heuristic = simulate_deals(4, 2, "heuristic", 0, 20)
+    first = simulate_deals(4, 2, "search-uniform", 0, 20, worlds=4)
+    second = simulate_deals(4, 2, "search", 0, 20, worlds=4)
+    assert (first["passed"] == heuristic["passed"]).all()
+    assert (second["passed"] != heuristic["passed"]).any()

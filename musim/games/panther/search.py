@@ -35,7 +35,7 @@ from musim.solver.tt import make_table, new_generation
 Context = namedtuple(
     "Context",
     "sp capacity allowed drawn known base held trick0 trick voids log scores tricks sevens policy rng totals meta "
-    "dd out_lo out_hi code hist leads params rheld rtrick got",
+    "dd out_lo out_hi code hist leads params rheld rtrick got cand cand_totals one_group",
 )
 # sp: the sampler; capacity, allowed, drawn: per holder (the other seats from the searcher's left);
 # known: per seat, cards the searcher knows it holds (what it passed); base: the drawn world's hands;
@@ -45,12 +45,14 @@ Context = namedtuple(
 # The world weights' (weights.py): code, the table's policy per seat; hist[pos], leads[t]: the cards
 # played and each trick's leader; params: weighted (1) or not, then the fitted parameters
 # (PARAM_NAMES); rheld, rtrick: the replay's scratch; got[0]: what the searcher's right neighbour
-# passed it.
+# passed it.  The pass's search (setup_search.py): cand, cand_totals its candidates and their
+# totals; one_group: every card in group 0 (its worlds; base and known: the world's hands and passes).
 N, SEAT, LEADER, K, WINNER, POS, SCORE, WORLDS, EXACT_TRICKS, SOLVE = range(10)
 # meta: the decision's position (POS: the cards played before it), the seat's score so far, the
 # budget, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
 COLOURS = COLOUR_MASK.shape[0]
 PARAM_NAMES = WEIGHT_NAMES  # the world weights' (weights.py), in params[1:]
+MAX_CANDIDATES = 64  # the pass's search: 1 + 3 x 12 at most
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
@@ -98,6 +100,9 @@ def make_context(worlds, players=4, exact_tricks=0, seat_policy=()):
         z(MAX_PLAYERS, np.uint64),
         z(MAX_PLAYERS, np.int64),
         z(1, np.uint64),
+        z(MAX_CANDIDATES, np.uint64),
+        z(MAX_CANDIDATES),
+        z(64, np.int64),
     )
 
 
