@@ -11,9 +11,9 @@ from musim.core.rng import stream_state
 from musim.engine.run import run_key
 from musim.engine.seats import seat_policies
 from musim.engine.spec import RunSpec, checked
-from musim.games.panther import WEIGHT_NAMES, beliefs, policies, rules, weights
+from musim.games.panther import WEIGHT_NAMES, beliefs, policies, rules, setup_search, weights
 from musim.games.panther import search as psearch
-from musim.games.panther.simulate import make_workspace
+from musim.games.panther.simulate import make_workspace, simulate_deals
 from musim.play import world_weights
 from musim.play.beliefs import shares
 
@@ -120,9 +120,7 @@ def test_the_parameters_are_named_in_the_key_of_search_runs_only():
 
 
 def test_the_pass_search_tries_the_heuristic_pass_and_every_one_card_swap():
-    from musim.games.panther import setup_search
-
-    ws, ctx = table(4)
+    ctx = table(4)[1]
     hand = np.uint64(sum(1 << c for c in cards(rules.deck(4))[:15]))
     heuristic = policies.choose_pass(policies.HEURISTIC, hand, 3, np.zeros(1, np.uint64))
     count = setup_search.prepare(ctx, 4, 0, hand, heuristic)
@@ -132,8 +130,6 @@ def test_the_pass_search_tries_the_heuristic_pass_and_every_one_card_swap():
 
 
 def test_search_seats_search_their_pass_and_search_uniform_passes_as_the_heuristic():
-    from musim.games.panther.simulate import simulate_deals
-
     heuristic = simulate_deals(4, 2, "heuristic", 0, 20)
     first = simulate_deals(4, 2, "search-uniform", 0, 20, worlds=4)
     second = simulate_deals(4, 2, "search", 0, 20, worlds=4)
