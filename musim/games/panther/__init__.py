@@ -29,7 +29,7 @@ GAME = Game(
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic passes, every card double-dummy "
         "for the mover's own seat (a solve per card: slow with few players; docs/players.md); search: "
-        "heuristic passes, every card by the best own deal score over --search-worlds deals of the hidden "
+        "its pass and every card by the best own deal score over --search-worlds deals of the hidden "
         "cards, weighted by how likely they make the others' cards and pass (--search-weights), each played "
         "out by the heuristic, the last --search-exact-tricks tricks solved (docs/players.md); "
         "search-uniform: the first search player, uniform worlds, no exact endgames."

@@ -29,7 +29,7 @@ GAME = Game(
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic lead and estimates, every card "
         "double-dummy for the mover's own seat (a solve per card: slow; docs/players.md); search: "
-        "heuristic lead and estimates, every card the best for its own score over --search-worlds "
+        "heuristic free lead, its estimates and every card the best for its own score over --search-worlds "
         "deals of the cards it cannot see, weighted by how likely they make the others' estimates and "
         "cards (--search-weights), each played out by the heuristic, the last --search-exact-tricks "
         "tricks solved (docs/players.md); search-uniform: the first search player, uniform worlds, no "

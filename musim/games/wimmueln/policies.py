@@ -18,8 +18,10 @@ heuristic  a player aiming at its estimate, using only its own hand and the curr
     highest card; follow with the lowest card that beats the trick so far, or throw its
     lowest card.  To lose: lead its lowest side card (a trump only if nothing else);
     follow with the highest card that does not beat the trick so far, or the lowest winner.
-search     the heuristic's lead and estimates; each card by flat Monte Carlo over the deals of
-           the cards it cannot see, each legal card played out by the heuristic (search.py).
+search     the heuristic's free lead; the estimates (setup_search.py) and each card by flat
+           Monte Carlo over the deals of the cards it cannot see, weighted by how likely they
+           make the others' estimates and play (weights.py), each candidate played out by the
+           heuristic (search.py); search-uniform: the heuristic's estimates, uniform worlds.
 """
 
 import numpy as np
@@ -34,8 +36,8 @@ from musim.play.tricks import highest_ranked, lowest_ranked
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the lead without a trump and the estimates as the heuristic's
-SEARCH = 3  # cards by search (search.py), the lead without a trump and the estimates as the heuristic's
-SEARCH_UNIFORM = 4  # cards by the first search player: as SEARCH without exact endgames (search.py)
+SEARCH = 3  # estimates and cards by search (setup_search.py, search.py), the lead without a trump as the heuristic's
+SEARCH_UNIFORM = 4  # the first search player: cards by search over uniform worlds, the rest as the heuristic's
 NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH, "search-uniform": SEARCH_UNIFORM}
 
 
