@@ -12,7 +12,7 @@ from musim.core.rng import stream_state
 from musim.engine.run import run_key
 from musim.engine.seats import seat_policies
 from musim.engine.spec import RunSpec, checked
-from musim.games.mueckenstich import WEIGHT_NAMES, beliefs, cardplay, policies, rules, weights
+from musim.games.mueckenstich import WEIGHT_NAMES, beliefs, cardplay, policies, rules, setup_search, weights
 from musim.games.mueckenstich import search as msearch
 from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
 from musim.play import world_weights
@@ -122,3 +122,21 @@ def test_the_parameters_are_named_in_the_key_of_search_runs_only():
     ident = world_weights.shipped("mueckenstich", WEIGHT_NAMES)[1]
     assert key("heuristic,search,heuristic,heuristic")["search_weights"] == ident
     assert "search_weights" not in key("search-uniform")
+
+
+def test_the_discard_search_tries_the_heuristic_discards_and_every_one_card_swap():
+    ctx = table(4)[1]
+    hand = np.uint64(sum(1 << c for c in range(15)))
+    heuristic = policies.choose_discards(policies.HEURISTIC, hand, 2, np.zeros(1, np.uint64))
+    count = setup_search.prepare(ctx, 4, hand, heuristic)
+    discards = [int(m) for m in ctx.cand[:count]]
+    assert discards[0] == int(heuristic) and count == 1 + 2 * 13 and len(set(discards)) == count
+    assert all(bin(m).count("1") == 2 and m & ~int(hand) == 0 for m in discards)
+
+
+def test_search_seats_search_their_discards_and_search_uniform_discards_as_the_heuristic():
+    heuristic = simulate_deals(4, 2, "heuristic", 0, 20)
+    first = simulate_deals(4, 2, "search-uniform", 0, 20, worlds=4)
+    second = simulate_deals(4, 2, "search", 0, 20, worlds=4)
+    assert (first["discards"] == heuristic["discards"]).all()
+    assert (second["discards"] != heuristic["discards"]).any()

@@ -29,7 +29,7 @@ GAME = Game(
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic discards and scoring colours, every "
         "card (and trump named) double-dummy for the mover's own seat (a solve per card; docs/players.md); "
-        "search: heuristic discards and scoring colours, every card (and trump named) the best for its own "
+        "search: heuristic scoring colours, its discards and every card (and trump named) the best for its own "
         "score over --search-worlds deals of the cards it cannot see, weighted by how likely they make the others' "
         "cards (--search-weights), played out by the heuristic (docs/players.md); search-uniform: the first search "
         "player, uniform worlds."

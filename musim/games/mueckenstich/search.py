@@ -44,7 +44,7 @@ from musim.play.search_budget import DEFAULT_WORLDS
 Context = namedtuple(
     "Context",
     "root play sampler drawn capacity allowed policy rng totals mosquitoes naming scores meta "
-    "code hist named mover params replay stop",
+    "code hist named mover params replay stop cand cand_totals one_group",
 )
 # root: the position searched (cardplay.Table), its other hands replaced by each world's; play: a
 # playout's copy; drawn: a world's holders (the other seats from the searcher's left, then the
@@ -52,11 +52,14 @@ Context = namedtuple(
 # The world weights' (weights.py): code, the table's policy per seat; hist, named: the cards played
 # and the trumps they named, mover: the seat that played each; params: weighted (1) or not, then
 # the fitted parameters (PARAM_NAMES); replay: the table the weights replay the deal on, stop:
-# every seat's code a search one (so that cardplay.play_on plays one card at a time)
+# every seat's code a search one (so that cardplay.play_on plays one card at a time).  The
+# discards' search (setup_search.py): cand, cand_totals its candidates and their totals;
+# one_group: every card in group 0 (its worlds, dealt into root.held)
 SEAT, PLAYERS, WORLDS, FIRST = range(4)  # meta; FIRST: the deal's first leader
 PARAM_NAMES = WEIGHT_NAMES
 EVERY_COLOUR = (1 << COLOURS) - 1
 FULL = np.uint64(DECK.full)
+MAX_CANDIDATES = 64  # the discards' search: 1 + 2 x 18 at most
 
 
 def _move_codes():
@@ -117,6 +120,9 @@ def make_context(worlds_per_decision=DEFAULT_WORLDS, seat_policy=()):
         params=params,
         replay=make_table(),
         stop=np.full(MAX_PLAYERS, policies.SEARCH, np.int64),
+        cand=z(MAX_CANDIDATES, np.uint64),
+        cand_totals=z(MAX_CANDIDATES),
+        one_group=z(64, np.int64),
     )
 
 

@@ -15,7 +15,7 @@ from musim.core.bits import bit
 from musim.core.deal import deal_cards
 from musim.core.deck import MUECKENSTICH as DECK
 from musim.core.rng import random_bit
-from musim.games.mueckenstich import cardplay, policies, weights
+from musim.games.mueckenstich import cardplay, policies, setup_search, weights
 from musim.games.mueckenstich import search as msearch
 from musim.games.mueckenstich.rules import MAX_PLAYERS, UNDEALT, discard_count, match_deals, tricks_per_deal
 from musim.games.mueckenstich.search import begin, decide, make_context
@@ -89,6 +89,45 @@ def play_cards(n, seat_policy, state, tb, discards, dd, search):
 
 
 @flat_kernel
+def choose_by_search(n, dealer, seat_policy, state, hands, discards, ctx):
+    """Each `search` seat's discards chosen by search (setup_search.py), in seat order; ctx:
+    ws.search, passed on its own so that numba compiles the search away when it is None."""
+    if ctx is None or not discard_count(n):
+        return
+    for s in range(n):
+        if seat_policy[s] == policies.SEARCH:
+            discards[s] = search_discards(ctx, n, s, (dealer + 1) % n, hands[s], discards[s], state)
+
+
+@flat_kernel
+def search_discards(ctx, n, seat, leader, hand, heuristic, state):
+    """The cards a `search` seat lays aside from `hand`: the heuristic's unless another candidate
+    scores more over ctx's worlds (setup_search.py)."""
+    count = setup_search.prepare(ctx, n, hand, heuristic)
+    if count == 1:
+        return heuristic
+    for _ in range(ctx.meta[msearch.WORLDS]):
+        setup_search.deal_world(ctx, n, seat, discard_count(n), state)
+        for i in range(count):
+            ctx.root.held[seat] = hand & ~ctx.cand[i]
+            ctx.cand_totals[i] += setup_playout(ctx, n, seat, leader)
+    return setup_search.best(ctx, count)
+
+
+@flat_kernel
+def setup_playout(ctx, n, seat, leader):
+    """The seat's deal score when the hands in ctx.root.held are played by the heuristic from the
+    first lead and the deal scored."""
+    tb = ctx.play
+    cardplay.start(n, tb, leader)
+    for s in range(n):
+        tb.held[s] = ctx.root.held[s]
+    cardplay.play_on(n, ctx.policy, ctx.rng, tb, None, -1, -1)
+    cardplay.score_deal(n, ctx.policy, ctx.rng, tb.won, tb.tricks, ctx.mosquitoes, ctx.naming, ctx.scores)
+    return ctx.scores[seat]
+
+
+@flat_kernel
 def play_deal(n, dealer, seat_policy, state, out, ws):
     """Set four cards aside, deal, discard, play, name the colours and score one deal into `out`
     (a Deal of arrays)."""
@@ -100,6 +139,8 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
     k = discard_count(n)
     for s in range(n):
         discards[s] = policies.choose_discards(seat_policy[s], hands[s], k, state)
+    choose_by_search(n, dealer, seat_policy, state, hands, discards, ws.search)
+    for s in range(n):
         ws.held[s] = hands[s] & ~discards[s]
     tb = cardplay.Table(
         ws.held, ws.won, ws.trick, ws.voids, out.tricks, out.mosquitoes_played, out.trumps, ws.log, ws.named, ws.at
