@@ -11,6 +11,7 @@ are of one thread, after a warm-up that compiles the kernels, with the load aver
 
 Usage: python benchmarks/bench_exact_endgame.py [--game mu] [--players 4] [--deals 200]
        [--tricks 0,2,3,4,5] [--worlds 128] [--seed 2061]
+(Mückenstich, which has no exact endgames: --tricks 0, `search` against `search-uniform`.)
 """
 
 import argparse
@@ -20,7 +21,7 @@ import time
 
 import numpy as np
 
-GAMES = {name: f"musim.games.{name}.simulate" for name in ("mu", "wimmueln", "panther")}
+GAMES = {name: f"musim.games.{name}.simulate" for name in ("mu", "wimmueln", "panther", "mueckenstich")}
 
 
 def seat_scores(simulate, n, seed, deals, play, **options):
@@ -56,7 +57,7 @@ def main():
     print("player      gain over heuristic  over search-uniform  over K=0        deals/s  load")
     uniform = zero = None
     for k in [-1, *map(int, args.tricks.split(","))]:
-        play, options = ("search-uniform", {}) if k < 0 else ("search", {"exact_tricks": k})
+        play, options = ("search-uniform", {}) if k < 0 else ("search", {"exact_tricks": k} if k else {})
         options["worlds"] = args.worlds
         warm = ",".join([play] + ["heuristic"] * (n - 1))
         simulate(n, seed, warm, deals, 2, **options)  # compiles, or loads the kernels from the cache

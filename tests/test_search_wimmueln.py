@@ -109,8 +109,7 @@ def test_every_world_agrees_with_what_the_seat_has_seen(players):
         seat = (leader + len(trick)) % players
         wsearch.begin(ctx, players, dealer, revealed[0], revealed[1], trump)
         for i, c in enumerate(play[:stop]):  # the deal kernel's notes, card by card
-            if i % players:
-                wsearch.note(ctx, movers[i], c, play[i - i % players])
+            wsearch.note(ctx, movers[i], i // players, i % players, c, play[i - i % players])
         assert [{k for k in range(len(MU.colours)) if int(v) >> k & 1} for v in ctx.void[:players]] == voids
         truth = np.array(held + [0] * (6 - players), np.uint64)
         args = (np.array(trick + [0] * (6 - len(trick)), np.int64), estimates, np.array(won), np.array(points))
@@ -132,9 +131,11 @@ def test_every_world_agrees_with_what_the_seat_has_seen(players):
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_search_seats_play_legal_cards_and_their_records_replay_to_the_rows(players):
     rows = simulate_deals(players, 5, "search", 0, 3, worlds=2)
+    first = simulate_deals(players, 5, "search-uniform", 0, 3, worlds=2)
     heuristic = simulate_deals(players, 5, "heuristic", 0, 3)
-    for name in ("dealer", "hands", "revealed", "estimates"):  # the deal, the lead and estimates: the heuristic's
+    for name in ("dealer", "hands", "revealed"):  # the deal and the lead: the heuristic's
         assert (rows[name] == heuristic[name]).all(), name
+    assert (first["estimates"] == heuristic["estimates"]).all()  # search's are searched (setup_search.py)
     for deal in range(3):
         result = replay(record(players, 5, "search", deal, 2))  # InputError on an illegal card
         assert result["scores"] == rows["scores"][deal].tolist()

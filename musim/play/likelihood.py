@@ -20,6 +20,15 @@ def rule_choice(chosen, ruled, options, eps):
     return 1.0 - eps if chosen == ruled else eps / (options - 1)
 
 
+@flat_kernel(inline="always")
+def soft_rule(matched, r):
+    """The weight of a rule-based choice in a world: 1 if it is the rule's there, r (0 < r <= 1)
+    if not.  A tempered rejection, not normalised over the options: normalised (rule_choice, or
+    the rule's choice against r for each other option), a world where the chooser had more
+    options weighs less even where it followed the rule, which the fits found worse."""
+    return 1.0 if matched else r
+
+
 @flat_kernel
 def softmax_choice(q, count, chosen, tau):
     """P(chosen) under a softmax of the action values q[0:count] at temperature tau (> 0)."""

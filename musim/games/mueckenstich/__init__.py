@@ -3,7 +3,17 @@
 from musim.core.deck import MUECKENSTICH
 from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
-from musim.play import node_limit, search_budget
+from musim.play import node_limit, search_budget, world_weights
+
+WEIGHT_NAMES = ("departure",)  # search.PARAM_NAMES, kept free of numba here
+
+
+def check(spec):
+    """The checks of a seat game with dd and search play, and the world weights of a `search`
+    seat named in the key (musim/play/world_weights.py)."""
+    node_limit.check_seat_game(spec)
+    world_weights.check(spec, "mueckenstich", WEIGHT_NAMES)
+
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -19,11 +29,13 @@ GAME = Game(
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic discards and scoring colours, every "
         "card (and trump named) double-dummy for the mover's own seat (a solve per card; docs/players.md); "
-        "search: heuristic discards and scoring colours, every card (and trump named) the best for its own "
-        "score over --search-worlds deals of the cards it cannot see, played out by the heuristic (docs/players.md)."
+        "search: heuristic scoring colours, its discards and every card (and trump named) the best for its own "
+        "score over --search-worlds deals of the cards it cannot see, weighted by how likely they make the others' "
+        "cards (--search-weights), played out by the heuristic (docs/players.md); search-uniform: the first search "
+        "player, uniform worlds."
     ),
-    options=(search_budget.WORLDS, node_limit.PER_CARD),
-    check=node_limit.check_seat_game,
+    options=(search_budget.WORLDS, world_weights.OPTION, node_limit.PER_CARD),
+    check=check,
     job=lazy("musim.games.mueckenstich.run", "job"),
     make_summary=lazy("musim.games.mueckenstich.summary", "for_run"),
     record=lazy("musim.games.mueckenstich.run", "record"),

@@ -77,7 +77,7 @@ def play_on(n, seat_policy, state, tb, dd, card, named):
     while pos < total:
         k = pos % n
         if card < 0:
-            if seat_policy[seat] == policies.SEARCH:
+            if policies.searching(seat_policy[seat]):
                 break
             if dd is not None and seat_policy[seat] == policies.DD:
                 card, named = dd_move(dd, n, seat, held, trick, k, leader, trump)

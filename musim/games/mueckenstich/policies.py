@@ -27,8 +27,10 @@ heuristic  a player who wants tricks of number cards (1 point each, usually) and
     won fewest (ties: where the others won most).
 dd         discards and names colours as the heuristic; plays each card, and the trump a
            mosquito names, double-dummy (ddplay.py).
-search     discards and names colours as the heuristic; chooses each card, and the trump a
-           mosquito names, by flat Monte Carlo over the hands it cannot see (search.py).
+search     names colours as the heuristic; chooses its discards (setup_search.py) and each
+           card, and the trump a mosquito names, by flat Monte Carlo over the hands it cannot
+           see, weighted by how likely they make the cards played (search.py, weights.py);
+           search-uniform: the heuristic's discards, uniform worlds.
 """
 
 import numpy as np
@@ -52,10 +54,15 @@ from musim.play.tricks import highest_ranked, lowest_ranked
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the discards and scoring colours as the heuristic's
-SEARCH = 3  # cards by search (search.py), the rest as the heuristic's
-# search-uniform: the first search player, whose cards `search` plays alike here (no exact endgames
-# yet); its key differs (musim.engine.seats.play_key)
-NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH, "search-uniform": SEARCH}
+SEARCH = 3  # discards and cards by search, over weighted worlds (setup_search.py, search.py, weights.py)
+SEARCH_UNIFORM = 4  # the first search player: cards by search over uniform worlds, discards as the heuristic's
+NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH, "search-uniform": SEARCH_UNIFORM}
+
+
+@flat_kernel(inline="always")
+def searching(code):
+    """Does a seat of this code play its cards by search (either search player)?"""
+    return code == SEARCH or code == SEARCH_UNIFORM
 
 
 @flat_kernel(inline="always")

@@ -25,8 +25,8 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import drop_lowest, lowest, popcount
 from musim.core.deck import MUECKENSTICH as DECK
-from musim.games.mueckenstich import policies
-from musim.games.mueckenstich.cardplay import AT, LEADER, POS, TRUMP, make_table, play_on, score_deal
+from musim.games.mueckenstich import WEIGHT_NAMES, policies
+from musim.games.mueckenstich.cardplay import AT, LEADER, POS, TRUMP, make_table, play_on, score_deal, start
 from musim.games.mueckenstich.rules import (
     CARD_COLOUR,
     CARD_RANK,
@@ -38,18 +38,28 @@ from musim.games.mueckenstich.rules import (
     is_mosquito,
     legal,
 )
-from musim.play import search, worlds
+from musim.play import search, world_weights, worlds
 from musim.play.search_budget import DEFAULT_WORLDS
 
 Context = namedtuple(
-    "Context", "root play sampler drawn capacity allowed policy rng totals mosquitoes naming scores meta"
+    "Context",
+    "root play sampler drawn capacity allowed policy rng totals mosquitoes naming scores meta "
+    "code hist named mover params replay stop cand cand_totals one_group",
 )
 # root: the position searched (cardplay.Table), its other hands replaced by each world's; play: a
 # playout's copy; drawn: a world's holders (the other seats from the searcher's left, then the
 # dead piles); policy: HEURISTIC for every seat; mosquitoes, naming, scores: a playout's scoring
-SEAT, PLAYERS, WORLDS = range(3)  # meta
+# The world weights' (weights.py): code, the table's policy per seat; hist, named: the cards played
+# and the trumps they named, mover: the seat that played each; params: weighted (1) or not, then
+# the fitted parameters (PARAM_NAMES); replay: the table the weights replay the deal on, stop:
+# every seat's code a search one (so that cardplay.play_on plays one card at a time).  The
+# discards' search (setup_search.py): cand, cand_totals its candidates and their totals;
+# one_group: every card in group 0 (its worlds, dealt into root.held)
+SEAT, PLAYERS, WORLDS, FIRST = range(4)  # meta; FIRST: the deal's first leader
+PARAM_NAMES = WEIGHT_NAMES
 EVERY_COLOUR = (1 << COLOURS) - 1
 FULL = np.uint64(DECK.full)
+MAX_CANDIDATES = 64  # the discards' search: 1 + 2 x 18 at most
 
 
 def _move_codes():
@@ -78,10 +88,16 @@ def _move_codes():
 MOVES, CARDS, NAMES = _move_codes()
 
 
-def make_context(worlds_per_decision=DEFAULT_WORLDS):
-    """A search seat's scratch, allocated once per workspace."""
+def make_context(worlds_per_decision=DEFAULT_WORLDS, seat_policy=()):
+    """A search seat's scratch, allocated once per workspace; `seat_policy`: the table's codes (a
+    `search` seat weights its worlds by the shipped parameters)."""
     z = np.zeros
-    meta = z(3, np.int64)
+    meta = z(4, np.int64)
+    code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
+    code[: len(seat_policy)] = seat_policy
+    params = z(1 + len(PARAM_NAMES))
+    if policies.SEARCH in list(seat_policy):
+        params[1:] = world_weights.shipped("mueckenstich", PARAM_NAMES)[0]
     meta[WORLDS] = worlds_per_decision
     return Context(
         root=make_table(),
@@ -97,6 +113,16 @@ def make_context(worlds_per_decision=DEFAULT_WORLDS):
         naming=z(4, np.int64),
         scores=z(MAX_PLAYERS, np.int64),
         meta=meta,
+        code=code,
+        hist=z(64, np.int64),
+        named=z(64, np.int64),
+        mover=z(64, np.int64),
+        params=params,
+        replay=make_table(),
+        stop=np.full(MAX_PLAYERS, policies.SEARCH, np.int64),
+        cand=z(MAX_CANDIDATES, np.uint64),
+        cand_totals=z(MAX_CANDIDATES),
+        one_group=z(64, np.int64),
     )
 
 
@@ -142,12 +168,27 @@ def observe(ctx, n, seat, tb, discards):
     for i in range(AT):
         root.at[i] = tb.at[i]
     ctx.meta[SEAT], ctx.meta[PLAYERS] = seat, n
+    history(ctx, n, tb)
     return h + 1
 
 
 @flat_kernel
-def decide(ctx, n, state, tb, discards):
-    """(card, trump after it) of the search seat to move at position `tb`."""
+def history(ctx, n, tb):
+    """Copy the cards played at `tb` and the trumps named, and find who played each by replaying
+    them on ctx.replay (the hands there need not be true: a card played is only taken out)."""
+    rt = ctx.replay
+    start(n, rt, ctx.meta[FIRST])
+    for i in range(tb.at[POS]):
+        ctx.hist[i], ctx.named[i] = tb.log[i], tb.named[i]
+        ctx.mover[i] = (rt.at[LEADER] + i % n) % n
+        play_on(n, ctx.stop, ctx.rng, rt, None, tb.log[i], tb.named[i])
+
+
+@flat_kernel
+def decide(ctx, n, state, tb, discards, weighted):
+    """(card, trump after it) of the search seat to move at position `tb`; `weighted`: it plays
+    `search`, whose worlds are weighted (weights.py), not `search-uniform`."""
+    ctx.params[0] = 1.0 if weighted else 0.0
     at, held = tb.at, tb.held
     k = at[POS] % n
     seat = (at[LEADER] + k) % n
@@ -186,4 +227,7 @@ def playout(ctx, move):
     return ctx.scores[seat]
 
 
-search.register(Context, world, playout)
+@flat_kernel
+def begin(ctx, leader):
+    """A new deal, `leader` to lead its first trick."""
+    ctx.meta[FIRST] = leader

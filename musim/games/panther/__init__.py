@@ -3,7 +3,17 @@
 from musim.core.deck import MU
 from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
-from musim.play import node_limit, search_budget
+from musim.play import node_limit, search_budget, world_weights
+
+WEIGHT_NAMES = ("pass_departure", "departure")  # search.PARAM_NAMES, kept free of numba here
+
+
+def check(spec):
+    """The checks of a seat game with dd and search play, and the world weights of a `search`
+    seat named in the key (musim/play/world_weights.py)."""
+    node_limit.check_seat_game(spec)
+    world_weights.check(spec, "panther", WEIGHT_NAMES)
+
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 2  # 2: the black_sevens column
@@ -19,12 +29,13 @@ GAME = Game(
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic passes, every card double-dummy "
         "for the mover's own seat (a solve per card: slow with few players; docs/players.md); search: "
-        "heuristic passes, every card by the best own deal score over --search-worlds deals of the hidden "
-        "cards, each played out by the heuristic, the last --search-exact-tricks tricks solved (docs/players.md); "
-        "search-uniform: the first search player, with no exact endgames."
+        "its pass and every card by the best own deal score over --search-worlds deals of the hidden "
+        "cards, weighted by how likely they make the others' cards and pass (--search-weights), each played "
+        "out by the heuristic, the last --search-exact-tricks tricks solved (docs/players.md); "
+        "search-uniform: the first search player, uniform worlds, no exact endgames."
     ),
-    options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, node_limit.PER_CARD),
-    check=node_limit.check_seat_game,
+    options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, world_weights.OPTION, node_limit.PER_CARD),
+    check=check,
     job=lazy("musim.games.panther.run", "job"),
     make_summary=lazy("musim.games.panther.summary", "for_run"),
     record=lazy("musim.games.panther.run", "record"),

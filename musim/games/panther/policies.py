@@ -16,8 +16,10 @@ heuristic  a careful player using only its own hand and the current trick:
   * cannot follow: discard a black 7, then the highest red card, then the highest
     card, except with two cards left the lower one.
 dd         passes as the heuristic; plays each card double-dummy (ddplay.py).
-search     passes as the heuristic; plays each card by flat Monte Carlo over worlds of the
-           hidden cards, each played out by the heuristic (search.py, musim/play/search.py).
+search     chooses its pass (setup_search.py) and plays each card by flat Monte Carlo over
+           worlds of the hidden cards, weighted by how likely they make the others' play and
+           the pass received (weights.py), each candidate played out by the heuristic
+           (search.py, musim/play/search.py); search-uniform: the heuristic's pass, uniform worlds.
 """
 
 import numpy as np
@@ -31,8 +33,8 @@ from musim.play.tricks import highest_ranked, lowest_ranked
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the pass as the heuristic's
-SEARCH = 3  # cards by search (search.py), the pass as the heuristic's
-SEARCH_UNIFORM = 4  # cards by the first search player: as SEARCH without exact endgames (search.py)
+SEARCH = 3  # the pass and the cards by search (setup_search.py, search.py)
+SEARCH_UNIFORM = 4  # the first search player: cards by search over uniform worlds, the pass as the heuristic's
 NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH, "search-uniform": SEARCH_UNIFORM}
 
 

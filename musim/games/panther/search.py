@@ -20,10 +20,11 @@ import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import drop_lowest, lowest, popcount
-from musim.games.panther import policies
+from musim.games.panther import WEIGHT_NAMES, policies
 from musim.games.panther.rules import CARD_COLOUR, COLOUR_MASK, MAX_PLAYERS
 from musim.games.panther.solve import solver_game
 from musim.games.seat_solve import TT_BUCKET, load_position, make_seat_dd
+from musim.play import world_weights
 from musim.play import worlds as sampler
 from musim.play.search import search_card
 from musim.solver.choice import make_limited
@@ -34,25 +35,38 @@ from musim.solver.tt import make_table, new_generation
 Context = namedtuple(
     "Context",
     "sp capacity allowed drawn known base held trick0 trick voids log scores tricks sevens policy rng totals meta "
-    "dd out_lo out_hi",
+    "dd out_lo out_hi code hist leads params rheld rtrick got cand cand_totals one_group",
 )
 # sp: the sampler; capacity, allowed, drawn: per holder (the other seats from the searcher's left);
 # known: per seat, cards the searcher knows it holds (what it passed); base: the drawn world's hands;
 # held, trick, voids, log, scores, tricks, sevens: a playout's table (trick0: the trick at the
 # decision); policy: HEURISTIC for every seat; rng: the playouts' (unused) stream; totals: search_card's
-# dd: the exact endgames' solver scratch (None without them), out_lo, out_hi its values by card
+# dd: the exact endgames' solver scratch (None without them), out_lo, out_hi its values by card.
+# The world weights' (weights.py): code, the table's policy per seat; hist[pos], leads[t]: the cards
+# played and each trick's leader; params: weighted (1) or not, then the fitted parameters
+# (PARAM_NAMES); rheld, rtrick: the replay's scratch; got[0]: what the searcher's right neighbour
+# passed it.  The pass's search (setup_search.py): cand, cand_totals its candidates and their
+# totals; one_group: every card in group 0 (its worlds; base and known: the world's hands and passes).
 N, SEAT, LEADER, K, WINNER, POS, SCORE, WORLDS, EXACT_TRICKS, SOLVE = range(10)
 # meta: the decision's position (POS: the cards played before it), the seat's score so far, the
 # budget, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
 COLOURS = COLOUR_MASK.shape[0]
+PARAM_NAMES = WEIGHT_NAMES  # the world weights' (weights.py), in params[1:]
+MAX_CANDIDATES = 64  # the pass's search: 1 + 3 x 12 at most
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
-def make_context(worlds, players=4, exact_tricks=0):
+def make_context(worlds, players=4, exact_tricks=0, seat_policy=()):
     """A search seat's scratch for one workspace, drawing `worlds` worlds a decision; with
     `exact_tricks`, a `search` seat's exact endgames at `players` seats (0: none, compiled
-    without the solver)."""
+    without the solver); `seat_policy`: the table's codes (a `search` seat weights its worlds by
+    the shipped parameters)."""
     z = np.zeros
+    code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
+    code[: len(seat_policy)] = seat_policy
+    params = z(1 + len(PARAM_NAMES))
+    if policies.SEARCH in list(seat_policy):
+        params[1:] = world_weights.shipped("panther", PARAM_NAMES)[0]
     meta = z(SOLVE + 1, np.int64)
     meta[WORLDS], meta[EXACT_TRICKS] = worlds, exact_tricks
     dd = None
@@ -79,6 +93,16 @@ def make_context(worlds, players=4, exact_tricks=0):
         dd,
         z(64, np.int64),
         z(64, np.int64),
+        code,
+        z(64, np.int64),
+        z(64, np.int64),
+        params,
+        z(MAX_PLAYERS, np.uint64),
+        z(MAX_PLAYERS, np.int64),
+        z(1, np.uint64),
+        z(MAX_CANDIDATES, np.uint64),
+        z(MAX_CANDIDATES),
+        z(64, np.int64),
     )
 
 
@@ -94,6 +118,7 @@ def observe(ctx, n, seat, held, trick, k, leader, winner_pos, pos, scores, passe
             hidden |= held[t]
     left = seat + 1 if seat + 1 < n else 0
     given = passed[seat] & hidden  # passed, not yet played: still in the left neighbour's hand
+    ctx.got[0] = passed[seat - 1 if seat > 0 else n - 1]
     for h in range(n - 1):
         t = (seat + 1 + h) % n
         ctx.known[t] = given if t == left else np.uint64(0)
@@ -114,6 +139,14 @@ def observe(ctx, n, seat, held, trick, k, leader, winner_pos, pos, scores, passe
         raise AssertionError("no world is consistent with a search seat's information")
 
 
+@flat_kernel(inline="always")
+def note(ctx, n, pos, seat, card):
+    """`seat` played `card`, the pos-th card of the deal: kept for the weights."""
+    ctx.hist[pos] = card
+    if pos % n == 0:
+        ctx.leads[pos // n] = seat
+
+
 @flat_kernel
 def world(ctx, state):
     """Draw one world: the other seats' hands into ctx.base, each with the cards known in it."""
@@ -131,6 +164,7 @@ def choose(ctx, n, seat, legal, held, trick, k, leader, winner_pos, pos, scores,
     if legal & (legal - np.uint64(1)):  # a forced card needs no worlds
         observe(ctx, n, seat, held, trick, k, leader, winner_pos, pos, scores, passed, voids)
     ctx.meta[SOLVE] = 1 if exact and popcount(held[seat]) <= ctx.meta[EXACT_TRICKS] else 0
+    ctx.params[0] = 1.0 if exact else 0.0
     return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
 
 

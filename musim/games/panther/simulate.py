@@ -15,7 +15,7 @@ from numba.extending import overload
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, popcount
 from musim.core.deal import deal_cards
-from musim.games.panther import policies, search
+from musim.games.panther import policies, search, setup_search, weights
 from musim.games.panther.ddplay import dd_card
 from musim.games.panther.rules import (
     BLACK_SEVENS,
@@ -66,7 +66,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAUL
     codes = list(seat_policy)
     context = None
     if policies.SEARCH in codes or policies.SEARCH_UNIFORM in codes:
-        context = search.make_context(worlds, players, exact_tricks if policies.SEARCH in codes else 0)
+        context = search.make_context(worlds, players, exact_tricks if policies.SEARCH in codes else 0, codes)
     dd = None
     if policies.DD in list(seat_policy):
         dd = worker_dd(solver_game, players, tt_mb, node_limit)
@@ -143,6 +143,8 @@ def play_on(n, leader, k, winner_pos, seat_policy, state, table, out, pos, dd, c
             card = pick(seat_policy, n, seat, ok, held, trick, k, leader, winner_pos, pos, out, voids, state, dd, ctx)
             k, winner_pos = put(n, seat, card, held, trick, voids, k, winner_pos)
             log[pos] = card
+            if ctx is not None:
+                search.note(ctx, n, pos, seat, card)
             pos += 1
         leader = (leader + winner_pos) % n
         won = np.uint64(0)
@@ -159,16 +161,16 @@ def play_on(n, leader, k, winner_pos, seat_policy, state, table, out, pos, dd, c
 
 
 @flat_kernel
-def play_tricks(n, leader, seat_policy, state, out, ws, dd):
+def play_tricks(n, leader, seat_policy, state, out, ws, dd, ctx):
     """Play out the hands in ws.held from `leader`; fills out's scores, tricks and sevens, returns
-    the last trick's winner.  dd: ws.dd, passed on its own so that numba compiles the solver away
-    when it is None."""
+    the last trick's winner.  dd, ctx: ws.dd and ws.search, passed on their own so that numba
+    compiles the solver and the search away when they are None."""
     for s in range(n):
         out.scores[s] = 0
         out.tricks[s] = 0
         out.sevens[s] = 0
         ws.voids[s] = 0
-    return play_on(n, leader, 0, 0, seat_policy, state, ws, out, 0, dd, ws.search)
+    return play_on(n, leader, 0, 0, seat_policy, state, ws, out, 0, dd, ctx)
 
 
 @flat_kernel
@@ -179,9 +181,49 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
     k = pass_count(n)
     for s in range(n):
         passed[s] = policies.choose_pass(seat_policy[s], hands[s], k, state)
+    choose_passes(n, dealer, seat_policy, state, hands, passed, ws.search)
     after_pass(n, hands, passed, ws.held)
-    out.last_trick[0] = play_tricks(n, (dealer + 1) % n, seat_policy, state, out, ws, ws.dd)
+    out.last_trick[0] = play_tricks(n, (dealer + 1) % n, seat_policy, state, out, ws, ws.dd, ws.search)
     out.dd_limited[0] = cards_limited(ws.dd)
+
+
+@flat_kernel
+def choose_passes(n, dealer, seat_policy, state, hands, passed, ctx):
+    """Each `search` seat's pass chosen by search (setup_search.py), in seat order; ctx: ws.search,
+    passed on its own so that numba compiles the search away when it is None."""
+    if ctx is None:
+        return
+    for s in range(n):
+        if seat_policy[s] == policies.SEARCH:
+            passed[s] = search_pass(ctx, n, s, (dealer + 1) % n, hands[s], passed[s], state)
+
+
+@flat_kernel
+def search_pass(ctx, n, seat, leader, hand, heuristic, state):
+    """The cards a `search` seat passes from `hand`: the heuristic's unless another candidate
+    scores more over ctx's worlds (setup_search.py)."""
+    count = setup_search.prepare(ctx, n, seat, hand, heuristic)
+    if count == 1:
+        return heuristic
+    k = pass_count(n)
+    for _ in range(ctx.meta[search.WORLDS]):
+        setup_search.deal_world(ctx, n, seat, hand, k, state)
+        for i in range(count):
+            ctx.known[seat] = ctx.cand[i]
+            ctx.cand_totals[i] += setup_playout(ctx, n, seat, leader)
+    return setup_search.best(ctx, count)
+
+
+@flat_kernel
+def setup_playout(ctx, n, seat, leader):
+    """The seat's deal score when the world's hands (ctx.base) pass ctx.known and every seat plays
+    the heuristic from the first lead."""
+    after_pass(n, ctx.base, ctx.known, ctx.held)
+    for s in range(n):
+        ctx.scores[s], ctx.tricks[s], ctx.sevens[s] = 0, 0, 0
+        ctx.voids[s] = 0
+    play_on(n, leader, 0, 0, ctx.policy, ctx.rng, ctx, ctx, 0, None, None)
+    return ctx.scores[seat]
 
 
 @flat_kernel
@@ -205,7 +247,7 @@ def playout(ctx, card):
     return meta[search.SCORE] + ctx.scores[seat]
 
 
-flat_search.register(search.Context, search.world, playout, search.solves, search.exact_values)
+flat_search.register(search.Context, search.world, playout, search.solves, search.exact_values, weights.weight)
 drivers.register(Workspace, play=play_deal, over=match_over)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)

@@ -3,7 +3,17 @@
 from musim.core.deck import MU
 from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
-from musim.play import node_limit, search_budget
+from musim.play import node_limit, search_budget, world_weights
+
+WEIGHT_NAMES = ("estimate_decay", "departure")  # search.PARAM_NAMES, kept free of numba here
+
+
+def check(spec):
+    """The checks of a seat game with dd and search play, and the world weights of a `search`
+    seat named in the key (musim/play/world_weights.py)."""
+    node_limit.check_seat_game(spec)
+    world_weights.check(spec, "wimmueln", WEIGHT_NAMES)
+
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -19,12 +29,14 @@ GAME = Game(
     play_help=(
         "random/heuristic: every decision by that policy; dd: heuristic lead and estimates, every card "
         "double-dummy for the mover's own seat (a solve per card: slow; docs/players.md); search: "
-        "heuristic lead and estimates, every card the best for its own score over --search-worlds "
-        "deals of the cards it cannot see, each played out by the heuristic, the last --search-exact-tricks "
-        "tricks solved (docs/players.md); search-uniform: the first search player, with no exact endgames."
+        "heuristic free lead, its estimates and every card the best for its own score over --search-worlds "
+        "deals of the cards it cannot see, weighted by how likely they make the others' estimates and "
+        "cards (--search-weights), each played out by the heuristic, the last --search-exact-tricks "
+        "tricks solved (docs/players.md); search-uniform: the first search player, uniform worlds, no "
+        "exact endgames."
     ),
-    options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, node_limit.PER_CARD),
-    check=node_limit.check_seat_game,
+    options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, world_weights.OPTION, node_limit.PER_CARD),
+    check=check,
     job=lazy("musim.games.wimmueln.run", "job"),
     make_summary=lazy("musim.games.wimmueln.summary", "for_run"),
     record=lazy("musim.games.wimmueln.run", "record"),

@@ -18,8 +18,10 @@ heuristic  a player aiming at its estimate, using only its own hand and the curr
     highest card; follow with the lowest card that beats the trick so far, or throw its
     lowest card.  To lose: lead its lowest side card (a trump only if nothing else);
     follow with the highest card that does not beat the trick so far, or the lowest winner.
-search     the heuristic's lead and estimates; each card by flat Monte Carlo over the deals of
-           the cards it cannot see, each legal card played out by the heuristic (search.py).
+search     the heuristic's free lead; the estimates (setup_search.py) and each card by flat
+           Monte Carlo over the deals of the cards it cannot see, weighted by how likely they
+           make the others' estimates and play (weights.py), each candidate played out by the
+           heuristic (search.py); search-uniform: the heuristic's estimates, uniform worlds.
 """
 
 import numpy as np
@@ -34,8 +36,8 @@ from musim.play.tricks import highest_ranked, lowest_ranked
 RANDOM = 0
 HEURISTIC = 1
 DD = 2  # cards double-dummy (ddplay.py), the lead without a trump and the estimates as the heuristic's
-SEARCH = 3  # cards by search (search.py), the lead without a trump and the estimates as the heuristic's
-SEARCH_UNIFORM = 4  # cards by the first search player: as SEARCH without exact endgames (search.py)
+SEARCH = 3  # estimates and cards by search (setup_search.py, search.py), the lead without a trump as the heuristic's
+SEARCH_UNIFORM = 4  # the first search player: cards by search over uniform worlds, the rest as the heuristic's
 NAMES = {"random": RANDOM, "heuristic": HEURISTIC, "dd": DD, "search": SEARCH, "search-uniform": SEARCH_UNIFORM}
 
 
@@ -98,14 +100,10 @@ def second_copy(hand, card, trump):
 
 
 @flat_kernel
-def choose_estimates(policy, hand, trump, extra, tricks, state, kind_card, kind_rank, kind_strength):
-    """(face-up card, hidden card) a seat sets aside from `hand`; `extra`: the strength of
-    cards it plays besides the hand (the dealer's lead); kind_*: scratch of 20 entries."""
-    if policy == RANDOM:
-        up = random_bit(state, hand)
-        return up, random_bit(state, hand ^ bit(up))
-    # one card per kind (number, trump or not): the lowest; the rest only add to the strength
-    base, m, seen = extra, 0, 0  # base: the hand's strength
+def kinds(hand, trump, kind_card, kind_rank, kind_strength):
+    """(m, the hand's strength): one card per kind of `hand` (number, trump or not), the lowest,
+    in kind_*[:m] with its number and strength; the rest only add to the strength."""
+    base, m, seen = 0, 0, 0
     rest = hand
     while rest:
         c = lowest(rest)
@@ -116,6 +114,18 @@ def choose_estimates(policy, hand, trump, extra, tricks, state, kind_card, kind_
             seen |= 1 << key
             kind_card[m], kind_rank[m], kind_strength[m] = c, CARD_RANK[c], strength(c, trump)
             m += 1
+    return m, base
+
+
+@flat_kernel
+def choose_estimates(policy, hand, trump, extra, tricks, state, kind_card, kind_rank, kind_strength):
+    """(face-up card, hidden card) a seat sets aside from `hand`; `extra`: the strength of
+    cards it plays besides the hand (the dealer's lead); kind_*: scratch of 20 entries."""
+    if policy == RANDOM:
+        up = random_bit(state, hand)
+        return up, random_bit(state, hand ^ bit(up))
+    m, base = kinds(hand, trump, kind_card, kind_rank, kind_strength)
+    base += extra  # the hand's strength
     # pairs paying nothing keep the first pair; the others pay where up or down is near `expect`
     best_up = kind_card[0]
     best_down = second_copy(hand, best_up, trump)

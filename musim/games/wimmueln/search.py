@@ -27,9 +27,9 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.games.seat_solve import TT_BUCKET, load_position
-from musim.games.wimmueln import ddplay, policies
+from musim.games.wimmueln import WEIGHT_NAMES, ddplay, policies
 from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, COLOUR_MASK, MAX_PLAYERS, tricks_per_deal
-from musim.play import worlds
+from musim.play import world_weights, worlds
 from musim.play.search import search_card
 from musim.solver.choice import make_limited
 from musim.solver.search import make_state
@@ -42,7 +42,8 @@ EVERY_COLOUR = (1 << COLOURS) - 1
 Context = namedtuple(
     "Context",
     "sampler group capacity allowed drawn void held estimates trick won points "
-    "play_held play_trick play_won play_points log policy rng totals meta dd out_lo out_hi",
+    "play_held play_trick play_won play_points log policy rng totals meta dd out_lo out_hi "
+    "code hist leads params rheld rtrick rwon kind_card kind_rank kind_strength cand cand_totals known",
 )
 # void[s]: the colours seat s showed it lacks (bit per colour). held, estimates (cards, face up
 # then face down), trick, won, points: the position at the decision, held and the face-down
@@ -50,17 +51,30 @@ Context = namedtuple(
 # policy: the playouts' (the heuristic at every seat); rng: their stream (never drawn from); dd:
 # the exact endgames' solver scratch (None without them), out_lo, out_hi its values by card.
 # meta also: the exact endgames' tricks (0: none), this decision solved (1) or played out (0).
+# The world weights' (weights.py): code, the table's policy per seat; hist[t*n+k], leads[t]: the
+# cards played and each trick's leader; params: weighted (1) or not, then the fitted parameters
+# (PARAM_NAMES); rheld, rtrick, rwon, kind_*: the replay's scratch.  The estimates' search
+# (setup_search.py): cand[i] its candidates (up, down), cand_totals their totals, known[s] the
+# cards it knows seat s holds.
 N, SEAT, DEALER, REVEALED, TRUMP, TRICK, K, LEADER, WINNER, WORLDS = 0, 1, 2, 3, 5, 6, 7, 8, 9, 10
 EXACT_TRICKS, SOLVE = 11, 12
 META = 13
+PARAM_NAMES = WEIGHT_NAMES  # the world weights' (weights.py), in params[1:]
+MAX_CANDIDATES = 400  # the estimates' search: ordered pairs of at most 20 kinds
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
-def make_context(worlds_per_decision, players=4, exact_tricks=0):
+def make_context(worlds_per_decision, players=4, exact_tricks=0, seat_policy=()):
     """A search seat's scratch, allocated once per workspace; `worlds_per_decision`: the budget;
     `exact_tricks`: a `search` seat's exact endgames at `players` seats (0: none, compiled
-    without the solver)."""
+    without the solver); `seat_policy`: the table's codes (a `search` seat weights its worlds by
+    the shipped parameters)."""
     z = np.zeros
+    code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
+    code[: len(seat_policy)] = seat_policy
+    params = z(1 + len(PARAM_NAMES))
+    if policies.SEARCH in list(seat_policy):
+        params[1:] = world_weights.shipped("wimmueln", PARAM_NAMES)[0]
     meta = z(META, np.int64)
     meta[WORLDS], meta[EXACT_TRICKS] = worlds_per_decision, exact_tricks
     dd = None
@@ -90,6 +104,19 @@ def make_context(worlds_per_decision, players=4, exact_tricks=0):
         dd=dd,
         out_lo=z(64, np.int64),
         out_hi=z(64, np.int64),
+        code=code,
+        hist=z(64, np.int64),
+        leads=z(16, np.int64),
+        params=params,
+        rheld=z(MAX_PLAYERS, np.uint64),
+        rtrick=z(MAX_PLAYERS, np.int64),
+        rwon=z(MAX_PLAYERS, np.int64),
+        kind_card=z(20, np.int64),
+        kind_rank=z(20, np.int64),
+        kind_strength=z(20, np.int64),
+        cand=z((MAX_CANDIDATES, 2), np.int64),
+        cand_totals=z(MAX_CANDIDATES),
+        known=z(MAX_PLAYERS, np.uint64),
     )
 
 
@@ -103,9 +130,13 @@ def begin(ctx, n, dealer, a, b, trump):
 
 
 @flat_kernel(inline="always")
-def note(ctx, seat, card, led):
-    """`seat` played `card` to a trick led by `led`: not following shows a void."""
-    if CARD_COLOUR[card] != CARD_COLOUR[led]:
+def note(ctx, seat, t, k, card, led):
+    """`seat` played `card`, card k of trick t, led by `led`: kept for the weights; not
+    following shows a void."""
+    ctx.hist[t * ctx.meta[N] + k] = card
+    if k == 0:
+        ctx.leads[t] = seat
+    elif CARD_COLOUR[card] != CARD_COLOUR[led]:
         ctx.void[seat] |= 1 << CARD_COLOUR[led]
 
 
@@ -168,6 +199,7 @@ def decide(ctx, seat, t, k, leader, winner_pos, legal, held, trick, estimates, w
         return lowest(legal)
     look(ctx, seat, t, k, leader, winner_pos, held, trick, estimates, won, points)
     ctx.meta[SOLVE] = 1 if exact and tricks_per_deal(ctx.meta[N]) - t <= ctx.meta[EXACT_TRICKS] else 0
+    ctx.params[0] = 1.0 if exact else 0.0
     return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
 
 

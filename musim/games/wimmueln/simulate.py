@@ -15,7 +15,7 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit
 from musim.core.deal import deal_cards
-from musim.games.wimmueln import policies
+from musim.games.wimmueln import policies, setup_search, weights
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.ddplay import dd_card, worker_dd
 from musim.games.wimmueln.rules import (
@@ -85,7 +85,7 @@ def make_workspace(
         kind_strength=z(20, np.int64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=worker_dd(players, tt_mb, node_limit) if policies.DD in list(seat_policy) else None,
-        search=wsearch.make_context(worlds, players, exact) if searching else None,
+        search=wsearch.make_context(worlds, players, exact, codes) if searching else None,
     )
 
 
@@ -127,11 +127,10 @@ def _trick_loop(name):
                     held[seat] ^= bit(card)
                 trick[k] = card
                 taken |= bit(card)
-                if k > 0:
-                    if beats(card, trick[winner_pos], trump):
-                        winner_pos = k
-                    if search is not None:
-                        wsearch.note(search, seat, card, trick[0])
+                if k > 0 and beats(card, trick[winner_pos], trump):
+                    winner_pos = k
+                if search is not None:
+                    wsearch.note(search, seat, t, k, card, trick[0])
                 log[t * n + k] = card
                 card = -1
                 k += 1
@@ -189,6 +188,37 @@ def playout(ctx, card):
 
 
 @flat_kernel
+def search_estimates(ctx, n, seat, dealer, lead, a, b, trump, hand, up, down, state):
+    """(face-up, hidden) card a `search` seat sets aside from `hand`: the heuristic's (up, down)
+    unless another candidate scores more over ctx's worlds (setup_search.py)."""
+    count = setup_search.prepare(ctx, n, seat, dealer, lead, a, b, trump, hand, up, down)
+    if count == 1:
+        return up, down
+    extra = policies.strength(lead, trump)
+    for _ in range(ctx.meta[wsearch.WORLDS]):
+        setup_search.deal_world(ctx, n, seat, dealer, trump, extra, state)
+        for i in range(count):
+            ctx.cand_totals[i] += setup_playout(ctx, n, seat, dealer, lead, trump, hand, i)
+    return setup_search.best(ctx, count)
+
+
+@flat_kernel
+def setup_playout(ctx, n, seat, dealer, lead, trump, hand, i):
+    """The seat's deal score in the drawn world with candidate i set aside, every seat playing
+    the heuristic from the dealer's lead."""
+    u, d = ctx.cand[i, 0], ctx.cand[i, 1]
+    ctx.estimates[seat, 0], ctx.estimates[seat, 1] = u, d
+    for s in range(n):
+        ctx.play_held[s] = hand & ~bit(u) & ~bit(d) if s == seat else ctx.held[s]
+        ctx.play_won[s], ctx.play_points[s] = 0, 0
+    play_out(
+        n, 0, 0, dealer, 0, lead, trump, ctx.policy, ctx.rng, ctx.estimates, ctx.play_held, ctx.play_trick,
+        ctx.play_won, ctx.play_points, ctx.log, None, None,
+    )  # fmt: skip
+    return ctx.play_points[seat] + bonus(ctx.play_won, ctx.estimates, seat)
+
+
+@flat_kernel
 def play_tricks(n, dealer, lead, trump, a, b, seat_policy, state, estimates, won, card_points, ws, dd, search):
     """Play every trick, the dealer having led `lead` to the first (a and b: its revealed cards);
     fills won and card_points.  dd, search: as play_from's."""
@@ -220,6 +250,13 @@ def play_tricks(n, dealer, lead, trump, a, b, seat_policy, state, estimates, won
 @flat_kernel
 def play_deal(n, dealer, seat_policy, state, out, ws):
     """Deal and play one deal into `out` (a Deal of arrays)."""
+    deal_and_play(n, dealer, seat_policy, state, out, ws, ws.search)
+
+
+@flat_kernel
+def deal_and_play(n, dealer, seat_policy, state, out, ws, search):
+    """play_deal's; search: ws.search, passed on its own so that numba compiles the search away
+    when it is None."""
     hands, revealed, estimates, won, card_points = out.hands, out.revealed, out.estimates, out.tricks, out.card_points
     deal_cards(n, DECKS[n], ws.cards, state, hands)
     h = hand_size(n)
@@ -243,9 +280,11 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
             ws.kind_rank,
             ws.kind_strength,
         )
+        if search is not None and seat_policy[s] == policies.SEARCH:
+            up, down = search_estimates(search, n, s, dealer, lead, a, b, trump, ws.held[s], up, down, state)
         estimates[s, 0], estimates[s, 1] = up, down
         ws.held[s] ^= bit(up) | bit(down)
-    play_tricks(n, dealer, lead, trump, a, b, seat_policy, state, estimates, won, card_points, ws, ws.dd, ws.search)
+    play_tricks(n, dealer, lead, trump, a, b, seat_policy, state, estimates, won, card_points, ws, ws.dd, search)
     for s in range(n):
         out.bonus[s] = bonus(won, estimates, s)
         out.scores[s] = card_points[s] + out.bonus[s]
@@ -254,7 +293,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 
 
 drivers.register(Workspace, play=play_deal, over=match_over)
-search.register(wsearch.Context, wsearch.world, playout, wsearch.solves, wsearch.exact_values)
+search.register(wsearch.Context, wsearch.world, playout, wsearch.solves, wsearch.exact_values, weights.weight)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §3: to 200

@@ -1,0 +1,142 @@
+"""Mückenstich's weighted worlds (musim/games/mueckenstich/weights.py, docs/players.md "Search"):
+each world's weight equals a pure-Python reading of the deal so far (every other seat's move by
+soft_rule against the heuristic's); unweighted, every world weighs 1 and the worlds drawn are the
+uniform sampler's; weighted worlds predict who holds the hidden cards better than uniform ones on
+held-out deals; `search` is no longer `search-uniform`; the parameters are named in the key of
+`search` runs only."""
+
+import numpy as np
+import pytest
+
+from musim.core.rng import stream_state
+from musim.engine.run import run_key
+from musim.engine.seats import seat_policies
+from musim.engine.spec import RunSpec, checked
+from musim.games.mueckenstich import WEIGHT_NAMES, beliefs, cardplay, policies, rules, setup_search, weights
+from musim.games.mueckenstich import search as msearch
+from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
+from musim.play import world_weights
+from musim.play.beliefs import shares
+
+
+def cards(mask):
+    return [c for c in range(64) if int(mask) >> c & 1]
+
+
+def same(a, b):
+    kind = (rules.CARD_COLOUR[a], rules.CARD_RANK[a], bool(rules.is_mosquito(a)))
+    return kind == (rules.CARD_COLOUR[b], rules.CARD_RANK[b], bool(rules.is_mosquito(b)))
+
+
+def reference(n, seat, first, moves, world, departure):
+    """The weight of a world (hands `world`) at `seat`'s decision after `moves` (seat, card,
+    trump named), every other seat a heuristic one."""
+    tb = cardplay.make_table()
+    cardplay.start(n, tb, first)
+    for s in range(n):
+        tb.held[s] = int(world[s]) | sum(1 << c for m, c, _ in moves if m == s)
+    stop = np.full(rules.MAX_PLAYERS, policies.SEARCH, np.int64)
+    p = 1.0
+    for pos, (s, c, named) in enumerate(moves):
+        k = pos % n
+        if s != seat:
+            ok = np.uint64(rules.legal(tb.held[s], tb.trick[0] if k > 0 else -1))
+            at = tb.at
+            paid = rules.paid_colours(tb.won[s])
+            rc, rt = policies.heuristic_move(ok, tb.held[s], tb.trick, k, n, at[2], at[3], paid)
+            p *= 1.0 if same(c, rc) and (not rules.is_mosquito(c) or rt == named) else departure
+        cardplay.play_on(n, stop, np.zeros(1, np.uint64), tb, None, c, named)
+    return p
+
+
+def table(players):
+    codes = seat_policies(players, "heuristic", policies.NAMES)
+    return make_workspace(players, codes), msearch.make_context(1, codes)
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_each_worlds_weight_is_the_likelihood_of_what_the_others_did(players):
+    rng = np.random.default_rng(players)
+    ws, ctx = table(players)
+    state = np.array([stream_state(3, players)], np.uint64)
+    checked_worlds = 0
+    for deal in range(5):
+        moves = []
+        for _, seat, tb in beliefs.decisions(players, 23, deal, ws, ctx):
+            pos = tb.at[cardplay.POS]
+            if pos % 2 == 1:
+                departure = rng.uniform(0.05, 1.0)
+                ctx.params[:] = (1.0, departure)
+                msearch.world(ctx, state)
+                expected = reference(
+                    players, seat, int(ctx.meta[msearch.FIRST]), moves, ctx.root.held.copy(), departure
+                )
+                assert weights.weight(ctx) == pytest.approx(expected, rel=1e-9)
+                checked_worlds += 1
+            moves.append((seat, int(ws.log[pos]), int(ws.named[pos])))
+    assert checked_worlds >= 100
+
+
+def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_samplers():
+    ws, ctx = table(4)
+    for _, _, tb in beliefs.decisions(4, 5, 0, ws, ctx):
+        if tb.at[cardplay.POS] == 21:
+            break
+    grid = np.array([[0.5], [0.5], [0.1]])
+    out, totals = np.zeros((3, rules.MAX_PLAYERS, 64)), np.zeros(3)
+    weighted, plain = np.array([stream_state(9, 1)], np.uint64), np.array([stream_state(9, 1)], np.uint64)
+    shares(ctx, weighted, 200, ctx.root.held, 4, grid, out, totals)
+    counts = np.zeros((rules.MAX_PLAYERS, 64))
+    for _ in range(200):  # the same stream, no weights: the same worlds
+        msearch.world(ctx, plain)
+        for s in range(4):
+            counts[s, cards(ctx.root.held[s])] += 1
+    assert weighted[0] == plain[0]
+    assert totals[0] == 200 and (out[0] == counts).all()
+    assert totals[1] != totals[2]  # the weights are used
+
+
+def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
+    params = list(world_weights.shipped("mueckenstich", WEIGHT_NAMES)[0])
+    found = beliefs.predictions(4, 4040, 0, 30, 64, [[0.5], params])
+    p = np.concatenate([f[1] for f in found], axis=1)
+    held = np.concatenate([f[2] for f in found])
+    uniform, weighted = ((p - held) ** 2).mean(axis=1)
+    assert weighted < uniform - 0.003
+
+
+def test_search_weights_its_worlds_and_search_uniform_does_not():
+    """search-uniform's rows are the first search player's (tests/test_search_uniform.py)."""
+    play = "search-uniform,heuristic,heuristic,heuristic"
+    first = simulate_deals(4, 3, play, 0, 12, worlds=8)
+    weighted = simulate_deals(4, 3, play.replace("search-uniform", "search"), 0, 12, worlds=8)
+    assert (first["hands"] == weighted["hands"]).all()
+    assert (first["scores"] != weighted["scores"]).any()
+
+
+def test_the_parameters_are_named_in_the_key_of_search_runs_only():
+    def key(play):
+        spec = RunSpec(game="mueckenstich", mode="deals", count=10, players=4, play=play, seed=1, options={})
+        return run_key(spec, checked(spec))["params"]["options"]
+
+    ident = world_weights.shipped("mueckenstich", WEIGHT_NAMES)[1]
+    assert key("heuristic,search,heuristic,heuristic")["search_weights"] == ident
+    assert "search_weights" not in key("search-uniform")
+
+
+def test_the_discard_search_tries_the_heuristic_discards_and_every_one_card_swap():
+    ctx = table(4)[1]
+    hand = np.uint64(sum(1 << c for c in range(15)))
+    heuristic = policies.choose_discards(policies.HEURISTIC, hand, 2, np.zeros(1, np.uint64))
+    count = setup_search.prepare(ctx, 4, hand, heuristic)
+    discards = [int(m) for m in ctx.cand[:count]]
+    assert discards[0] == int(heuristic) and count == 1 + 2 * 13 and len(set(discards)) == count
+    assert all(bin(m).count("1") == 2 and m & ~int(hand) == 0 for m in discards)
+
+
+def test_search_seats_search_their_discards_and_search_uniform_discards_as_the_heuristic():
+    heuristic = simulate_deals(4, 2, "heuristic", 0, 20)
+    first = simulate_deals(4, 2, "search-uniform", 0, 20, worlds=4)
+    second = simulate_deals(4, 2, "search", 0, 20, worlds=4)
+    assert (first["discards"] == heuristic["discards"]).all()
+    assert (second["discards"] != heuristic["discards"]).any()

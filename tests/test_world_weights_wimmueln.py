@@ -1,0 +1,192 @@
+"""Wimmüln's weighted worlds (musim/games/wimmueln/weights.py, docs/players.md "Search"): each
+world's weight equals a pure-Python reading of the deal so far (estimates by their numbers'
+distance from the rule's, the free lead and every other seat's card by soft_rule); unweighted,
+every world weighs 1 and the worlds drawn are those of the uniform sampler; weighted worlds
+predict who holds the hidden cards better than uniform ones on held-out deals; the parameters'
+file is checked and named in the key of runs with a `search` seat only."""
+
+import itertools
+import shutil
+
+import numpy as np
+import pytest
+from test_search_wimmueln import positions, view_at
+
+from musim.core.rng import stream_state
+from musim.engine.errors import SpecError
+from musim.engine.run import run_key
+from musim.engine.spec import RunSpec, checked
+from musim.games.wimmueln import WEIGHT_NAMES, beliefs, policies, rules, weights
+from musim.games.wimmueln import search as wsearch
+from musim.play import world_weights
+from musim.play.beliefs import shares
+from musim.play.tricks import highest_ranked
+
+RANK = rules.CARD_RANK
+
+
+def same(a, b):
+    return rules.CARD_COLOUR[a] == rules.CARD_COLOUR[b] and RANK[a] == RANK[b]
+
+
+def soft(matched, r):
+    return 1.0 if matched else r
+
+
+def estimate_p(hand, up, down, ru, rd, q):
+    """P(up, down): q to the distance of the pair's numbers from the rule's, over every ordered pair."""
+    cards = [c for c in range(64) if hand >> c & 1]
+    w = {(a, b): q ** (abs(RANK[a] - RANK[ru]) + abs(RANK[b] - RANK[rd])) for a, b in itertools.permutations(cards, 2)}
+    return w[(up, down)] / sum(w.values())
+
+
+def reference(row, play, stop, players, seat, world, down, q, r):
+    """The weight of a world (hands `world`, face-down estimates `down`) at `seat`'s decision
+    before card `stop`, every other seat a heuristic one."""
+    n, dealer, trump, est = players, int(row["dealer"]), int(row["trump"]), row["estimates"]
+    movers = view_at(row, play, n, stop)[-1]
+    hands = [int(world[s]) for s in range(n)]
+    for i in range(stop):
+        hands[movers[i]] |= 1 << play[i]
+    p = 1.0
+    for s in range(n):
+        if s == seat:
+            continue
+        up = int(est[s, 0])
+        hand = hands[s] | 1 << up | 1 << down[s]
+        if s == dealer and trump < 0:
+            p *= soft(same(play[0], highest_ranked(np.uint64(hand), RANK)), r)
+        extra = 0
+        if s == dealer:
+            hand &= ~(1 << play[0])
+            extra = policies.strength(play[0], trump)
+        ru, rd = policies.choose_estimates(
+            policies.HEURISTIC, np.uint64(hand), trump, extra, rules.tricks_per_deal(n), np.zeros(1, np.uint64),
+            *(np.zeros(20, np.int64) for _ in range(3)),
+        )  # fmt: skip
+        p *= estimate_p(hand, up, down[s], int(ru), int(rd), q)
+    won, leader, trick = [0] * n, dealer, []
+    for i in range(stop):
+        s, c, t = movers[i], play[i], i // n
+        if i > 0 and s != seat:
+            ok = int(rules.legal(np.uint64(hands[s]), trick[0] if trick else -1, trump))
+            wp = int(rules.trick_winner(np.array(trick + [0], np.int64), len(trick), trump)) if trick else 0
+            win = policies.wants_to_win(won[s], rules.tricks_per_deal(n) - t, RANK[est[s, 0]], RANK[down[s]])
+            tr = np.array(trick + [0] * (6 - len(trick)), np.int64)
+            ruled = policies.heuristic_card(np.uint64(ok), tr, len(trick), wp, trump, win)
+            p *= soft(same(c, ruled), r)
+        hands[s] &= ~(1 << c)
+        trick.append(c)
+        if len(trick) == n:
+            leader = (leader + int(rules.trick_winner(np.array(trick, np.int64), n, trump))) % n
+            won[leader] += 1
+            trick = []
+    return p
+
+
+def decision(ctx, row, play, players, stop):
+    """Take the deal to the decision before card `stop`: notes, then the seat's view; its seat."""
+    held, trick, won, points, leader, winner, _, movers = view_at(row, play, players, stop)
+    revealed = [int(c) for c in row["revealed"]]
+    wsearch.begin(ctx, players, int(row["dealer"]), revealed[0], revealed[1], int(row["trump"]))
+    for i, c in enumerate(play[:stop]):
+        wsearch.note(ctx, movers[i], i // players, i % players, c, play[i - i % players])
+    seat = (leader + len(trick)) % players
+    truth = np.array(held + [0] * (6 - players), np.uint64)
+    tr = np.array(trick + [0] * (6 - len(trick)), np.int64)
+    wsearch.look(
+        ctx,
+        seat,
+        stop // players,
+        len(trick),
+        leader,
+        winner,
+        truth,
+        tr,
+        row["estimates"],
+        np.array(won),
+        np.array(points),
+    )
+    return seat
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_each_worlds_weight_is_the_likelihood_of_what_the_others_did(players):
+    rng = np.random.default_rng(players)
+    ctx = wsearch.make_context(1)
+    state = np.array([stream_state(3, players)], np.uint64)
+    count = players * int(rules.tricks_per_deal(players))
+    checked_worlds = 0
+    for row, play in positions(players, 17, 25):
+        stop = int(rng.integers(1, count))
+        seat = decision(ctx, row, play, players, stop)
+        for _ in range(4):
+            q, r = rng.uniform(0.3, 1.0), rng.uniform(0.05, 1.0)
+            ctx.params[:] = (1.0, q, r)
+            wsearch.world(ctx, state)
+            down = [int(ctx.estimates[s, 1]) for s in range(players)]
+            expected = reference(row, play, stop, players, seat, ctx.held.copy(), down, q, r)
+            assert weights.weight(ctx) == pytest.approx(expected, rel=1e-9)
+            checked_worlds += 1
+    assert checked_worlds == 100
+
+
+def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_samplers():
+    ctx = wsearch.make_context(1)
+    row, play = next(positions(4, 5, 1))
+    decision(ctx, row, play, 4, 23)
+    grid = np.array([[0.5, 0.5], [0.9, 0.35], [0.6, 0.1]])
+    out, totals = np.zeros((3, rules.MAX_PLAYERS, 64)), np.zeros(3)
+    weighted, plain = np.array([stream_state(9, 1)], np.uint64), np.array([stream_state(9, 1)], np.uint64)
+    shares(ctx, weighted, 200, ctx.held, 4, grid, out, totals)
+    counts = np.zeros((rules.MAX_PLAYERS, 64))
+    for _ in range(200):  # the same stream, no weights: the same worlds
+        wsearch.world(ctx, plain)
+        for s in range(4):
+            counts[s, [c for c in range(64) if int(ctx.held[s]) >> c & 1]] += 1
+    assert weighted[0] == plain[0]
+    assert totals[0] == 200 and (out[0] == counts).all()
+    assert totals[1] != totals[2]  # the weights are used
+
+
+def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
+    params = list(world_weights.shipped("wimmueln", WEIGHT_NAMES)[0])
+    found = beliefs.predictions(4, 4040, 0, 30, 64, [[0.5, 0.5], params])
+    p = np.concatenate([f[1] for f in found], axis=1)
+    held = np.concatenate([f[2] for f in found])
+    uniform, weighted = ((p - held) ** 2).mean(axis=1)
+    assert weighted < uniform - 0.003
+
+
+def _key(play, **options):
+    spec = RunSpec(game="wimmueln", mode="deals", count=10, players=4, play=play, seed=1, options=options)
+    return run_key(spec, checked(spec))["params"]
+
+
+def test_the_parameters_are_named_in_the_key_of_search_runs_only():
+    ident = world_weights.shipped("wimmueln", WEIGHT_NAMES)[1]
+    assert _key("search,heuristic,heuristic,heuristic")["options"]["search_weights"] == ident
+    assert _key("search", search_weights="v1")["options"]["search_weights"] == ident
+    assert "search_weights" not in _key("search-uniform")["options"]
+    with pytest.raises(SpecError, match="only with --play search"):
+        _key("heuristic", search_weights="v1")
+    with pytest.raises(SpecError, match="parameters shipped are"):
+        _key("search", search_weights="v2")
+
+
+def test_a_bad_parameters_file_is_refused_in_one_line(tmp_path):
+    good = tmp_path / "good.npz"
+    shutil.copy(world_weights.path_of("wimmueln"), good)
+    assert world_weights.read(good, "wimmueln", WEIGHT_NAMES)[0].shape == (2,)
+    with pytest.raises(world_weights.WeightsError, match="parameters"):
+        world_weights.read(good, "wimmueln", ("eps",))
+    with pytest.raises(world_weights.WeightsError, match="another format or game"):
+        world_weights.read(good, "panther", WEIGHT_NAMES)
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(world_weights.WeightsError, match="not a readable"):
+        world_weights.read(bad, "wimmueln", WEIGHT_NAMES)
+    outside = tmp_path / "outside.npz"
+    world_weights.save(outside, "wimmueln", WEIGHT_NAMES, [0.9, 1.5], {"version": 1})
+    with pytest.raises(world_weights.WeightsError, match=r"outside \(0, 1\)"):
+        world_weights.read(outside, "wimmueln", WEIGHT_NAMES)
