@@ -35,7 +35,7 @@ OUT = "results/search"
 GAMES = ("mu", "wimmueln", "panther", "mueckenstich")
 DEALS = 1000  # deals a game and player count (every seat searches in turn)
 COMPARED = ((SEARCH, "heuristic"), (UNIFORM, "heuristic"), (SEARCH, UNIFORM))  # (tested, against)
-MODEL_DEALS = 2000  # deals a player count of the model-of-play table
+MODEL_DEALS = 1000  # deals a player count of the model-of-play table (every seat searches: the costly part)
 DD_TABLES = {
     3: "results/balance_dd",
     4: "results/balance_dd_4p",

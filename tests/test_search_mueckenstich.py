@@ -18,6 +18,7 @@ from musim.cli import cli
 from musim.games.mueckenstich import cardplay, policies, search
 from musim.games.mueckenstich.record import record, replay
 from musim.games.mueckenstich.simulate import simulate_deals
+from musim.play import world_weights
 
 DEALT = 60
 
@@ -160,7 +161,8 @@ def test_a_search_budget_names_its_default_run(tmp_path, monkeypatch):
     (name,) = os.listdir("runs")
     assert name.startswith("mueckenstich-3p-search-") and "5" in name and name.endswith("-seed1")
     assert invoke("run", *args, "--no-progress").exit_code == 0  # the default budget: named without it
-    assert sorted(os.listdir("runs")) == sorted([name, "mueckenstich-3p-search-seed1"])
+    tag = "search-weights" + world_weights.shipped("mueckenstich", search.PARAM_NAMES)[1].replace("@", "_")
+    assert sorted(os.listdir("runs")) == sorted([name, f"mueckenstich-3p-search-{tag}-seed1"])
 
 
 def test_search_worlds_without_a_search_seat_is_a_one_line_error(tmp_path):

@@ -18,6 +18,7 @@ from musim.cli import cli
 from musim.engine.seats import seat_policies
 from musim.games.panther import policies, rules, search
 from musim.games.panther.simulate import make_workspace, simulate_deals
+from musim.play import world_weights
 
 COLOUR = [ref.colour(c) for c in range(60)]
 NUMBER = [ref.number(c) for c in range(60)]
@@ -198,7 +199,8 @@ def test_a_search_budget_names_its_default_run(tmp_path, monkeypatch):
     assert name.startswith("panther-3p-search-") and "5" in name and name.endswith("-seed1")
     again = invoke("run", *args[:-2], "--no-progress")  # the default budget: another run, named without it
     assert again.exit_code == 0, again.output
-    assert sorted(os.listdir("runs")) == sorted([name, "panther-3p-search-seed1"])
+    tag = "search-weights" + world_weights.shipped("panther", search.PARAM_NAMES)[1].replace("@", "_")
+    assert sorted(os.listdir("runs")) == sorted([name, f"panther-3p-search-{tag}-seed1"])
     assert invoke("summary", os.path.join("runs", name)).exit_code == 0
 
 

@@ -19,6 +19,7 @@ from musim.games.wimmueln import policies, rules
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.record import record, replay
 from musim.games.wimmueln.simulate import make_workspace, simulate_deals
+from musim.play import world_weights
 from musim.play.search_budget import DEFAULT_WORLDS
 
 ONE_SEARCH = "search,heuristic,heuristic"  # 3 players
@@ -184,13 +185,14 @@ def test_every_seat_searching_runs_from_the_command_line_and_a_budget_names_the_
     res = invoke(*args, "--search-worlds", 2)
     assert res.exit_code == 0, res.output
     (name,) = os.listdir("runs")
-    assert name == "wimmueln-3p-search-search-worlds2-seed1"
+    tag = "search-weights" + world_weights.shipped("wimmueln", wsearch.PARAM_NAMES)[1].replace("@", "_")
+    assert name == f"wimmueln-3p-search-search-worlds2-{tag}-seed1"
     assert pq.read_table(os.path.join("runs", name)).num_rows == 4
     summary = invoke("summary", os.path.join("runs", name))
     assert summary.exit_code == 0 and "search play" in summary.output, summary.output
     again = invoke(*args)  # the default budget: another run, named without it
     assert again.exit_code == 0, again.output
-    assert sorted(os.listdir("runs")) == sorted([name, "wimmueln-3p-search-seed1"])
+    assert sorted(os.listdir("runs")) == sorted([name, f"wimmueln-3p-search-{tag}-seed1"])
 
 
 def test_search_exact_tricks_without_a_search_seat_is_refused_in_one_line():
