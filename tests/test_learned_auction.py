@@ -221,7 +221,7 @@ def test_corrupted_or_mismatched_model_files_are_refused_in_one_line(tmp_path, m
         with pytest.raises(model_file.ModelError, match=words):
             model_file.read(tmp_path / f"{name}.npz")
     line = one_line_refusal("run", "--deals", 10, "--auction", "learned", "--learned-model", tmp_path / "cut.npz")
-    assert "not a readable model file" in line
+    assert "not a readable learned model file" in line
     assert "applies only with --auction learned" in one_line_refusal("run", "--deals", 10, "--learned-model", model)
     assert "the model there is" in one_line_refusal(
         "run", "--deals", 10, "--auction", "learned", "--learned-model", model + "@00000000"

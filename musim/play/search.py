@@ -127,3 +127,14 @@ def search_card(ctx, legal, worlds, state, totals):
             best = c
         m = drop_lowest(m)
     return best
+
+
+@flat_kernel(inline="always")
+def best_candidate(totals, count):
+    """The first of `count` set-up candidates of highest total (the heuristic's own, listed
+    first, among equals)."""
+    best = 0
+    for i in range(1, count):
+        if totals[i] > totals[best]:
+            best = i
+    return best

@@ -10,9 +10,6 @@ same for the same arrays (fixed zip dates).
 """
 
 import hashlib
-import io
-import json
-import zipfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,6 +18,7 @@ import numpy as np
 from musim.engine.errors import SpecError
 from musim.engine.option import Option
 from musim.engine.seats import SEARCH
+from musim.io import arrays_file
 
 FORMAT = 1
 SHIPPED = "v1"  # the one version each game ships; a refit is a new version
@@ -54,25 +52,14 @@ def save(path, game, names, params, meta):
     here with format and game."""
     params = np.asarray(params, np.float64)
     meta = {**meta, "format": FORMAT, "game": game, "params_sha256": digest(params)}
-    arrays = {"params": params, "names": np.array(list(names)), "meta": np.array(json.dumps(meta, sort_keys=True))}
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, a in arrays.items():
-            buf = io.BytesIO()
-            np.lib.format.write_array(buf, a, allow_pickle=False)
-            z.writestr(zipfile.ZipInfo(name + ".npy", (1980, 1, 1, 0, 0, 0)), buf.getvalue(), zipfile.ZIP_DEFLATED)
+    arrays_file.write(path, {"params": params, "names": np.array(list(names))}, meta)
 
 
 def read(path, game, names):
     """(params, id) of a parameters file of `game` with these parameter names, every check
     passed; WeightsError naming the fault."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise WeightsError(f"world weights {path}: larger than {MAX_BYTES} bytes")
-        with np.load(path, allow_pickle=False) as z:
-            params, stored, meta = z["params"], [str(x) for x in z["names"]], json.loads(str(z["meta"]))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-        raise WeightsError(f"world weights {path}: not a readable parameters file ({type(exc).__name__})") from None
+    (params, stored), meta = arrays_file.read(path, ("params", "names"), MAX_BYTES, "world weights", WeightsError)
+    stored = [str(x) for x in stored]
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("game") != game:
         raise WeightsError(f"world weights {path}: another format or game than {game}'s")
     if stored != list(names) or params.dtype != np.float64 or params.shape != (len(names),):

@@ -17,7 +17,7 @@ from musim.compile.jit import flat_kernel
 from musim.games.mu import policies, search_player, world_weights
 from musim.games.mu.rules import fill_contract, fill_tier_masks, nameable_types
 from musim.games.mu.search_player import CHIEF, CHIEF_TRUMP, PARTNER, VICE_TRUMP, WORLDS
-from musim.play import worlds
+from musim.play import search, worlds
 
 ONE_GROUP = 1  # the set-up's worlds: every card in group 0, which every seat may hold
 
@@ -39,7 +39,7 @@ def contract(ctx, code, n, chief, vice, vice_trump, laid, trump, partner, state)
         w = search_player.weight(ctx)
         for i in range(count):
             totals[i] += w * played(ctx, n, chief, cand[0, i], vice_trump, cand[1, i], True)
-    best = best_candidate(totals, count)
+    best = search.best_candidate(totals, count)
     return cand[0, best], cand[1, best]
 
 
@@ -70,7 +70,7 @@ def vice_trump(ctx, code, n, chief, vice, laid, trump, state):
             if n >= 4:
                 partner = policies.choose_partner(policies.HEURISTIC, n, chief, vice, laid, chief_trump, state)
             totals[i] += w * played(ctx, n, chief, chief_trump, cand[0, i], partner, False)
-    return cand[0, best_candidate(totals, count)]
+    return cand[0, search.best_candidate(totals, count)]
 
 
 @flat_kernel
@@ -102,16 +102,6 @@ def know_setup(ctx, n, seat):
     if not search_player.know(ctx, n, seat, seat, 0, 0, ctx.points, ONE_GROUP, ctx.one_group):
         raise AssertionError("no world is consistent with the searching seat's information")
     world_weights.prepare(ctx, ctx.weighing, n, seat, True)
-
-
-@flat_kernel(inline="always")
-def best_candidate(totals, count):
-    """The first candidate of highest total."""
-    best = 0
-    for i in range(1, count):
-        if totals[i] > totals[best]:
-            best = i
-    return best
 
 
 @flat_kernel

@@ -10,9 +10,6 @@ the params' SHA-256>`.  Written byte for byte the same for the same arrays (fixe
 """
 
 import hashlib
-import io
-import json
-import zipfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,6 +17,7 @@ import numpy as np
 
 from musim.engine.errors import SpecError
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
+from musim.io import arrays_file
 
 FORMAT = 1
 NAMES = ("tau", "eps_auction", "eps_setup", "eps_play")
@@ -41,24 +39,12 @@ def save(path, params, meta):
     """Write a parameters file: `params` [4, 4] (SHAPE), `meta` a dict completed with the format."""
     params = np.asarray(params, np.float64)
     check(path, params, {**meta, "format": FORMAT})
-    arrays = {"params": params, "meta": np.array(json.dumps({**meta, "format": FORMAT}, sort_keys=True))}
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, a in arrays.items():
-            buf = io.BytesIO()
-            np.lib.format.write_array(buf, a, allow_pickle=False)
-            z.writestr(zipfile.ZipInfo(name + ".npy", (1980, 1, 1, 0, 0, 0)), buf.getvalue(), zipfile.ZIP_DEFLATED)
+    arrays_file.write(path, {"params": params}, {**meta, "format": FORMAT})
 
 
 def read(path):
     """(params, meta) of a parameters file, every check passed; WeightsError naming the fault."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > 1 << 16:
-            raise WeightsError(f"world weights {path}: larger than 64 kB")
-        with np.load(path, allow_pickle=False) as z:
-            params, meta = z["params"], json.loads(str(z["meta"]))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-        raise WeightsError(f"world weights {path}: not a readable parameters file ({type(exc).__name__})") from None
+    (params,), meta = arrays_file.read(path, ("params",), 1 << 16, "world weights", WeightsError)
     check(path, params, meta)
     return params, meta
 

@@ -17,7 +17,7 @@ from musim.core.bits import bit, drop_lowest, lowest
 from musim.games.mueckenstich import policies
 from musim.games.mueckenstich.rules import UNDEALT, hand_size
 from musim.games.mueckenstich.search import FULL
-from musim.play import worlds
+from musim.play import search, worlds
 
 
 @flat_kernel
@@ -57,8 +57,5 @@ def deal_world(ctx, n, seat, k, state):
 @flat_kernel
 def best(ctx, count):
     """The first candidate of highest total."""
-    top = 0
-    for i in range(1, count):
-        if ctx.cand_totals[i] > ctx.cand_totals[top]:
-            top = i
+    top = search.best_candidate(ctx.cand_totals, count)
     return ctx.cand[top]

@@ -16,6 +16,7 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest
 from musim.games.panther import policies
 from musim.games.panther.rules import deck, hand_size
+from musim.play import search
 from musim.play import worlds as sampler
 
 
@@ -59,8 +60,5 @@ def deal_world(ctx, n, seat, hand, k, state):
 @flat_kernel
 def best(ctx, count):
     """The first candidate pass of highest total."""
-    top = 0
-    for i in range(1, count):
-        if ctx.cand_totals[i] > ctx.cand_totals[top]:
-            top = i
+    top = search.best_candidate(ctx.cand_totals, count)
     return ctx.cand[top]

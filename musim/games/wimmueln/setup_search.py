@@ -19,7 +19,7 @@ from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.games.wimmueln import policies
 from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, DECKS, hand_size, tricks_per_deal
-from musim.play import worlds
+from musim.play import search, worlds
 
 
 @flat_kernel
@@ -37,10 +37,7 @@ def prepare(ctx, n, seat, dealer, lead, a, b, trump, hand, up, down):
 @flat_kernel
 def best(ctx, count):
     """(face-up, hidden) of the first candidate of highest total."""
-    top = 0
-    for i in range(1, count):
-        if ctx.cand_totals[i] > ctx.cand_totals[top]:
-            top = i
+    top = search.best_candidate(ctx.cand_totals, count)
     return ctx.cand[top, 0], ctx.cand[top, 1]
 
 

@@ -12,9 +12,6 @@ dates), so a training run with the same seed regenerates the same file.
 """
 
 import hashlib
-import io
-import json
-import zipfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,6 +22,7 @@ from musim.games.mu.hand_table import COEF
 from musim.games.mu.learned import LearnedModel
 from musim.games.mu.learned.features import FEATURES, LAYOUT, N_WEIGHTS
 from musim.games.mu.rules import MAX_PLAYERS, MIN_PLAYERS
+from musim.io import arrays_file
 
 FORMAT = 1
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -53,24 +51,12 @@ def save(path, weights, meta):
     weights = np.asarray(weights, np.float32)
     meta = {**meta, "format": FORMAT, "features": FEATURES}
     meta |= {"weights_sha256": digest(weights), "hand_model_sha256": hand_digest()}
-    arrays = {"weights": weights, "layout": LAYOUT, "meta": np.array(json.dumps(meta, sort_keys=True))}
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, a in arrays.items():
-            buf = io.BytesIO()
-            np.lib.format.write_array(buf, a, allow_pickle=False)
-            z.writestr(zipfile.ZipInfo(name + ".npy", (1980, 1, 1, 0, 0, 0)), buf.getvalue(), zipfile.ZIP_DEFLATED)
+    arrays_file.write(path, {"weights": weights, "layout": LAYOUT}, meta)
 
 
 def read(path):
     """(weights, meta) of a model file, every check passed; ModelError naming the fault."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise ModelError(f"learned model {path}: larger than {MAX_BYTES >> 20} MB")
-        with np.load(path, allow_pickle=False) as z:
-            weights, layout, meta = z["weights"], z["layout"], json.loads(str(z["meta"]))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-        raise ModelError(f"learned model {path}: not a readable model file ({type(exc).__name__})") from None
+    (weights, layout), meta = arrays_file.read(path, ("weights", "layout"), MAX_BYTES, "learned model", ModelError)
     check(path, weights, layout, meta)
     return weights, meta
 
