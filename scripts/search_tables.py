@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -171,7 +172,34 @@ spans its few undecided deals, the `all` rows count them as published). The rows
 compare the four on dd's own deals.
 
 {model_table}
+
+## Do the weighted worlds believe the table? Calibration on held-out deals
+
+At each card decision of an observer seat, the chance its worlds give that another seat holds a
+hidden card, against whether it does, binned (calibration_<game>.csv and .png, by trick), and
+the Brier score of those predictions (lower is better; calibration_<game>_brier.csv), uniform
+worlds beside weighted ones on the same decisions. Written by `python scripts/calibrate_worlds.py
+--game mu --players 3,4,5,6 --deals 300 --seed 5061 --worlds 128` and `python
+scripts/calibrate_trick_worlds.py --game G --players 4 --deals 300 --seed 6101` (seeds used in
+no fit); the weights are each game's shipped parameters (docs/players.md "Search").
+
+{calibration_table}
 """
+
+
+def calibration_table():
+    """The Brier scores of every calibration_<game>_brier.csv, uniform beside weighted."""
+    lines = ["| game | players | deals | seed | uniform worlds | weighted worlds |", "|---|---:|---:|---:|---:|---:|"]
+    for path in sorted(Path(OUT).glob("calibration_*_brier.csv")):
+        frame = pd.read_csv(path)
+        for (game, players), part in frame.groupby(["game", "players"], sort=False):
+            brier = dict(zip(part["worlds"], part["brier"], strict=True))
+            first = part.iloc[0]
+            lines.append(
+                f"| {game} | {players} | {first['deals']:,} | {first['seed']} | {brier['uniform']:.4f} | "
+                f"{brier['weighted']:.4f} |"
+            )
+    return "\n".join(lines)
 
 
 def h2h_table(rows):
@@ -250,6 +278,7 @@ def main():
                 h2h_table=h2h_table(rows),
                 model_deals=MODEL_DEALS,
                 model_table=model_table(model),
+                calibration_table=calibration_table(),
             )
         )
 
