@@ -33,3 +33,22 @@ def read(path, names, max_bytes, what, error):
             return [z[name] for name in names], json.loads(str(z["meta"]))
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
         raise error(f"{what} {path}: not a readable {what} file ({type(exc).__name__})") from None
+
+
+def resolve(name, folder, shipped, read, digest, flag, error):
+    """(id, array) of a model option's value: "" or a shipped version (`shipped`: version -> file
+    in `folder`), or a file's path; either may carry the `@sha8` a run's key names (`v1@sha8`,
+    `<path>@sha8`), and is then refused if the file's array is another.  `read(path)` gives
+    (array, meta)."""
+    base, _, sha = name.rpartition("@") if "@" in name else (name or "v1", "", "")
+    if base in shipped:
+        array, meta = read(folder / shipped[base])
+        ident = f"v{meta.get('version', 0)}@{digest(array)[:8]}"
+    elif base.endswith(".npz"):
+        array, _ = read(base)
+        ident = f"{base}@{digest(array)[:8]}"
+    else:
+        raise error(f"{flag} {name!r}: one of {', '.join(shipped)} or a model file (.npz)")
+    if sha and ident != name:
+        raise error(f"{flag} {name}: the model there is {ident}")
+    return ident, array

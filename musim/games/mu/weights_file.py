@@ -63,16 +63,6 @@ def check(path, params, meta):
 def resolve(name):
     """(id, params [4, 4]) of a --world-weights value: "" or a shipped version (`v1`), or a file's
     path; either may carry the `@sha8` a run's key names, and is then refused if the params differ."""
-    base, _, sha = name.rpartition("@") if "@" in name else (name or "v1", "", "")
-    if base in SHIPPED:
-        params, meta = read(MODELS / SHIPPED[base])
-        ident = f"v{meta.get('version', 0)}@{digest(params)[:8]}"
-    elif base.endswith(".npz"):
-        params, _ = read(base)
-        ident = f"{base}@{digest(params)[:8]}"
-    else:
-        raise WeightsError(f"--world-weights {name!r}: one of {', '.join(SHIPPED)} or a parameters file (.npz)")
-    if sha and ident != name:
-        raise WeightsError(f"--world-weights {name}: the parameters there are {ident}")
+    ident, params = arrays_file.resolve(name, MODELS, SHIPPED, read, digest, "--world-weights", WeightsError)
     params.setflags(write=False)
     return ident, params

@@ -90,15 +90,5 @@ def resolve(name):
     """(id, LearnedModel) of a --learned-model value: "" or a shipped version (`v1`), or a model
     file's path; either may carry the `@sha8` of its weights, as a run's key names it (`v1@sha8`,
     `<path>@sha8`), and is then refused if the weights are others."""
-    base, _, sha = (name or "v1").rpartition("@") if "@" in (name or "") else (name or "v1", "", "")
-    if base in SHIPPED:
-        weights, meta = read(MODELS / SHIPPED[base])
-        ident = model_id(weights, meta)
-    elif base.endswith(".npz"):
-        weights, meta = read(base)
-        ident = f"{base}@{digest(weights)[:8]}"
-    else:
-        raise ModelError(f"--learned-model {name!r}: one of {', '.join(SHIPPED)} or a model file (.npz)")
-    if sha and ident != name:
-        raise ModelError(f"--learned-model {name}: the model there is {ident}")
+    ident, weights = arrays_file.resolve(name, MODELS, SHIPPED, read, digest, "--learned-model", ModelError)
     return ident, as_model(weights)
