@@ -26,6 +26,8 @@ from musim.games.panther.rules import legal as panther_legal
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.rules import legal as wim_legal
 
+pytestmark = pytest.mark.slow  # compiles every search with its solver (minutes cold); off by default
+
 HEURISTIC_PLAY = np.full(sim.MAX_PLAYERS, policies.HEURISTIC, np.int64)  # every seat's card-play code
 
 

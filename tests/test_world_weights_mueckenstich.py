@@ -18,6 +18,8 @@ from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
 from musim.play import world_weights
 from musim.play.beliefs import shares
 
+pytestmark = pytest.mark.slow  # compiles the search player with its weights and replays (minutes cold)
+
 
 def cards(mask):
     return [c for c in range(64) if int(mask) >> c & 1]

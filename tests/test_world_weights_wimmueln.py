@@ -22,6 +22,8 @@ from musim.play import world_weights
 from musim.play.beliefs import shares
 from musim.play.tricks import highest_ranked
 
+pytestmark = pytest.mark.slow  # compiles the search player with its weights and replays (minutes cold)
+
 RANK = rules.CARD_RANK
 
 
