@@ -251,6 +251,7 @@ def test_search_seats_search_their_trumps_and_partner_and_search_uniform_does_no
     assert (contract("search")[:, 3:] != contract("heuristic")[:, 3:]).any()  # the chief's trump and partner
 
 
+@pytest.mark.slow  # compiles the whole search deal driver
 def test_a_search_chief_of_three_players_searches_its_trump():
     """With 3 players (no vice, no partner) `search` chiefs name other trumps than the
     heuristic's in some deals."""

@@ -22,6 +22,7 @@ _spec.loader.exec_module(golden)
 KEYS = json.loads(golden.KEYS.read_text())
 
 
+@pytest.mark.slow  # compiles every game's whole search deal driver
 @pytest.mark.parametrize("case", sorted(golden.CASES))
 def test_search_uniform_writes_the_rows_and_keys_of_the_first_search_player(case):
     table, key = golden.run(case, "search-uniform")

@@ -129,6 +129,7 @@ def test_every_world_agrees_with_what_the_seat_has_seen(players):
     assert checked > 20  # the worlds vary: the hidden cards are dealt anew
 
 
+@pytest.mark.slow  # compiles the whole search deal driver
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_search_seats_play_legal_cards_and_their_records_replay_to_the_rows(players):
     rows = simulate_deals(players, 5, "search", 0, 3, worlds=2)
@@ -142,6 +143,7 @@ def test_search_seats_play_legal_cards_and_their_records_replay_to_the_rows(play
         assert result["scores"] == rows["scores"][deal].tolist()
 
 
+@pytest.mark.slow  # compiles the whole search deal driver
 def test_the_budget_changes_the_cards():
     one = simulate_deals(3, 8, ONE_SEARCH, 0, 20, worlds=1)
     more = simulate_deals(3, 8, ONE_SEARCH, 0, 20, worlds=6)
