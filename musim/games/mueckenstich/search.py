@@ -16,6 +16,17 @@ four mosquito moves (naming trump 0..3) by the colour's other cards (its second 
 mosquitoes), in index order.  Each move is played out in every world: the searcher plays it,
 then every seat plays the heuristic on (cardplay.play_on, the deal's own loop), the colours are
 named and the deal scored (cardplay.score_deal); the objective is the searcher's own score.
+
+The second search player (`search`; `search-uniform` is the first) values its moves otherwise
+once `--search-exact-tricks` tricks or fewer are left (exact_values): in each world the searcher
+makes the move, then every seat plays on as the `dd` player does (ddplay.dd_move in the same
+loop: each seat the move keeping the most tricks it can win from there against all the others),
+and the deal is scored as above.  The solver's value alone would not do: it counts the tricks a
+seat wins, while the score counts the cards they hold (number cards, the -5 of a colour's first
+mosquito) and the colours named after the deal by the single seats with the fewest tricks and
+the most mosquitoes, so a trick more may cost points.  So each move is solved to the deal's end
+and the end scored by the game's own kernel; every dd choice depends on the position alone, so
+the values never depend on the solver's table.
 """
 
 from collections import namedtuple
