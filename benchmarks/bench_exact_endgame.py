@@ -11,7 +11,7 @@ are of one thread, after a warm-up that compiles the kernels, with the load aver
 
 Usage: python benchmarks/bench_exact_endgame.py [--game mu] [--players 4] [--deals 200]
        [--tricks 0,2,3,4,5] [--worlds 128] [--seed 2061]
-(Mückenstich, which has no exact endgames: --tricks 0, `search` against `search-uniform`.)
+(--game mu, wimmueln, panther or mueckenstich.)
 """
 
 import argparse

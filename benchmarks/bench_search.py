@@ -4,7 +4,7 @@ one core at a budget.
 For the game and each --worlds budget: one search seat (seat 0, the heuristic at the others)
 and every seat searching, the deals of `musim run` (seed 1) played on one thread after a
 warm-up that compiles the kernels; `--exact-tricks K` gives `search` exact endgames (Mü, Wimmüln,
-Panther).  The machine's load average is printed with the
+Panther, Mückenstich).  The machine's load average is printed with the
 figures: other jobs on the cores slow them down.  Strength is not measured here (duplicate
 deals: docs/performance.md).
 
@@ -47,7 +47,9 @@ def main():
     ap.add_argument("--deals", type=int, default=400, help="Deals timed with one search seat.")
     ap.add_argument("--all-deals", type=int, default=100, help="Deals timed with every seat searching.")
     ap.add_argument("--play", choices=("search", "search-uniform"), default="search")
-    ap.add_argument("--exact-tricks", type=int, default=None, help="search's exact endgames (Mü, Wimmüln, Panther).")
+    ap.add_argument(
+        "--exact-tricks", type=int, default=None, help="search's exact endgames (Mü, Wimmüln, Panther, Mückenstich)."
+    )
     args = ap.parse_args()
     deals, n = GAMES[args.game], args.players
     one = ",".join([args.play] + ["heuristic"] * (n - 1))

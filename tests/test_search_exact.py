@@ -2,24 +2,33 @@
 Mü (reference_dd, the chief's team's points from the position, the searcher's side's card
 points), Wimmüln (test_wimmueln_solve.brute_force, the searcher's card points and estimate bonus
 against all the others), The Last Panther (test_panther_solve.brute_force, the searcher's
-points against all the others), on small random positions; and a `search` seat's cards are legal with
-exact endgames and set-up search on."""
+points against all the others), Mückenstich (each move followed by every seat's `dd` choice,
+found by plain minimax of its own tricks, and the deal scored by reference_mueckenstich), on
+small random positions; and a `search` seat's cards are legal with exact endgames and set-up
+search on."""
 
 import random
+from functools import cache
 
 import numpy as np
 import pytest
+import reference_mueckenstich as mref
 from reference import points_of
 from reference_dd import dd_value
+from test_mueckenstich_solve import moves_of
+from test_mueckenstich_solve import random_ending as mk_ending
 from test_panther_solve import brute_force as panther_brute_force
 from test_panther_solve import random_ending as panther_ending
 from test_solver import random_position
 from test_wimmueln_solve import COLOURS, brute_force, random_ending
 
-from musim.core.bits import bit
+from musim.core.bits import bit, lowest
 from musim.core.deck import MU
 from musim.games.mu import policies, rules, search_player
 from musim.games.mu import simulate as sim
+from musim.games.mueckenstich import cardplay
+from musim.games.mueckenstich import rules as mrules
+from musim.games.mueckenstich import search as msearch
 from musim.games.panther import search as psearch
 from musim.games.panther.rules import deck as panther_deck
 from musim.games.panther.rules import legal as panther_legal
@@ -140,3 +149,125 @@ def test_panther_exact_values_are_the_brute_force_minimax(n, tricks):
         for c in range(64):
             if int(legal) >> c & 1:
                 assert totals[c] == 2 * (7 + moves[MU.text(c)]), (obj, MU.text(c))
+
+
+def mk_play(n, hands, leader, trick, trump, move):
+    """(hands, leader, trick, trump, (taker, cards) of a trick the move completes, else None)."""
+    c, named = move
+    mover = (leader + len(trick)) % n
+    hands = hands[:mover] + (tuple(x for x in hands[mover] if x != c),) + hands[mover + 1 :]
+    trick, trump = trick + (c,), trump if named is None else named
+    if len(trick) < n:
+        return hands, leader, trick, trump, None
+    taker = (leader + mref.winner(list(trick), trump)) % n
+    return hands, taker, (), trump, (taker, trick)
+
+
+@cache
+def mk_tricks(n, seat, hands, leader, trick, trump):
+    """The tricks `seat` wins from here, every other seat minimising them (plain minimax)."""
+    mover = (leader + len(trick)) % n
+    if not hands[mover]:
+        return 0
+    options = moves_of(hands[mover], trick[0] if trick else None)
+    values = [mk_tricks_after(n, seat, hands, leader, trick, trump, m) for m in options]
+    return max(values) if mover == seat else min(values)
+
+
+def mk_tricks_after(n, seat, hands, leader, trick, trump, move):
+    *position, taken = mk_play(n, hands, leader, trick, trump, move)
+    return (taken is not None and taken[0] == seat) + mk_tricks(n, seat, *position)
+
+
+def mk_dd_end(n, hands, leader, trick, trump, won, tricks):
+    """Every seat plays as `--play dd` (docs/players.md): of the moves keeping its own tricks from
+    here, the first by card index (a mosquito the first colour); the won piles and tricks at the end."""
+    while hands[mover := (leader + len(trick)) % n]:
+        options = moves_of(hands[mover], trick[0] if trick else None)
+        values = [mk_tricks_after(n, mover, hands, leader, trick, trump, m) for m in options]
+        hands, leader, trick, trump, taken = mk_play(n, hands, leader, trick, trump, options[values.index(max(values))])
+        if taken is not None:
+            won[taken[0]] += taken[1]
+            tricks[taken[0]] += 1
+    return won, tricks
+
+
+def mk_named(won, n, seat, taken, zero):
+    """The colour the heuristic names at scoring (docs/players.md): as double the colour where it
+    won most number cards, as zero the fewest, ties the worse for the others, then the first."""
+
+    def count(s, c):
+        return sum(mref.colour(x) == c and not mref.is_mosquito(x) for x in won[s])
+
+    keys = []
+    for c in range(4):
+        if c != taken:
+            own, others = count(seat, c), sum(count(s, c) for s in range(n) if s != seat)
+            keys.append(((-own, others) if zero else (own, -others), -c, c))
+    return max(keys)[2]
+
+
+def mk_score(n, won, tricks, seat):
+    """`seat`'s deal score (docs/rules.md §8): the single seat with the fewest tricks names the
+    double colour, the single seat with the most mosquitoes won the zero colour."""
+    double = zero = None
+    if (by := mref.single(tricks, False)) is not None:
+        double = mk_named(won, n, by, None, False)
+    if (by := mref.single([sum(map(mref.is_mosquito, w)) for w in won], True)) is not None:
+        zero = mk_named(won, n, by, double, True)
+    letter = [None if c is None else mref.COLOURS[c] for c in (double, zero)]
+    return mref.score(won[seat], *letter)
+
+
+def mk_position(rng, n, tricks):
+    """A random ending (test_mueckenstich_solve.random_ending) after random earlier tricks: (hands,
+    leader, trick, trump, won piles, tricks won)."""
+    obj, hands, trick, trump = mk_ending(rng, n, tricks)
+    used = {c for h in hands for c in h} | set(trick)
+    pool = [c for c in range(64) if c not in used]
+    rng.shuffle(pool)
+    won, count = [[] for _ in range(n)], [0] * n
+    for t in range(int(mrules.tricks_per_deal(n)) - tricks):
+        taker = rng.randrange(n)
+        won[taker] += pool[t * n : (t + 1) * n]
+        count[taker] += 1
+    return hands, obj["leader"], trick, trump, won, count
+
+
+@pytest.mark.parametrize("n, tricks", [(3, 1), (3, 2), (3, 3), (4, 1), (4, 2), (4, 3)])
+def test_mueckenstich_exact_values_are_each_move_then_dd_play_scored(n, tricks):
+    """Each legal move (a mosquito with each trump) in a world: the searcher's deal score once
+    every seat has played on double-dummy, its earlier tricks counted."""
+    rng = random.Random(610 + 10 * n + tricks)
+    ctx = msearch.make_context(1, (), n, tricks)
+    root, spread = ctx.root, 0
+    for _ in range(60):
+        hands, leader, trick, trump, won, count = mk_position(rng, n, tricks)
+        seat = (leader + len(trick)) % n
+        for s in range(n):
+            root.held[s], root.won[s], root.tricks[s] = mask(hands[s]), mask(won[s]), count[s]
+        root.trick[: len(trick)] = trick
+        played = [c for w in won for c in w] + trick
+        at = (n * (int(mrules.tricks_per_deal(n)) - tricks) + len(trick), leader, -1 if trump is None else trump)
+        root.at[: cardplay.WINNER] = at
+        root.at[cardplay.WINNER] = mref.winner(trick, trump) if trick else 0
+        root.at[cardplay.COUNT] = sum(map(mref.is_mosquito, played))
+        ctx.meta[msearch.SEAT], ctx.meta[msearch.PLAYERS] = seat, n
+        ok = np.uint64(mrules.legal(root.held[seat], trick[0] if trick else -1))
+        moves = np.uint64(msearch.move_mask(ok))
+        totals = np.zeros(64)
+        msearch.exact_values(ctx, moves, totals, 2.0)  # a world of weight 2 counts twice
+        start = tuple(tuple(sorted(h)) for h in hands)
+        got = {}
+        for code in mref.cards_of(moves):
+            card = lowest(root.held[seat] & msearch.CARDS[code])
+            move = (card, int(msearch.NAMES[code]) if mref.is_mosquito(card) else None)
+            *position, taken = mk_play(n, start, leader, tuple(trick), trump, move)
+            piles, tally = [list(w) for w in won], list(count)
+            if taken is not None:
+                piles[taken[0]] += taken[1]
+                tally[taken[0]] += 1
+            got[code] = mk_score(n, *mk_dd_end(n, *position, piles, tally), seat)
+            assert totals[code] == 2 * got[code], (hands, trick, trump, leader, move)
+        spread += len(set(got.values())) > 1
+    assert spread > 2  # the moves' values differ in some positions

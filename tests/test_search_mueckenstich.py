@@ -138,18 +138,22 @@ def test_rows_depend_on_the_deal_and_the_budget_only():
 
 
 @pytest.mark.slow  # compiles the deal driver with a search seat (about a minute cold)
-@pytest.mark.parametrize("play", ["search", "search,heuristic,heuristic,random"])
-def test_cli_runs_search_the_same_on_one_and_two_workers(tmp_path, play):
-    """70 deals: two chunks of a search run (seat_run.CHUNK_SEARCH), the rows simulate_deals gives."""
+@pytest.mark.parametrize(
+    "play, exact", [("search", 0), ("search,heuristic,heuristic,random", 0), ("search,heuristic,heuristic,random", 3)]
+)
+def test_cli_runs_search_the_same_on_one_and_two_workers(tmp_path, play, exact):
+    """70 deals: two chunks of a search run (seat_run.CHUNK_SEARCH), the rows simulate_deals gives;
+    with exact endgames too."""
     out = {}
     for workers in (1, 2):
         path = tmp_path / f"w{workers}.parquet"
         args = ("run", "--game", "mueckenstich", "--play", play, "--deals", 70, "--seed", 2, "--search-worlds", 2)
+        args += ("--search-exact-tricks", exact) if exact else ()
         result = invoke(*args, "--workers", workers, "--out", path, "--no-progress")
         assert result.exit_code == 0, result.output
         out[workers] = pq.read_table(path).to_pydict()
     assert out[1] == out[2]
-    rows = simulate_deals(4, 2, play, 0, 70, worlds=2)
+    rows = simulate_deals(4, 2, play, 0, 70, worlds=2, exact_tricks=exact)
     assert out[1]["score_0"] == rows["scores"][:, 0].tolist()
 
 
@@ -175,15 +179,42 @@ def test_search_worlds_without_a_search_seat_is_a_one_line_error(tmp_path):
 
 
 @pytest.mark.slow  # compiles the deal driver with a search seat (about a minute cold)
-def test_cli_record_of_a_search_run_gives_its_moves(tmp_path):
-    """`musim record` of a search run, from its file or from its parameters, replays to its row."""
+@pytest.mark.parametrize("exact", [0, 3])
+def test_cli_record_of_a_search_run_gives_its_moves(tmp_path, exact):
+    """`musim record` of a search run, from its file or from its parameters, replays to its row
+    (each move legal); with exact endgames, which change some moves."""
     path = tmp_path / "s.parquet"
     args = ("--game", "mueckenstich", "--play", "search", "--seed", 4, "--search-worlds", 3)
-    assert invoke("run", *args, "--deals", 2, "--out", path, "--no-progress").exit_code == 0
-    row = pq.read_table(path).to_pylist()[1]
-    from_file = invoke("record", path, "--deal", 1)
-    from_args = invoke("record", *args, "--deal", 1)
-    assert from_file.exit_code == 0, from_file.output
-    assert json.loads(from_file.output) == json.loads(from_args.output)
-    assert json.loads(from_file.output) == record(4, 4, "search", 1, worlds=3)
-    assert replay(json.loads(from_file.output))["scores"] == [row[f"score_{i}"] for i in range(4)]
+    args += ("--search-exact-tricks", exact) if exact else ()
+    assert invoke("run", *args, "--deals", 4, "--out", path, "--no-progress").exit_code == 0
+    rows = pq.read_table(path).to_pylist()
+    for index in range(4):
+        from_file = invoke("record", path, "--deal", index)
+        from_args = invoke("record", *args, "--deal", index)
+        assert from_file.exit_code == 0, from_file.output
+        assert json.loads(from_file.output) == json.loads(from_args.output)
+        assert json.loads(from_file.output) == record(4, 4, "search", index, worlds=3, exact_tricks=exact)
+        scores = replay(json.loads(from_file.output))["scores"]
+        assert scores == [rows[index][f"score_{i}"] for i in range(4)]
+    if exact:  # the same deals, other moves in their last tricks
+        plain = [record(4, 4, "search", i, worlds=3) for i in range(4)]
+        solved = [record(4, 4, "search", i, worlds=3, exact_tricks=exact) for i in range(4)]
+        early = 4 * (13 - exact)  # the cards before the last `exact` tricks of a 4-player deal
+        assert [r["play"][:early] for r in plain] == [r["play"][:early] for r in solved]
+        assert [r["play"] for r in plain] != [r["play"] for r in solved]
+
+
+@pytest.mark.parametrize(
+    "play, value, message",
+    [
+        ("search-uniform", 2, "--search-exact-tricks applies only with --play search (at some seat)"),
+        ("search", 16, "Invalid value for '--search-exact-tricks': 16 is not in the range 0<=x<=15."),
+    ],
+)
+def test_bad_search_exact_tricks_is_a_one_line_error(tmp_path, play, value, message):
+    out = tmp_path / "x.parquet"
+    args = ("run", "--game", "mueckenstich", "--play", play, "--deals", 2, "--search-exact-tricks", value)
+    result = invoke(*args, "--out", out)
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and "Traceback" not in result.output and not out.exists()
+    assert lines[-1].endswith(message), result.output

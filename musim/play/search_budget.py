@@ -2,7 +2,7 @@
 numba so that a game's GAME imports them cheaply.
 
 `search` is the second search player (issue 61): exact endgames (Mü, Wimmüln, The Last
-Panther), and in Mü the vice's and the chief's trump and the chief's partner searched too.
+Panther, Mückenstich), and in Mü the vice's and the chief's trump and the chief's partner searched too.
 `search-uniform` is the first, kept as it was: its rows and its result keys are those `--play
 search` wrote before (tests/test_search_uniform.py).  A run with a
 `search` seat carries SEARCH_PLAYER_VERSION in its key, so rows of another search player are

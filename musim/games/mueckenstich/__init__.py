@@ -31,10 +31,11 @@ GAME = Game(
         "card (and trump named) double-dummy for the mover's own seat (a solve per card; docs/players.md); "
         "search: heuristic scoring colours, its discards and every card (and trump named) the best for its own "
         "score over --search-worlds deals of the cards it cannot see, weighted by how likely they make the others' "
-        "cards (--search-weights), played out by the heuristic (docs/players.md); search-uniform: the first search "
-        "player, uniform worlds."
+        "cards (--search-weights), played out by the heuristic, in the last --search-exact-tricks tricks by "
+        "double-dummy play to the end (docs/players.md); search-uniform: the first search player, uniform worlds, "
+        "no exact endgames."
     ),
-    options=(search_budget.WORLDS, world_weights.OPTION, node_limit.PER_CARD),
+    options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, world_weights.OPTION, node_limit.PER_CARD),
     check=check,
     job=lazy("musim.games.mueckenstich.run", "job"),
     make_summary=lazy("musim.games.mueckenstich.summary", "for_run"),

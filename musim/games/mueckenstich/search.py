@@ -16,6 +16,17 @@ four mosquito moves (naming trump 0..3) by the colour's other cards (its second 
 mosquitoes), in index order.  Each move is played out in every world: the searcher plays it,
 then every seat plays the heuristic on (cardplay.play_on, the deal's own loop), the colours are
 named and the deal scored (cardplay.score_deal); the objective is the searcher's own score.
+
+The second search player (`search`; `search-uniform` is the first) values its moves otherwise
+once `--search-exact-tricks` tricks or fewer are left (exact_values): in each world the searcher
+makes the move, then every seat plays on as the `dd` player does (ddplay.dd_move in the same
+loop: each seat the move keeping the most tricks it can win from there against all the others),
+and the deal is scored as above.  The solver's value alone would not do: it counts the tricks a
+seat wins, while the score counts the cards they hold (number cards, the -5 of a colour's first
+mosquito) and the colours named after the deal by the single seats with the fewest tricks and
+the most mosquitoes, so a trick more may cost points.  So each move is solved to the deal's end
+and the end scored by the game's own kernel; every dd choice depends on the position alone, so
+the values never depend on the solver's table.
 """
 
 from collections import namedtuple
@@ -38,13 +49,18 @@ from musim.games.mueckenstich.rules import (
     is_mosquito,
     legal,
 )
+from musim.games.mueckenstich.solve import solver_game
+from musim.games.seat_solve import make_seat_dd
 from musim.play import search, world_weights, worlds
 from musim.play.search_budget import DEFAULT_WORLDS
+from musim.solver.choice import make_limited
+from musim.solver.search import make_state
+from musim.solver.tt import make_table as make_tt
 
 Context = namedtuple(
     "Context",
     "root play sampler drawn capacity allowed policy rng totals mosquitoes naming scores meta "
-    "code hist named mover params replay stop cand cand_totals one_group",
+    "code hist named mover params replay stop cand cand_totals one_group dd dd_policy",
 )
 # root: the position searched (cardplay.Table), its other hands replaced by each world's; play: a
 # playout's copy; drawn: a world's holders (the other seats from the searcher's left, then the
@@ -54,12 +70,16 @@ Context = namedtuple(
 # the fitted parameters (PARAM_NAMES); replay: the table the weights replay the deal on, stop:
 # every seat's code a search one (so that cardplay.play_on plays one card at a time).  The
 # discards' search (setup_search.py): cand, cand_totals its candidates and their totals;
-# one_group: every card in group 0 (its worlds, dealt into root.held)
-SEAT, PLAYERS, WORLDS, FIRST = range(4)  # meta; FIRST: the deal's first leader
+# one_group: every card in group 0 (its worlds, dealt into root.held).  dd: the exact endgames'
+# solver scratch (None without them); dd_policy: DD at every seat (their play after a move)
+SEAT, PLAYERS, WORLDS, FIRST, EXACT_TRICKS, SOLVE = range(6)
+# meta; FIRST: the deal's first leader; EXACT_TRICKS: the exact endgames' tricks (0: none); SOLVE:
+# this decision solved (1) or played out (0)
 PARAM_NAMES = WEIGHT_NAMES
 EVERY_COLOUR = (1 << COLOURS) - 1
 FULL = np.uint64(DECK.full)
 MAX_CANDIDATES = 64  # the discards' search: 1 + 2 x 18 at most
+SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
 def _move_codes():
@@ -88,17 +108,21 @@ def _move_codes():
 MOVES, CARDS, NAMES = _move_codes()
 
 
-def make_context(worlds_per_decision=DEFAULT_WORLDS, seat_policy=()):
+def make_context(worlds_per_decision=DEFAULT_WORLDS, seat_policy=(), players=4, exact_tricks=0):
     """A search seat's scratch, allocated once per workspace; `seat_policy`: the table's codes (a
-    `search` seat weights its worlds by the shipped parameters)."""
+    `search` seat weights its worlds by the shipped parameters); `exact_tricks`: a `search`
+    seat's exact endgames at `players` seats (0: none, compiled without the solver)."""
     z = np.zeros
-    meta = z(4, np.int64)
+    meta = z(SOLVE + 1, np.int64)
     code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
     code[: len(seat_policy)] = seat_policy
     params = z(1 + len(PARAM_NAMES))
     if policies.SEARCH in list(seat_policy):
         params[1:] = world_weights.shipped("mueckenstich", PARAM_NAMES)[0]
-    meta[WORLDS] = worlds_per_decision
+    meta[WORLDS], meta[EXACT_TRICKS] = worlds_per_decision, exact_tricks
+    dd = None
+    if exact_tricks:
+        dd = make_seat_dd(solver_game, players, make_tt(SEARCH_TT_MB), make_state(), make_limited())
     return Context(
         root=make_table(),
         play=make_table(),
@@ -123,6 +147,8 @@ def make_context(worlds_per_decision=DEFAULT_WORLDS, seat_policy=()):
         cand=z(MAX_CANDIDATES, np.uint64),
         cand_totals=z(MAX_CANDIDATES),
         one_group=z(64, np.int64),
+        dd=dd,
+        dd_policy=np.full(MAX_PLAYERS, policies.DD, np.int64),
     )
 
 
@@ -187,11 +213,13 @@ def history(ctx, n, tb):
 @flat_kernel
 def decide(ctx, n, state, tb, discards, weighted):
     """(card, trump after it) of the search seat to move at position `tb`; `weighted`: it plays
-    `search`, whose worlds are weighted (weights.py), not `search-uniform`."""
+    `search`, whose worlds are weighted (weights.py) and whose last meta[EXACT_TRICKS] tricks are
+    solved, not `search-uniform`."""
     ctx.params[0] = 1.0 if weighted else 0.0
     at, held = tb.at, tb.held
     k = at[POS] % n
     seat = (at[LEADER] + k) % n
+    ctx.meta[SOLVE] = 1 if weighted and popcount(held[seat]) <= ctx.meta[EXACT_TRICKS] else 0
     moves = move_mask(legal(held[seat], tb.trick[0] if k > 0 else -1))
     if moves & (moves - np.uint64(1)):  # a choice: search from what the seat knows
         observe(ctx, n, seat, tb, discards)
@@ -212,6 +240,41 @@ def world(ctx, state):
 @flat_kernel
 def playout(ctx, move):
     """The searcher's score when it makes `move` in the drawn world and the heuristic plays on."""
+    return finish(ctx, move, ctx.policy, None)
+
+
+@flat_kernel
+def solves(ctx):
+    """Is this decision one of the exact endgame's (decide)?"""
+    return ctx.meta[SOLVE] == 1
+
+
+@flat_kernel
+def exact_values(ctx, legal, totals, w):
+    """Add each legal move's outcome under exact play from the drawn world (solved_values)."""
+    solved_values(ctx, ctx.dd, legal, totals, w)
+
+
+@flat_kernel
+def solved_values(ctx, dd, legal, totals, w):
+    """Add to totals[m] w times the searcher's deal score when it makes move m in the drawn world
+    and every seat then plays double-dummy to the deal's end (the module docstring says why not
+    the solver's value alone); `dd`: ctx.dd, on its own so that numba compiles the solver away
+    without exact endgames."""
+    if dd is None:
+        return
+    rest = legal
+    while rest:
+        move = lowest(rest)
+        totals[move] += w * finish(ctx, move, ctx.dd_policy, dd)
+        rest = drop_lowest(rest)
+
+
+@flat_kernel
+def finish(ctx, move, policy, dd):
+    """The searcher's score when it makes `move` in the drawn world, every seat plays on by
+    `policy` (dd: the solver's scratch where that is DD, else None), the colours are named as
+    the heuristic names them and the deal is scored."""
     n, seat = ctx.meta[PLAYERS], ctx.meta[SEAT]
     root, tb = ctx.root, ctx.play
     for s in range(n):
@@ -222,7 +285,7 @@ def playout(ctx, move):
     for i in range(AT):
         tb.at[i] = root.at[i]
     card = lowest(root.held[seat] & CARDS[move])
-    play_on(n, ctx.policy, ctx.rng, tb, None, card, NAMES[move])
+    play_on(n, policy, ctx.rng, tb, dd, card, NAMES[move])
     score_deal(n, ctx.policy, ctx.rng, tb.won, tb.tricks, ctx.mosquitoes, ctx.naming, ctx.scores)
     return ctx.scores[seat]
 

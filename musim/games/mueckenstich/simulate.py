@@ -49,14 +49,15 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat hands a
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0):
+def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0, exact_tricks=0):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
     table of tt_mb, each card's searches within node_limit nodes (seat_solve.worker_dd), else none;
-    with a seat searching its context, drawing `worlds` worlds a decision (search.make_context),
-    else none."""
+    with a seat searching its context, drawing `worlds` worlds a decision, with `exact_tricks`
+    exact endgames where a seat plays `search` (search.make_context), else none."""
     z = np.zeros
     searching = {policies.SEARCH, policies.SEARCH_UNIFORM} & {int(c) for c in seat_policy}
+    exact = exact_tricks if policies.SEARCH in searching else 0
     return Workspace(
         cards=z(64, np.int64),
         held=z(MAX_PLAYERS, np.uint64),
@@ -69,7 +70,7 @@ def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAUL
         rng=z(1, np.uint64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=worker_dd(solver_game, players, tt_mb, node_limit) if policies.DD in list(seat_policy) else None,
-        search=make_context(worlds, seat_policy) if searching else None,
+        search=make_context(worlds, seat_policy, players, exact) if searching else None,
     )
 
 
@@ -152,7 +153,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 
 
 drivers.register(Workspace, play=play_deal, length=match_deals)
-search.register(msearch.Context, msearch.world, msearch.playout, weight_kernel=weights.weight)
+search.register(msearch.Context, msearch.world, msearch.playout, msearch.solves, msearch.exact_values, weights.weight)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §8: n deals, 2n with 3 players
