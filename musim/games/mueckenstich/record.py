@@ -122,12 +122,12 @@ def _named(obj, key, values, n, most, what, taken):
     return value
 
 
-def record(players, seed, policy, index, worlds=DEFAULT_WORLDS, tt_mb=DEFAULT_MB, node_limit=0):
+def record(players, seed, policy, index, worlds=DEFAULT_WORLDS, tt_mb=DEFAULT_MB, node_limit=0, weights=""):
     """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its seed
-    (`worlds`: the search seats' budget). tt_mb, node_limit: the run's (a dd card whose
+    (`worlds`, `weights`: the search seats' budget and world weights). tt_mb, node_limit: the run's (a dd card whose
     search gave up is chosen as the run chose it)."""
     codes = seat_policies(players, policy, policies.NAMES)
-    ws = make_workspace(players, codes, tt_mb, worlds=worlds, node_limit=node_limit)
+    ws = make_workspace(players, codes, tt_mb, worlds, node_limit, weights)
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.tricks_per_deal(players))
     double, zero = int(row["naming"][0, 0]), int(row["naming"][0, 2])
