@@ -177,9 +177,9 @@ def test_a_budget_other_than_the_default_names_the_run(tmp_path, monkeypatch):
         assert res.exit_code == 0, res.output
     weights = "-search-weights" + resolve(WEIGHTS, "")[0].replace("@", "_")  # the key names them, so the name does
     assert sorted(os.listdir("runs")) == [
+        f"mu-4p-search{weights}-seed1",
         f"mu-4p-search-search-worlds3-search-exact-tricks2{weights}-seed1",
         f"mu-4p-search-search-worlds3{weights}-seed1",
-        f"mu-4p-search{weights}-seed1",
     ]
 
 

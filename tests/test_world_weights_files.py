@@ -4,7 +4,9 @@ written again byte for byte from what it holds; a bad file is refused in one lin
 `--search-weights` file of another game's trick play is the one its search seats play by and
 its key names."""
 
+import importlib.util
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -21,6 +23,15 @@ from musim.io import arrays_file
 from musim.play import world_weights as ww
 
 GAMES = ("mu", "mueckenstich", "panther", "wimmueln")
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def script(name):
+    """The module of scripts/<name>.py."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def weights_of(game):
@@ -116,3 +127,26 @@ def test_a_trick_game_plays_by_the_file_its_search_weights_name(tmp_path):
     shipped = rows()
     assert rows("--search-weights", str(copy)) == shipped
     assert rows("--search-weights", str(other)) != shipped
+
+
+@pytest.mark.parametrize(
+    "name, args, said",
+    [
+        ("fit_world_weights", ["--game", "mu", "--seed", "2027"], "an evaluation seed"),
+        ("fit_world_weights", ["--game", "panther", "--seed", "61", "--players", "3,4"], "one count within 3..8"),
+        ("fit_world_weights", ["--game", "mu", "--seed", "61", "--players", "7"], "counts within 3..6"),
+        ("calibrate_worlds", ["--game", "wimmueln", "--seed", "61"], "--seed 61 fitted the parameters"),
+    ],
+)
+def test_the_scripts_refuse_what_they_cannot_do_in_one_line(name, args, said):
+    with pytest.raises(SystemExit, match=said):
+        script(name).main(args)
+
+
+def test_a_games_own_calibration_option_is_its_alone(capsys):
+    args = ["--seed", "1", "--deals", "0", "--auction", "bold"]  # --deals 0: refused once parsed
+    with pytest.raises(SystemExit, match="at least 1"):
+        script("calibrate_worlds").main(["--game", "mu", *args])
+    with pytest.raises(SystemExit):
+        script("calibrate_worlds").main(["--game", "wimmueln", *args])
+    assert "unrecognized arguments: --auction bold" in capsys.readouterr().err
