@@ -1,8 +1,9 @@
 """The one option and the one file format of the search player's world weights in every game
 (musim/play/world_weights.py): each shipped file reads, names the command that fits it and is
-written again byte for byte from what it holds; a bad file is refused in one line; a
-`--search-weights` file of another game's trick play is the one its search seats play by and
-its key names."""
+written again byte for byte from what it holds; a bad file is refused in one line; a `search`
+run's key names the parameters, another run's does not; a file given as `--search-weights` is
+the one a trick game's search seats play by, and its key names it; the scripts refuse in one
+line what they cannot do."""
 
 import importlib.util
 import shutil
@@ -14,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from musim.cli import cli
+from musim.engine.errors import SpecError
 from musim.engine.run import run_key
 from musim.engine.spec import RunSpec, checked
 from musim.games import get_game
@@ -83,6 +85,23 @@ def test_a_bad_file_is_refused_naming_its_fault(tmp_path):
     with pytest.raises(ww.WeightsError, match=r"departure outside \(0, 1\)"):
         ww.save(tmp_path / "never.npz", wimmueln, [0.9, 1.5], {"version": 1})
     assert not (tmp_path / "never.npz").exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_parameters_are_named_in_the_key_of_search_runs_only(game):
+    def options(play, **given):
+        spec = RunSpec(game, "deals", 10, 4, play, seed=1, options=given)
+        return run_key(spec, checked(spec))["params"]["options"]
+
+    ident = ww.resolve(weights_of(game), "")[0]
+    assert options("heuristic,search,heuristic,heuristic")["search_weights"] == ident
+    assert options("search", search_weights="v1")["search_weights"] == ident
+    assert options("search", search_weights=ident)["search_weights"] == ident
+    assert "search_weights" not in options("search-uniform")
+    with pytest.raises(SpecError, match="only with --play search"):
+        options("heuristic", search_weights="v1")
+    with pytest.raises(SpecError, match="one of v1 or a model file"):
+        options("search", search_weights="v2")
 
 
 def test_a_file_value_is_keyed_by_its_path_and_digest_and_refused_when_it_changed(tmp_path):

@@ -2,17 +2,15 @@
 each world's weight equals a pure-Python reading of the deal so far (every other seat's move by
 soft_rule against the heuristic's); unweighted, every world weighs 1 and the worlds drawn are the
 uniform sampler's; weighted worlds predict who holds the hidden cards better than uniform ones on
-held-out deals; `search` is no longer `search-uniform`; the parameters are named in the key of
-`search` runs only."""
+held-out deals; `search` is no longer `search-uniform` (the parameters' file and key:
+test_world_weights_files.py)."""
 
 import numpy as np
 import pytest
 
 from musim.analysis.calibration import brier
 from musim.core.rng import stream_state
-from musim.engine.run import run_key
 from musim.engine.seats import seat_policies
-from musim.engine.spec import RunSpec, checked
 from musim.games.mueckenstich import WEIGHTS, beliefs, cardplay, policies, rules, setup_search, weights
 from musim.games.mueckenstich import search as msearch
 from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
@@ -111,16 +109,6 @@ def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
     predictions = beliefs.HOOK.calibration([4], 30, 4040, 64, world_weights.resolve(WEIGHTS, "")[1])
     uniform, weighted = brier(predictions)["brier"]
     assert weighted < uniform - 0.003
-
-
-def test_the_parameters_are_named_in_the_key_of_search_runs_only():
-    def key(play):
-        spec = RunSpec(game="mueckenstich", mode="deals", count=10, players=4, play=play, seed=1, options={})
-        return run_key(spec, checked(spec))["params"]["options"]
-
-    ident = world_weights.resolve(WEIGHTS, "")[0]
-    assert key("heuristic,search,heuristic,heuristic")["search_weights"] == ident
-    assert "search_weights" not in key("search-uniform")
 
 
 def test_the_discard_search_tries_the_heuristic_discards_and_every_one_card_swap():

@@ -2,8 +2,8 @@
 world's weight equals a pure-Python reading of the deal so far (estimates by their numbers'
 distance from the rule's, the free lead and every other seat's card by soft_rule); unweighted,
 every world weighs 1 and the worlds drawn are those of the uniform sampler; weighted worlds
-predict who holds the hidden cards better than uniform ones on held-out deals; the parameters
-are named in the key of runs with a `search` seat only (their file: test_world_weights_files.py)."""
+predict who holds the hidden cards better than uniform ones on held-out deals (the parameters'
+file and key: test_world_weights_files.py)."""
 
 import itertools
 
@@ -13,9 +13,6 @@ from test_search_wimmueln import positions, view_at
 
 from musim.analysis.calibration import brier
 from musim.core.rng import stream_state
-from musim.engine.errors import SpecError
-from musim.engine.run import run_key
-from musim.engine.spec import RunSpec, checked
 from musim.games.wimmueln import WEIGHTS, beliefs, policies, rules, weights
 from musim.games.wimmueln import search as wsearch
 from musim.play import world_weights
@@ -149,24 +146,8 @@ def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_sample
     assert totals[1] != totals[2]  # the weights are used
 
 
-def _key(play, **options):
-    spec = RunSpec(game="wimmueln", mode="deals", count=10, players=4, play=play, seed=1, options=options)
-    return run_key(spec, checked(spec))["params"]
-
-
 def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
     """Held-out deals (never a fitting seed), through the hook scripts/calibrate_worlds.py calls."""
     predictions = beliefs.HOOK.calibration([4], 30, 4040, 64, world_weights.resolve(WEIGHTS, "")[1])
     uniform, weighted = brier(predictions)["brier"]
     assert weighted < uniform - 0.003
-
-
-def test_the_parameters_are_named_in_the_key_of_search_runs_only():
-    ident = world_weights.resolve(WEIGHTS, "")[0]
-    assert _key("search,heuristic,heuristic,heuristic")["options"]["search_weights"] == ident
-    assert _key("search", search_weights="v1")["options"]["search_weights"] == ident
-    assert "search_weights" not in _key("search-uniform")["options"]
-    with pytest.raises(SpecError, match="only with --play search"):
-        _key("heuristic", search_weights="v1")
-    with pytest.raises(SpecError, match="one of v1 or a model file"):
-        _key("search", search_weights="v2")

@@ -21,6 +21,7 @@ import pandas as pd
 from musim.analysis.calibration import log_score, long_form
 from musim.compile.jit import flat_kernel
 from musim.core.bits import drop_lowest, lowest
+from musim.core.rng import stream_state
 from musim.play.search import weight, world
 from musim.play.world_weights import Hook
 
@@ -57,6 +58,26 @@ def predictions(out, totals, seat, n, hidden, truth):
     p = p / np.maximum(totals, np.finfo(float).tiny)[:, None]
     held = np.array([int(truth[s]) >> c & 1 for s in others for c in cards], bool)
     return p, held
+
+
+def scratch(seed, deal, grid, seats):
+    """One deal's scratch for at_decision: its worlds' stream (apart from the deals'), and the
+    shares' out and totals."""
+    state = np.array([stream_state(seed ^ SALT, deal)], np.uint64)
+    return state, np.zeros((len(grid), seats, 64)), np.zeros(len(grid))
+
+
+def at_decision(ctx, work, worlds, holders, n, grid, seat, truth, hidden=0):
+    """(p, held) of one decision, ctx having taken in the seat's view: `shares` of the worlds
+    it deals into `holders`, predicted for each card of the other seats' true hands `truth`
+    and of `hidden` (more cards the seat cannot see); `work`: the deal's scratch."""
+    state, out, totals = work
+    out[:], totals[:] = 0.0, 0.0
+    shares(ctx, state, worlds, holders, n, grid, out, totals)
+    for s in range(n):
+        if s != seat:
+            hidden |= int(truth[s])
+    return predictions(out, totals, seat, n, hidden, truth)
 
 
 def replay(deal_predictions, ws, ctx, players, seed, start, count, worlds, grid):

@@ -5,7 +5,6 @@ the heuristic, the model the weights assume; the hidden cards predicted are the 
 
 import numpy as np
 
-from musim.core.rng import stream_state
 from musim.engine.seats import seat_policies
 from musim.games.mueckenstich import WEIGHTS, cardplay, policies, rules
 from musim.games.mueckenstich import search as msearch
@@ -39,18 +38,11 @@ def decisions(players, seed, deal, ws, ctx):
 def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
     """[(trick, p[g, i], held[i]), ...] at every card decision of deal `deal` of a heuristic run
     (musim.play.beliefs.predictions)."""
-    n = players
-    state = np.array([stream_state(seed ^ beliefs.SALT, deal)], np.uint64)
-    out, totals = np.zeros((len(grid), rules.MAX_PLAYERS, 64)), np.zeros(len(grid))
-    found = []
-    for t, seat, tb in decisions(n, seed, deal, ws, ctx):
-        out[:], totals[:] = 0.0, 0.0
-        beliefs.shares(ctx, state, worlds, ctx.root.held, n, grid, out, totals)
-        hidden = 0
-        for s in range(n):
-            hidden |= int(tb.held[s]) if s != seat else 0
-        found.append((t, *beliefs.predictions(out, totals, seat, n, hidden, tb.held)))
-    return found
+    work = beliefs.scratch(seed, deal, grid, rules.MAX_PLAYERS)
+    return [
+        (t, *beliefs.at_decision(ctx, work, worlds, ctx.root.held, players, grid, seat, tb.held))
+        for t, seat, tb in decisions(players, seed, deal, ws, ctx)
+    ]
 
 
 def predictions(players, seed, start, count, worlds, grid):

@@ -4,7 +4,6 @@ every seat plays the heuristic, the model the weights assume."""
 
 import numpy as np
 
-from musim.core.rng import stream_state
 from musim.engine.seats import seat_policies
 from musim.games.panther import WEIGHTS, policies, rules
 from musim.games.panther import search as psearch
@@ -46,18 +45,11 @@ def decisions(players, seed, deal, ws, ctx):
 def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
     """[(trick, p[g, i], held[i]), ...] at every card decision of deal `deal` of a heuristic run
     (musim.play.beliefs.predictions)."""
-    n = players
-    state = np.array([stream_state(seed ^ beliefs.SALT, deal)], np.uint64)
-    out, totals = np.zeros((len(grid), rules.MAX_PLAYERS, 64)), np.zeros(len(grid))
-    found = []
-    for t, seat, held, _ in decisions(n, seed, deal, ws, ctx):
-        out[:], totals[:] = 0.0, 0.0
-        beliefs.shares(ctx, state, worlds, ctx.base, n, grid, out, totals)
-        hidden = 0
-        for s in range(n):
-            hidden |= int(held[s]) if s != seat else 0
-        found.append((t, *beliefs.predictions(out, totals, seat, n, hidden, held)))
-    return found
+    work = beliefs.scratch(seed, deal, grid, rules.MAX_PLAYERS)
+    return [
+        (t, *beliefs.at_decision(ctx, work, worlds, ctx.base, players, grid, seat, held))
+        for t, seat, held, _ in decisions(players, seed, deal, ws, ctx)
+    ]
 
 
 def predictions(players, seed, start, count, worlds, grid):
