@@ -1,50 +1,69 @@
-"""Calibration of the search player's worlds in Mü (docs/players.md "Search"): on held-out deals,
-at each card decision of an observer seat, the predicted chance that each other seat holds each
-card hidden from it, by uniform worlds and by weighted ones (the shipped parameters), against
-how often it does.  Writes calibration_mu.csv (musim.analysis.calibration's table, by trick),
-calibration_mu.png and calibration_mu_brier.csv (uniform against weighted, by player count).
+"""Calibration of the search player's worlds on held-out deals (docs/players.md "Search"): at
+each card decision of an observer, for each other seat and each card hidden from the observer,
+the predicted chance that the seat holds the card, by uniform worlds and by worlds weighted by
+the game's shipped parameters, against how often it does.  The game's beliefs module says who
+observes (its HOOK.calibration): in Mü seat 0, playing search-uniform, among heuristic seats
+bidding by --auction; in Wimmüln, The Last Panther and Mückenstich every seat, each playing the
+heuristic, its uniform and weighted worlds the same draws.
 
-Usage: python scripts/calibrate_worlds.py --game mu --players 4 --deals 300 --seed 5061
-       [--worlds 64] [--auction cautious] [--out results/search]
+Writes <--out>/calibration_<game>.csv (musim.analysis.calibration's table, by trick),
+calibration_<game>.png and calibration_<game>_brier.csv (the Brier score, and in the trick games
+the log score, uniform beside weighted).  Refuses the seed the parameters were fitted on.
+
+Usage: python scripts/calibrate_worlds.py --game G --players 4 --deals 300 --seed 6101
+       [--worlds 128] [--out results/search] [Mü: --auction cautious]
 """
 
 import argparse
 import sys
 from pathlib import Path
 
-import pandas as pd
-
-from musim.analysis.calibration import brier, calibration_table, plot_calibration
-from musim.games.mu import weights_file
-from musim.games.mu.analysis.world_calibration import long_form, predictions
+from musim.analysis.calibration import KEYS, calibration_table, plot_calibration, scores
+from musim.play import world_weights
 
 
-def main():
+def arguments(argv):
+    """(the parsed arguments, the game's own calibration options {name: (default, help)})."""
+    probe = argparse.ArgumentParser(add_help=False)
+    probe.add_argument("--game", choices=world_weights.games())
+    game = probe.parse_known_args(argv)[0].game
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=("mu",), default="mu")
-    ap.add_argument("--players", default="4")
+    ap.add_argument("--game", choices=world_weights.games(), required=True)
+    ap.add_argument("--players", default="4", help="Player counts, comma-separated.")
     ap.add_argument("--deals", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=5061)
-    ap.add_argument("--worlds", type=int, default=64)
-    ap.add_argument("--auction", default="cautious", help="The seats' auction model (cautious, bold or learned).")
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--worlds", type=int, default=128)
     ap.add_argument("--out", default="results/search")
-    args = ap.parse_args()
-    ident, params = weights_file.resolve("")
-    if args.seed == 61:
-        sys.exit("calibrate_worlds.py: --seed 61 fitted the weights; choose held-out deals")
-    frames = []
-    for n in map(int, args.players.split(",")):
-        frame = predictions(n, args.deals, args.seed, params[n - 3], args.worlds, args.auction)
-        frames.append(long_form(frame, n))
-    table_in = pd.concat(frames, ignore_index=True)
+    options = world_weights.hook(game).options if game else {}
+    for name, (default, text) in options.items():
+        ap.add_argument("--" + name, default=default, help=text)
+    return ap.parse_args(argv), options
+
+
+def main(argv=None):
+    args, options = arguments(sys.argv[1:] if argv is None else argv)
+    if args.deals < 1 or args.worlds < 1:
+        sys.exit("--deals and --worlds must be at least 1")
+    hook = world_weights.hook(args.game)
+    params, meta = world_weights.read(world_weights.path_of(hook.weights), hook.weights)
+    if args.seed == meta["seed"]:
+        sys.exit(f"--seed {args.seed} fitted the parameters; choose held-out deals")
+    players = [int(n) for n in args.players.split(",")]
+    own = {name: getattr(args, name) for name in options}
+    predictions = hook.calibration(players, args.deals, args.seed, args.worlds, params, **own)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    table = calibration_table(table_in)
-    table.to_csv(out / "calibration_mu.csv", index=False, float_format="%.6g")
-    plot_calibration(table, out / "calibration_mu.png")
-    scores = brier(table_in).assign(weights=ident, deals=args.deals, seed=args.seed, worlds_per_decision=args.worlds)
-    scores.to_csv(out / "calibration_mu_brier.csv", index=False, float_format="%.6g")
-    print(scores.to_string(index=False))
+    stem = out / f"calibration_{args.game}"
+    table = calibration_table(predictions)
+    table.to_csv(f"{stem}.csv", index=False, float_format="%.6g")
+    plot_calibration(table, f"{stem}.png")
+    ident = world_weights.resolve(hook.weights, "")[0]  # the column `weights` in Mü's table, `params` in the others'
+    run = {"weights": ident, "params": ident, "deals": args.deals, "seed": args.seed}
+    run["worlds_per_decision"] = args.worlds
+    summary = scores(predictions).assign(**run)[[*KEYS[:-1], *hook.scores]]
+    summary.to_csv(f"{stem}_brier.csv", index=False, float_format="%.6g")
+    print(summary.to_string(index=False))
+    print(f"wrote {stem}.csv, {stem}.png, {stem}_brier.csv")
 
 
 if __name__ == "__main__":

@@ -180,8 +180,8 @@ hidden card, against whether it does, binned (calibration_<game>.csv and .png, b
 the Brier score of those predictions (lower is better; calibration_<game>_brier.csv), uniform
 worlds beside weighted ones on the same decisions. Written by `python scripts/calibrate_worlds.py
 --game mu --players 3,4,5,6 --deals 300 --seed 5061 --worlds 128` and `python
-scripts/calibrate_trick_worlds.py --game G --players 4 --deals 300 --seed 6101` (seeds used in
-no fit); the weights are each game's shipped parameters (docs/players.md "Search").
+scripts/calibrate_worlds.py --game G --players 4 --deals 300 --seed 6101` (seeds used in no
+fit); the weights are each game's shipped parameters (docs/players.md "Search").
 
 {calibration_table}
 """

@@ -177,7 +177,7 @@ def test_the_engine_checks_a_spec_against_its_game_and_completes_its_options():
         "search_exact_tricks": 0,
         "node_limit": 0,
         "learned_model": "",
-        "world_weights": "",
+        "search_weights": "",
     }
     bad = [
         (dict(players=7), "--players: 7 is not in mu's range 3..6"),

@@ -71,7 +71,7 @@ def test_a_run_spec_gives_its_options_whole():
         "exact_tricks",
         "goal",
         "learned_model",
-        "world_weights",
+        "search_weights",
     }
 
 

@@ -14,9 +14,11 @@ from click.testing import CliRunner
 
 from musim.cli import cli
 from musim.core.bits import bit
-from musim.games.mu import policies, rules, search_player, weights_file
+from musim.games.mu import policies, rules, search_player
 from musim.games.mu import run as mu_run
 from musim.games.mu import simulate as sim
+from musim.games.mu.params import WEIGHTS
+from musim.play.world_weights import resolve
 
 HEURISTIC_PLAY = np.full(sim.MAX_PLAYERS, policies.HEURISTIC, np.int64)  # every seat's card-play code
 
@@ -173,11 +175,11 @@ def test_a_budget_other_than_the_default_names_the_run(tmp_path, monkeypatch):
     for extra in ((), ("--search-worlds", 3), ("--search-worlds", 3, "--search-exact-tricks", 2)):
         res = invoke("run", "--deals", 2, "--seed", 1, "--play", "search", "--no-progress", *extra)
         assert res.exit_code == 0, res.output
-    weights = "-world-weights" + weights_file.resolve("")[0].replace("@", "_")  # the key names them, so the name does
+    weights = "-search-weights" + resolve(WEIGHTS, "")[0].replace("@", "_")  # the key names them, so the name does
     assert sorted(os.listdir("runs")) == [
-        f"mu-4p-search{weights}-search-worlds3-search-exact-tricks2-seed1",
-        f"mu-4p-search{weights}-search-worlds3-seed1",
         f"mu-4p-search{weights}-seed1",
+        f"mu-4p-search-search-worlds3-search-exact-tricks2{weights}-seed1",
+        f"mu-4p-search-search-worlds3{weights}-seed1",
     ]
 
 

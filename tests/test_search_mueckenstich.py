@@ -15,7 +15,7 @@ import reference_mueckenstich as ref
 from click.testing import CliRunner
 
 from musim.cli import cli
-from musim.games.mueckenstich import cardplay, policies, search
+from musim.games.mueckenstich import WEIGHTS, cardplay, policies, search
 from musim.games.mueckenstich.record import record, replay
 from musim.games.mueckenstich.simulate import simulate_deals
 from musim.play import world_weights
@@ -165,7 +165,7 @@ def test_a_search_budget_names_its_default_run(tmp_path, monkeypatch):
     (name,) = os.listdir("runs")
     assert name.startswith("mueckenstich-3p-search-") and "5" in name and name.endswith("-seed1")
     assert invoke("run", *args, "--no-progress").exit_code == 0  # the default budget: named without it
-    tag = "search-weights" + world_weights.shipped("mueckenstich", search.PARAM_NAMES)[1].replace("@", "_")
+    tag = "search-weights" + world_weights.resolve(WEIGHTS, "")[0].replace("@", "_")
     assert sorted(os.listdir("runs")) == sorted([name, f"mueckenstich-3p-search-{tag}-seed1"])
 
 

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from musim.cli import cli
 from musim.engine.seats import seat_policies
-from musim.games.panther import policies, rules, search
+from musim.games.panther import WEIGHTS, policies, rules, search
 from musim.games.panther.simulate import make_workspace, simulate_deals
 from musim.play import world_weights
 
@@ -199,7 +199,7 @@ def test_a_search_budget_names_its_default_run(tmp_path, monkeypatch):
     assert name.startswith("panther-3p-search-") and "5" in name and name.endswith("-seed1")
     again = invoke("run", *args[:-2], "--no-progress")  # the default budget: another run, named without it
     assert again.exit_code == 0, again.output
-    tag = "search-weights" + world_weights.shipped("panther", search.PARAM_NAMES)[1].replace("@", "_")
+    tag = "search-weights" + world_weights.resolve(WEIGHTS, "")[0].replace("@", "_")
     assert sorted(os.listdir("runs")) == sorted([name, f"panther-3p-search-{tag}-seed1"])
     assert invoke("summary", os.path.join("runs", name)).exit_code == 0
 

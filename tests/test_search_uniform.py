@@ -42,7 +42,7 @@ def test_a_search_seat_puts_the_players_version_in_the_key_and_search_uniform_ke
     assert _key("search")["search_player"] == SEARCH_PLAYER_VERSION
     assert "search_player" not in _key("search-uniform")
     second = {k: v for k, v in _key("search").items() if k != "search_player"}
-    assert second["options"].pop("world_weights").startswith("v1@")  # its weighted worlds' parameters
+    assert second["options"].pop("search_weights").startswith("v1@")  # its weighted worlds' parameters
     assert second == _key("search-uniform")
     assert play_key("search-uniform,heuristic") == {"play": "search,heuristic"}
     mixed = "search,search-uniform,heuristic"

@@ -1,4 +1,4 @@
-"""Mü's weighted worlds (world_weights.py, docs/players.md "Search"): each world's weight is the
+"""Mü's weighted worlds (mu/world_weights.py, docs/players.md "Search"): each world's weight is the
 likelihood of the public actions so far, checked against a plain Python replay of the deal;
 a seat that does not weight counts every world once; a search seat's cards stay legal and its
 rows do not depend on the workers; and the weighted worlds predict who holds which card better
@@ -14,13 +14,14 @@ from click.testing import CliRunner
 
 from musim.cli import cli
 from musim.core.bits import bit
-from musim.games.mu import policies, rules, search_player, weights_file, world_weights
+from musim.games.mu import beliefs, policies, rules, search_player, world_weights
 from musim.games.mu import simulate as sim
-from musim.games.mu.analysis import world_calibration
 from musim.games.mu.learned import bidder
 from musim.games.mu.learned.features import context, value
-from musim.games.mu.params import learned_model
+from musim.games.mu.params import WEIGHTS, learned_model
+from musim.io import arrays_file
 from musim.play import drivers
+from musim.play.world_weights import digest, resolve
 
 pytestmark = pytest.mark.slow  # compiles the search player with its weights (minutes cold)
 PARAMS = np.array([3.0, 0.15, 0.25, 0.1])  # tau, eps_auction, eps_setup, eps_play: not the shipped ones
@@ -223,22 +224,25 @@ def test_rows_are_the_same_on_one_or_two_workers_and_the_key_names_the_weights(t
 
     assert run("one", "--workers", 1) == run("two", "--workers", 2)
     spec = RunSpec(game="mu", mode="deals", count=10, players=4, play="search", seed=1, options={})
-    assert run_key(spec, checked(spec))["params"]["options"]["world_weights"] == weights_file.resolve("")[0]
+    assert run_key(spec, checked(spec))["params"]["options"]["search_weights"] == resolve(WEIGHTS, "")[0]
 
 
-def test_a_weights_file_out_of_range_is_refused_in_one_line(tmp_path):
-    bad = tmp_path / "bad.npz"
-    np.savez(bad, params=np.full((4, 4), 2.0), meta=np.array('{"format": 1}'))
-    args = ["run", "--deals", 2, "--play", "search", "--world-weights", bad, "--out", tmp_path / "r"]
+def test_a_weights_file_out_of_range_or_the_option_without_a_search_seat_is_refused_in_one_line(tmp_path):
+    bad, params = tmp_path / "bad.npz", np.full((4, 4), 2.0)  # tau 2 is fine, an eps of 2 is not
+    meta = {"format": 1, "game": "mu", "version": 1, "params_sha256": digest(params)}
+    arrays_file.write(bad, {"params": params, "names": np.array(list(WEIGHTS.names))}, meta)
+    args = ["run", "--deals", 2, "--play", "search", "--search-weights", bad, "--out", tmp_path / "r"]
     res = CliRunner().invoke(cli, [str(a) for a in args])
     assert res.exit_code == 2 and "Traceback" not in res.output
-    assert "each eps in (0, 1)" in res.output.strip().splitlines()[-1]
-    res = CliRunner().invoke(cli, ["run", "--deals", "2", "--world-weights", "v1", "--out", str(tmp_path / "h")])
-    assert res.exit_code == 2 and "--world-weights applies only with --play search" in res.output
+    assert "eps_auction outside (0, 1)" in res.output.strip().splitlines()[-1]
+    res = CliRunner().invoke(cli, ["run", "--deals", "2", "--search-weights", "v1", "--out", str(tmp_path / "h")])
+    assert res.exit_code == 2 and "--search-weights applies only with --play search" in res.output
+    res = CliRunner().invoke(cli, ["run", "--deals", "2", "--play", "search", "--world-weights", "v1"])
+    assert res.exit_code == 2 and "No such option '--world-weights'" in res.output  # the old name is gone
 
 
 def test_weighted_worlds_predict_who_holds_which_card_better_than_uniform_ones():
     """Held-out deals (seed 4242, never a fitting seed), the shipped parameters."""
-    frame = world_calibration.predictions(4, 40, 4242, weights_file.resolve("")[1][1], worlds=128)
+    frame = beliefs.predictions(4, 40, 4242, WEIGHTS.row(resolve(WEIGHTS, "")[1], 4), worlds=128)
     assert len(frame) > 10_000
-    assert world_calibration.brier(frame, "weighted") < world_calibration.brier(frame, "uniform")
+    assert beliefs.brier(frame, "weighted") < beliefs.brier(frame, "uniform")

@@ -15,7 +15,7 @@ from musim.cli import cli
 from musim.core.deck import MU
 from musim.core.rng import stream_state
 from musim.engine.seats import seat_policies
-from musim.games.wimmueln import policies, rules
+from musim.games.wimmueln import WEIGHTS, policies, rules
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.record import record, replay
 from musim.games.wimmueln.simulate import make_workspace, simulate_deals
@@ -187,7 +187,7 @@ def test_every_seat_searching_runs_from_the_command_line_and_a_budget_names_the_
     res = invoke(*args, "--search-worlds", 2)
     assert res.exit_code == 0, res.output
     (name,) = os.listdir("runs")
-    tag = "search-weights" + world_weights.shipped("wimmueln", wsearch.PARAM_NAMES)[1].replace("@", "_")
+    tag = "search-weights" + world_weights.resolve(WEIGHTS, "")[0].replace("@", "_")
     assert name == f"wimmueln-3p-search-search-worlds2-{tag}-seed1"
     assert pq.read_table(os.path.join("runs", name)).num_rows == 4
     summary = invoke("summary", os.path.join("runs", name))

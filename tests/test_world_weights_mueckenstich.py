@@ -2,17 +2,16 @@
 each world's weight equals a pure-Python reading of the deal so far (every other seat's move by
 soft_rule against the heuristic's); unweighted, every world weighs 1 and the worlds drawn are the
 uniform sampler's; weighted worlds predict who holds the hidden cards better than uniform ones on
-held-out deals; `search` is no longer `search-uniform`; the parameters are named in the key of
-`search` runs only."""
+held-out deals; `search` is no longer `search-uniform` (the parameters' file and key:
+test_world_weights_files.py)."""
 
 import numpy as np
 import pytest
 
+from musim.analysis.calibration import brier
 from musim.core.rng import stream_state
-from musim.engine.run import run_key
 from musim.engine.seats import seat_policies
-from musim.engine.spec import RunSpec, checked
-from musim.games.mueckenstich import WEIGHT_NAMES, beliefs, cardplay, policies, rules, setup_search, weights
+from musim.games.mueckenstich import WEIGHTS, beliefs, cardplay, policies, rules, setup_search, weights
 from musim.games.mueckenstich import search as msearch
 from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
 from musim.play import world_weights
@@ -98,15 +97,6 @@ def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_sample
     assert totals[1] != totals[2]  # the weights are used
 
 
-def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
-    params = list(world_weights.shipped("mueckenstich", WEIGHT_NAMES)[0])
-    found = beliefs.predictions(4, 4040, 0, 30, 64, [[0.5], params])
-    p = np.concatenate([f[1] for f in found], axis=1)
-    held = np.concatenate([f[2] for f in found])
-    uniform, weighted = ((p - held) ** 2).mean(axis=1)
-    assert weighted < uniform - 0.003
-
-
 def test_search_weights_its_worlds_and_search_uniform_does_not():
     """search-uniform's rows are the first search player's (tests/test_search_uniform.py)."""
     play = "search-uniform,heuristic,heuristic,heuristic"
@@ -116,14 +106,11 @@ def test_search_weights_its_worlds_and_search_uniform_does_not():
     assert (first["scores"] != weighted["scores"]).any()
 
 
-def test_the_parameters_are_named_in_the_key_of_search_runs_only():
-    def key(play):
-        spec = RunSpec(game="mueckenstich", mode="deals", count=10, players=4, play=play, seed=1, options={})
-        return run_key(spec, checked(spec))["params"]["options"]
-
-    ident = world_weights.shipped("mueckenstich", WEIGHT_NAMES)[1]
-    assert key("heuristic,search,heuristic,heuristic")["search_weights"] == ident
-    assert "search_weights" not in key("search-uniform")
+def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
+    """Held-out deals (never a fitting seed), through the hook scripts/calibrate_worlds.py calls."""
+    predictions = beliefs.HOOK.calibration([4], 30, 4040, 64, world_weights.resolve(WEIGHTS, "")[1])
+    uniform, weighted = brier(predictions)["brier"]
+    assert weighted < uniform - 0.003
 
 
 def test_the_discard_search_tries_the_heuristic_discards_and_every_one_card_swap():

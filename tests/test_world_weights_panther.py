@@ -2,16 +2,15 @@
 each world's weight equals a pure-Python reading of the deal so far (the pass received as a soft
 constraint, every other seat's card by soft_rule); unweighted, every world weighs 1 and the
 worlds drawn are the uniform sampler's; weighted worlds predict who holds the hidden cards better
-than uniform ones on held-out deals; the parameters are named in the key of `search` runs only."""
+than uniform ones on held-out deals (their file and key: test_world_weights_files.py)."""
 
 import numpy as np
 import pytest
 
+from musim.analysis.calibration import brier
 from musim.core.rng import stream_state
-from musim.engine.run import run_key
 from musim.engine.seats import seat_policies
-from musim.engine.spec import RunSpec, checked
-from musim.games.panther import WEIGHT_NAMES, beliefs, policies, rules, setup_search, weights
+from musim.games.panther import WEIGHTS, beliefs, policies, rules, setup_search, weights
 from musim.games.panther import search as psearch
 from musim.games.panther.simulate import make_workspace, simulate_deals
 from musim.play import world_weights
@@ -101,24 +100,10 @@ def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_sample
 
 
 def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
-    params = list(world_weights.shipped("panther", WEIGHT_NAMES)[0])
-    found = beliefs.predictions(4, 4040, 0, 20, 64, [[0.5, 0.5], params])
-    p = np.concatenate([f[1] for f in found], axis=1)
-    held = np.concatenate([f[2] for f in found])
-    uniform, weighted = ((p - held) ** 2).mean(axis=1)
+    """Held-out deals (never a fitting seed), through the hook scripts/calibrate_worlds.py calls."""
+    predictions = beliefs.HOOK.calibration([4], 20, 4040, 64, world_weights.resolve(WEIGHTS, "")[1])
+    uniform, weighted = brier(predictions)["brier"]
     assert weighted < uniform - 0.005
-
-
-def test_the_parameters_are_named_in_the_key_of_search_runs_only():
-    def key(play):
-        spec = RunSpec(game="panther", mode="deals", count=10, players=4, play=play, seed=1, options={})
-        return run_key(spec, checked(spec))["params"]["options"]
-
-    assert (
-        key("heuristic,search,heuristic,heuristic")["search_weights"]
-        == world_weights.shipped("panther", WEIGHT_NAMES)[1]
-    )
-    assert "search_weights" not in key("search-uniform")
 
 
 def test_the_pass_search_tries_the_heuristic_pass_and_every_one_card_swap():

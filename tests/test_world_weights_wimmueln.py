@@ -2,21 +2,18 @@
 world's weight equals a pure-Python reading of the deal so far (estimates by their numbers'
 distance from the rule's, the free lead and every other seat's card by soft_rule); unweighted,
 every world weighs 1 and the worlds drawn are those of the uniform sampler; weighted worlds
-predict who holds the hidden cards better than uniform ones on held-out deals; the parameters'
-file is checked and named in the key of runs with a `search` seat only."""
+predict who holds the hidden cards better than uniform ones on held-out deals (the parameters'
+file and key: test_world_weights_files.py)."""
 
 import itertools
-import shutil
 
 import numpy as np
 import pytest
 from test_search_wimmueln import positions, view_at
 
+from musim.analysis.calibration import brier
 from musim.core.rng import stream_state
-from musim.engine.errors import SpecError
-from musim.engine.run import run_key
-from musim.engine.spec import RunSpec, checked
-from musim.games.wimmueln import WEIGHT_NAMES, beliefs, policies, rules, weights
+from musim.games.wimmueln import WEIGHTS, beliefs, policies, rules, weights
 from musim.games.wimmueln import search as wsearch
 from musim.play import world_weights
 from musim.play.beliefs import shares
@@ -152,43 +149,7 @@ def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_sample
 
 
 def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
-    params = list(world_weights.shipped("wimmueln", WEIGHT_NAMES)[0])
-    found = beliefs.predictions(4, 4040, 0, 30, 64, [[0.5, 0.5], params])
-    p = np.concatenate([f[1] for f in found], axis=1)
-    held = np.concatenate([f[2] for f in found])
-    uniform, weighted = ((p - held) ** 2).mean(axis=1)
+    """Held-out deals (never a fitting seed), through the hook scripts/calibrate_worlds.py calls."""
+    predictions = beliefs.HOOK.calibration([4], 30, 4040, 64, world_weights.resolve(WEIGHTS, "")[1])
+    uniform, weighted = brier(predictions)["brier"]
     assert weighted < uniform - 0.003
-
-
-def _key(play, **options):
-    spec = RunSpec(game="wimmueln", mode="deals", count=10, players=4, play=play, seed=1, options=options)
-    return run_key(spec, checked(spec))["params"]
-
-
-def test_the_parameters_are_named_in_the_key_of_search_runs_only():
-    ident = world_weights.shipped("wimmueln", WEIGHT_NAMES)[1]
-    assert _key("search,heuristic,heuristic,heuristic")["options"]["search_weights"] == ident
-    assert _key("search", search_weights="v1")["options"]["search_weights"] == ident
-    assert "search_weights" not in _key("search-uniform")["options"]
-    with pytest.raises(SpecError, match="only with --play search"):
-        _key("heuristic", search_weights="v1")
-    with pytest.raises(SpecError, match="parameters shipped are"):
-        _key("search", search_weights="v2")
-
-
-def test_a_bad_parameters_file_is_refused_in_one_line(tmp_path):
-    good = tmp_path / "good.npz"
-    shutil.copy(world_weights.path_of("wimmueln"), good)
-    assert world_weights.read(good, "wimmueln", WEIGHT_NAMES)[0].shape == (2,)
-    with pytest.raises(world_weights.WeightsError, match="parameters"):
-        world_weights.read(good, "wimmueln", ("eps",))
-    with pytest.raises(world_weights.WeightsError, match="another format or game"):
-        world_weights.read(good, "panther", WEIGHT_NAMES)
-    bad = tmp_path / "bad.npz"
-    bad.write_bytes(b"not a zip")
-    with pytest.raises(world_weights.WeightsError, match="not a readable"):
-        world_weights.read(bad, "wimmueln", WEIGHT_NAMES)
-    outside = tmp_path / "outside.npz"
-    world_weights.save(outside, "wimmueln", WEIGHT_NAMES, [0.9, 1.5], {"version": 1})
-    with pytest.raises(world_weights.WeightsError, match=r"outside \(0, 1\)"):
-        world_weights.read(outside, "wimmueln", WEIGHT_NAMES)

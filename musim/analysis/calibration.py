@@ -9,12 +9,20 @@ interval of the bin's mean prediction.
 """
 
 import numpy as np
+import pandas as pd
 
 from musim.analysis.stats import wilson
 
 BINS = np.linspace(0.0, 1.0, 11)
 KEYS = ["game", "players", "worlds", "trick"]
 COLUMNS = [*KEYS, "bin_low", "bin_high", "predictions", "predicted", "observed", "observed_low", "observed_high"]
+
+
+def long_form(game, players, trick, held, p):
+    """The predictions of one (game, players) as the functions below read them: `trick`, `held`
+    one a prediction, `p` {worlds kind: its predictions, aligned with them}."""
+    parts = [pd.DataFrame({"worlds": kind, "trick": trick, "p": values, "held": held}) for kind, values in p.items()]
+    return pd.concat(parts, ignore_index=True).assign(game=game, players=players)
 
 
 def calibration_table(predictions):
@@ -33,6 +41,20 @@ def brier(predictions):
     """Mean squared error of the predictions, per KEYS group without the trick (lower is better)."""
     err = (predictions["p"] - predictions["held"].astype(float)) ** 2
     return predictions.assign(err=err).groupby(KEYS[:-1])["err"].mean().rename("brier").reset_index()
+
+
+def log_score(p, held):
+    """Mean log likelihood of what happened (higher is better), p clipped away from 0 and 1."""
+    q = np.clip(np.where(held, p, 1.0 - p), 1e-9, 1.0)
+    return np.log(q).mean(axis=-1)
+
+
+def scores(predictions):
+    """brier's table with the log score of each group beside it."""
+    table = brier(predictions)
+    groups = predictions.groupby(KEYS[:-1], sort=True)
+    table["log_score"] = [log_score(g["p"].to_numpy(), g["held"].to_numpy()) for _, g in groups]
+    return table
 
 
 def plot_calibration(table, path, tricks=(1, 4, 8)):

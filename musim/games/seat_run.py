@@ -31,6 +31,7 @@ from musim.games.summary_lines import (
 from musim.play import node_limit
 from musim.play.search_budget import EXACT_TRICKS, WORLDS, searches
 from musim.play.seat_columns import DD_LIMITED
+from musim.play.world_weights import OPTION as WEIGHTS
 
 CHUNK_DEALS = 4096
 CHUNK_MATCHES = 64
@@ -69,7 +70,8 @@ def job(spec, simulate, columns):
     if plays_exactly(spec.play):  # seconds to minutes a deal: one a chunk, each worker's table of --tt-mb
         kernel, size = partial(kernel, tt_mb=spec.tt_mb), 1
     if searches(spec.play):  # milliseconds a deal: small chunks, so that every worker has some
-        kernel, size = partial(kernel, worlds=spec.options[WORLDS.name], **exact(spec)), min(size, CHUNK_SEARCH)
+        kernel = partial(kernel, worlds=spec.options[WORLDS.name], **search_options(spec))
+        size = min(size, CHUNK_SEARCH)
     if node_limit.limited(spec) and spec.mode == "deals":  # the rows count the dd cards whose search gave up
         kernel, to_batch = partial(kernel, node_limit=node_limit.limited(spec)), partial(_limited_batch, to_batch)
         cols += (DD_LIMITED,)
@@ -83,15 +85,17 @@ def job(spec, simulate, columns):
 
 def record(spec, index, records):
     """The game record of deal `index` of the run `spec` (`records`: the game's record module, for a
-    game with search and dd play), re-played under the run's search budget, table size and node
+    game with search and dd play), re-played under the run's search options, table size and node
     limit, so that every card is chosen as the run chose it."""
     worlds, limit = spec.options[WORLDS.name], node_limit.limited(spec)
-    return records.record(spec.players, spec.seed, spec.play, index, worlds, spec.tt_mb, limit, **exact(spec))
+    return records.record(spec.players, spec.seed, spec.play, index, worlds, spec.tt_mb, limit, **search_options(spec))
 
 
-def exact(spec):
-    """The exact endgames of a game that has them (its option search_exact_tricks), as a keyword."""
-    return {"exact_tricks": spec.options[EXACT_TRICKS.name]} if EXACT_TRICKS.name in spec.options else {}
+def search_options(spec):
+    """The exact endgames and world weights of a game that has them (its options search_exact_tricks,
+    search_weights), as the keywords exact_tricks and weights."""
+    keywords = {EXACT_TRICKS.name: "exact_tricks", WEIGHTS.name: "weights"}
+    return {keyword: spec.options[name] for name, keyword in keywords.items() if name in spec.options}
 
 
 def _limited_batch(to_batch, out, start, n):

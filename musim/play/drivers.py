@@ -211,18 +211,19 @@ class SeatGame:
     (musim.play.search_budget), goes to make_workspace as its `worlds` keyword when given: a
     game with a search player takes it; so does `node_limit` (musim.play.node_limit), a game
     with dd play taking it, when not 0, and `exact_tricks` (search_budget.EXACT_TRICKS), a game
-    with exact endgames taking it, when given."""
+    with exact endgames taking it, and `weights` (world_weights.OPTION), a game with weighted
+    worlds taking it, when given."""
 
     def __init__(self, layout, names, make_workspace):
         self.layout, self.names, self.make_workspace = layout, names, make_workspace
 
-    def _codes_and_workspace(self, players, policy, ws, tt_mb, worlds, node_limit=0, exact_tricks=None):
+    def _codes_and_workspace(self, players, policy, ws, tt_mb, search):
+        """The seats' codes, and `ws` or else a workspace given the `search` keywords that are
+        (None: not given; a node limit of 0 neither)."""
         codes = seat_policies(players, policy, self.names)
         if ws is None:
-            budget = {} if worlds is None else {"worlds": worlds}
-            budget |= {"node_limit": node_limit} if node_limit else {}
-            budget |= {} if exact_tricks is None else {"exact_tricks": exact_tricks}
-            ws = self.make_workspace(players, codes, tt_mb, **budget)
+            given = {name: v for name, v in search.items() if v is not None and (name != "node_limit" or v)}
+            ws = self.make_workspace(players, codes, tt_mb, **given)
         return codes, ws
 
     def simulate_deals(
@@ -237,15 +238,16 @@ class SeatGame:
         worlds=None,
         node_limit=0,
         exact_tricks=None,
+        weights=None,
     ):
         """Deals start..start+count-1 of a run as a dict of arrays, one row per deal: dealer, then
         the game's layout columns (simulate_layout_deals)."""
-        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds, node_limit, exact_tricks)
+        search = {"worlds": worlds, "node_limit": node_limit, "exact_tricks": exact_tricks, "weights": weights}
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, search)
         return simulate_layout_deals(self.layout, players, codes, seed, start, count, ws)
 
-    def simulate_matches(
-        self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, worlds=None, exact_tricks=None
-    ):
-        """Matches start..start+count-1 as a dict of arrays, one row per match (simulate_matches)."""
-        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, worlds, exact_tricks=exact_tricks)
+    def simulate_matches(self, players, seed, policy, start, count, ws=None, tt_mb=DEFAULT_MB, **search):
+        """Matches start..start+count-1 as a dict of arrays, one row per match (simulate_matches);
+        `search`: worlds, exact_tricks, weights, as simulate_deals takes them."""
+        codes, ws = self._codes_and_workspace(players, policy, ws, tt_mb, search)
         return simulate_matches(players, codes, seed, start, count, ws)

@@ -1,15 +1,22 @@
-"""The fitted parameters of a trick game's weighted worlds (docs/players.md "Search"): a tiny
-versioned .npz under musim/games/<game>/models/, read without pickle and checked before use.
+"""The fitted parameters of a search seat's weighted worlds, in every game that has them
+(docs/players.md "Search"): the option that names them, and their files, tiny versioned .npz
+under musim/games/<game>/models/, read without pickle and checked before use.
 
-A file holds `params` (float64, one a name of the game's parameters), `names` (those names, in
-order) and `meta` (a JSON text: format, game, version, the fit's seed, command and scores).  Its
-id, `v<version>@<first 8 hex of the params' SHA-256>`, is named in the key and metadata of every
-run with a `search` seat of the game (the option search_weights, filled in by the game's check),
-so rows weighted by other parameters are never resumed as these.  Written byte for byte the
-same for the same arrays (fixed zip dates).
+A file holds `params` (float64: one a name, or a row of them a player count), `names` (those
+names, in order) and `meta` (a JSON text: format, game, version, the params' SHA-256, the fit's
+seed, command and scores: scripts/fit_world_weights.py).  Its id, `v<version>@<first 8 hex of
+the params' SHA-256>` for a shipped version (`<path>@<sha8>` for another file), is named in the
+key and metadata of every run with a `search` seat (the option search_weights, filled in by the
+game's check), so rows weighted by other parameters are never resumed as these.  Written byte
+for byte the same for the same arrays (fixed zip dates).  Each game declares its parameters (a
+Weights: WEIGHTS in its __init__, Mü's in params.py) and the fit and calibration of them (a
+Hook: HOOK in its beliefs module, which the scripts find by the game's registered package).
 """
 
+import dataclasses
 import hashlib
+import importlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,19 +24,20 @@ import numpy as np
 
 from musim.engine.errors import SpecError
 from musim.engine.option import Option
-from musim.engine.seats import SEARCH
 from musim.io import arrays_file
+from musim.play import node_limit
+from musim.play.search_budget import SEARCH, seats
 
 FORMAT = 1
-SHIPPED = "v1"  # the one version each game ships; a refit is a new version
+SHIPPED = {"v1": "world_weights_v1.npz"}  # version -> file in the game's models/; a refit is a new version
 GAMES = Path(__file__).resolve().parent.parent / "games"
 MAX_BYTES = 1 << 16
 OPTION = Option(
     "search_weights",
     str,
     "",
-    "With --play search: the fitted parameters of its weighted worlds, v1 (shipped; the run's key names "
-    "it v1@<digest>; docs/players.md).",
+    "With --play search: the fitted parameters of its weighted worlds, v1 (shipped; the run's key names it "
+    "v1@<digest>) or a parameters file (.npz: scripts/fit_world_weights.py; docs/players.md).",
     omit_default=True,
 )
 
@@ -38,55 +46,137 @@ class WeightsError(SpecError):
     """A world-weights file that cannot be used."""
 
 
-def path_of(game, version=SHIPPED):
-    """The shipped file of `game`'s parameters."""
-    return GAMES / game / "models" / f"world_weights_{version}.npz"
+@dataclasses.dataclass(frozen=True)
+class Weights:
+    """A game's parameters: their `names`, each within the open interval `bounds` gives it
+    (low, high; none given: every one within (0, 1)); one row for every player count, or a row
+    a count from players[0] to players[1]."""
+
+    game: str
+    names: tuple
+    bounds: tuple = ()
+    players: tuple | None = None
+
+    @property
+    def shape(self):
+        if self.players is None:
+            return (len(self.names),)
+        return (self.players[1] - self.players[0] + 1, len(self.names))
+
+    def row(self, params, players):
+        """The parameters a game of `players` seats plays by."""
+        return params if self.players is None else params[players - self.players[0]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Hook:
+    """What scripts/fit_world_weights.py and scripts/calibrate_worlds.py ask of a game (its
+    beliefs module's HOOK): `fit(players, deals, seed, worlds)` -> (params, meta entries, the
+    table of what it tried or None); `calibration(players, deals, seed, worlds, params, **options)`
+    -> predictions as musim.analysis.calibration reads them; `scores`: the columns of its
+    calibration_<game>_brier.csv after game, players, worlds; `options`: its own
+    calibration options {name: (default, help)}."""
+
+    weights: Weights
+    fit: Callable
+    calibration: Callable
+    scores: tuple
+    options: dict = dataclasses.field(default_factory=dict)
+
+
+def games():
+    """The names of the games whose `search` seats weight their worlds (their GAME declares OPTION)."""
+    from musim.games import all_games
+
+    return [game.name for game in all_games() if OPTION in game.options]
+
+
+def hook(game):
+    """The Hook of `game` (its beliefs module's HOOK)."""
+    from musim.games import GAMES
+
+    return importlib.import_module(GAMES[game] + ".beliefs").HOOK
+
+
+def path_of(weights, version="v1"):
+    """The shipped file of a game's parameters."""
+    return GAMES / weights.game / "models" / SHIPPED[version]
 
 
 def digest(params):
     return hashlib.sha256(np.ascontiguousarray(params, np.float64).tobytes()).hexdigest()
 
 
-def save(path, game, names, params, meta):
-    """Write a parameters file: `params` one float a name of `names`, `meta` a dict completed
-    here with format and game."""
+def save(path, weights, params, meta):
+    """Write a parameters file: `params` of weights.shape, `meta` a dict completed here with
+    format, game and digest; WeightsError (nothing written) where read would refuse it."""
     params = np.asarray(params, np.float64)
-    meta = {**meta, "format": FORMAT, "game": game, "params_sha256": digest(params)}
-    arrays_file.write(path, {"params": params, "names": np.array(list(names))}, meta)
+    meta = {**meta, "format": FORMAT, "game": weights.game, "params_sha256": digest(params)}
+    check(path, weights, params, list(weights.names), meta)
+    arrays_file.write(path, {"params": params, "names": np.array(list(weights.names))}, meta)
 
 
-def read(path, game, names):
-    """(params, id) of a parameters file of `game` with these parameter names, every check
-    passed; WeightsError naming the fault."""
+def read(path, weights):
+    """(params, meta) of a parameters file of `weights`, every check passed; WeightsError naming the fault."""
     (params, stored), meta = arrays_file.read(path, ("params", "names"), MAX_BYTES, "world weights", WeightsError)
-    stored = [str(x) for x in stored]
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("game") != game:
-        raise WeightsError(f"world weights {path}: another format or game than {game}'s")
-    if stored != list(names) or params.dtype != np.float64 or params.shape != (len(names),):
-        raise WeightsError(f"world weights {path}: parameters {stored}, not {list(names)}")
+    check(path, weights, params, [str(x) for x in stored], meta)
+    return params, meta
+
+
+def check(path, weights, params, names, meta):
+    """WeightsError unless these are `weights`' parameters in this musim's format, each within its range."""
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("game") != weights.game:
+        raise WeightsError(f"world weights {path}: another format or game than {weights.game}'s")
+    if names != list(weights.names) or params.dtype != np.float64 or params.shape != weights.shape:
+        found, wanted = f"{names} {params.shape}", f"{list(weights.names)} {weights.shape}"
+        raise WeightsError(f"world weights {path}: parameters {found}, not {wanted}")
     if digest(params) != meta.get("params_sha256"):
         raise WeightsError(f"world weights {path}: its parameters do not match their digest (corrupted)")
-    if not np.all((params > 0) & (params < 1)):
-        raise WeightsError(f"world weights {path}: a parameter outside (0, 1)")
-    return params, f"v{meta.get('version', 0)}@{digest(params)[:8]}"
+    bounds = weights.bounds or ((0.0, 1.0),) * len(names)
+    for name, (low, high), values in zip(names, bounds, params.reshape(-1, len(names)).T):
+        if not np.all((values > low) & (values < high)):
+            raise WeightsError(f"world weights {path}: {name} outside ({low:g}, {high:g})")
 
 
-@lru_cache(maxsize=8)
-def shipped(game, names):
-    """(params, id) of the parameters `game` ships (read once)."""
-    return read(path_of(game), game, names)
+@lru_cache(maxsize=16)
+def resolve(weights, name):
+    """(id, params) of a search_weights value: "" or a shipped version (`v1`), or a file's path;
+    either may carry the `@sha8` a run's key names, and is then refused if the params differ."""
+    folder, reader = GAMES / weights.game / "models", lambda path: read(path, weights)
+    ident, params = arrays_file.resolve(name, folder, SHIPPED, reader, digest, OPTION.flag, WeightsError)
+    params.setflags(write=False)
+    return ident, params
 
 
-def check(spec, game, names):
-    """Fill in the option search_weights with the shipped parameters' id where a seat plays
-    `search` (its key names them), refusing a value that names other parameters or comes
-    without a `search` seat."""
-    value = spec.options.get(OPTION.name, "")
-    if SEARCH not in spec.play.split(","):
-        if value:
+def ident_of(play, name, weights):
+    """The id a run with this --play text keys its `search` seats' parameters by ("" without
+    one); SpecError where `name` names parameters without a `search` seat or cannot be read."""
+    if SEARCH not in seats(play):
+        if name:
             raise SpecError(f"{OPTION.flag} applies only with --play search (at some seat)")
-        return
-    ident = shipped(game, names)[1]
-    if value not in ("", SHIPPED, ident):
-        raise WeightsError(f"{OPTION.flag} {value!r}: the parameters shipped are {ident} ({SHIPPED})")
-    spec.options[OPTION.name] = ident
+        return ""
+    return resolve(weights, name)[0]
+
+
+def check_spec(spec, weights):
+    """GAME.check's part: the option search_weights made the id of the parameters a `search`
+    seat plays by, so that the run's key names them."""
+    ident = ident_of(spec.play, spec.options.get(OPTION.name, ""), weights)
+    if ident:
+        spec.options[OPTION.name] = ident
+
+
+def check_seat_game(weights, spec):
+    """GAME.check of a seat game with dd and search play (node_limit.check_seat_game) whose
+    `search` seats weight their worlds by `weights` (partial(check_seat_game, WEIGHTS))."""
+    node_limit.check_seat_game(spec)
+    check_spec(spec, weights)
+
+
+def context_params(weights, name, weighs):
+    """A trick game's search context params: weighted (1) or not, set at each decision, then the
+    parameters `name` resolves to where a seat weighs its worlds (zeros where none does)."""
+    params = np.zeros(1 + len(weights.names))
+    if weighs:
+        params[1:] = resolve(weights, name)[1]
+    return params

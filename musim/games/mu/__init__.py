@@ -3,13 +3,15 @@
 from musim.core.deck import MU
 from musim.engine.errors import SpecError
 from musim.engine.option import Option
-from musim.engine.seats import EXACT_PLAY, SEARCH
+from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
 from musim.games.mu import target_tables
-from musim.games.mu.params import AUCTION_NAMES, BY_PLAY, MuParams, auction_model, learned_model
+from musim.games.mu.params import AUCTION_NAMES, BY_PLAY, WEIGHTS, MuParams, auction_model, learned_model
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.games.mu.target_tables import RULEBOOK
 from musim.play import node_limit, search_budget
+from musim.play.world_weights import OPTION as SEARCH_WEIGHTS  # by name: this package's world_weights is its own
+from musim.play.world_weights import check_spec
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes (tests/golden keeps
 # rows made under this version and fails when they change without a bump).
@@ -18,26 +20,18 @@ from musim.play import node_limit, search_budget
 RESULT_VERSION = 3
 
 
-def world_weights_id(name):
-    """The id of a world_weights option (weights_file.resolve), loaded once."""
-    from musim.games.mu.weights_file import resolve
-
-    return resolve(name)[0]
-
-
 def check(spec):
     """GAME.check: --targets read into the run's table (target_tables.check), then the options
     that do not go together (params.check), --auction made the one model when every seat names
     it (its key and name), a learned auction's model named by its id (`v1@sha8`, so that the key
-    names it); a node limit bounds searches that deal rows account for (match rows have no such
-    columns)."""
+    names it), and a `search` seat's world weights likewise (musim/play/world_weights.py); a node
+    limit bounds searches that deal rows account for (match rows have no such columns)."""
     target_tables.check(spec)
     params = MuParams.of_spec(spec)
     spec.options["auction"] = params.auction  # a list of one model is that model
     if params.bids_learned:
         spec.options["learned_model"] = learned_model(params.learned_model)[0]
-    if SEARCH in spec.play.split(","):
-        spec.options["world_weights"] = world_weights_id(params.world_weights)
+    check_spec(spec, WEIGHTS)
     if spec.options["node_limit"] and spec.mode != "deals":
         raise SpecError("--node-limit applies only with --deals")
 
@@ -84,16 +78,9 @@ GAME = Game(
             "or a model file (.npz).",
             omit_default=True,
         ),
-        Option(
-            "world_weights",
-            str,
-            "",
-            "With --play search: the parameters of its weighted worlds, v1 (shipped; the run's key names it "
-            "v1@<digest>) or a parameters file (.npz: scripts/fit_world_weights.py).",
-            omit_default=True,
-        ),
         search_budget.WORLDS,
         search_budget.EXACT_TRICKS,
+        SEARCH_WEIGHTS,
         node_limit.option(
             "With --play dd at every seat: a deal whose solve takes more than N nodes (1e7 and 2.5e5 are fine; "
             "about 3 million a second) is left unresolved: its row carries the bounds the solve proved (dd_low, "
@@ -109,7 +96,7 @@ GAME = Game(
     models=lambda spec: {
         "auction": auction_model(spec.play, spec.options["auction"]),
         **({"learned_model": spec.options["learned_model"]} if spec.options["learned_model"] else {}),
-        **({"world_weights": spec.options["world_weights"]} if spec.options["world_weights"] else {}),
+        **({SEARCH_WEIGHTS.name: spec.options[SEARCH_WEIGHTS.name]} if spec.options[SEARCH_WEIGHTS.name] else {}),
     },
     warning=lazy("musim.games.mu.cli", "run_warning"),
     estimate=lazy("musim.games.mu.estimates", "run_seconds"),

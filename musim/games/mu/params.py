@@ -12,10 +12,13 @@ declaring the game stays cheap.
 import dataclasses
 from functools import cached_property
 
+import numpy as np
+
 from musim.engine.errors import SpecError
-from musim.engine.seats import EXACT_PLAY, SEARCH, play_text, plays_exactly, seat_names
+from musim.engine.seats import EXACT_PLAY, play_text, plays_exactly, seat_names
 from musim.games.mu.rules import GOAL, MAX_PLAYERS, MIN_PLAYERS
 from musim.games.mu.target_tables import RULEBOOK, TargetsError, from_text, table_of
+from musim.play import world_weights
 from musim.play.search_budget import DEFAULT_EXACT_TRICKS, DEFAULT_WORLDS, check_exact, check_worlds
 from musim.solver.table_size import DEFAULT_MB
 
@@ -29,6 +32,13 @@ QUESTIONS = ("value", "reach")  # what a start solve answers: the exact value, o
 # `musim bid --vice`, the default first: the vice and laid cards of the --auction model's auction (so that
 # made, score and best bid rest on one model), of the strongest other hand, or none (analysis/bid.py)
 VICES = ("auction", "strongest", "none")
+# the parameters of a `search` seat's weighted worlds (world_weights.py), a row a player count
+WEIGHTS = world_weights.Weights(
+    "mu",
+    ("tau", "eps_auction", "eps_setup", "eps_play"),  # the columns mu/world_weights.py's TAU..EPS_PLAY
+    bounds=((0.0, np.inf), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0)),
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,7 +50,7 @@ class MuParams:
     `exact_tricks` the tricks a `search` seat solves exactly (search_budget.EXACT_TRICKS);
     `tt_mb` the solver's table per worker; `goal` the total that ends a match; `learned_model` the
     learned auction's model (learned/model_file.resolve: "" the shipped one), with `learned` only;
-    `world_weights` the parameters of a `search` seat's weighted worlds (weights_file.resolve)."""
+    `search_weights` the parameters of a `search` seat's weighted worlds (musim/play/world_weights.py)."""
 
     players: int
     play: str = "heuristic"
@@ -54,7 +64,7 @@ class MuParams:
     tt_mb: int = DEFAULT_MB
     goal: int = GOAL
     learned_model: str = ""
-    world_weights: str = ""
+    search_weights: str = ""
 
     def __post_init__(self):
         check(self)
@@ -77,7 +87,7 @@ class MuParams:
             tt_mb=spec.tt_mb,
             goal=o["goal"],
             learned_model=o["learned_model"],
-            world_weights=o["world_weights"],
+            search_weights=o["search_weights"],
         )
 
     def replace(self, **changes):
@@ -111,16 +121,14 @@ class MuParams:
         return learned_model(self.learned_model)[1] if self.bids_learned else None
 
     @property
-    def world_weights_row(self):
-        """The weighted worlds' parameters at this player count (weights_file.py)."""
-        return weights_row(self.world_weights, self.players)
+    def search_weights_row(self):
+        """The weighted worlds' parameters at this player count."""
+        return weights_row(self.search_weights, self.players)
 
 
 def weights_row(name, players):
-    """The parameters of a world_weights option (weights_file.resolve) at `players`, loaded once."""
-    from musim.games.mu.weights_file import resolve
-
-    return resolve(name)[1][players - MIN_PLAYERS]
+    """The parameters of a search_weights value (world_weights.resolve, loaded once) at `players`."""
+    return WEIGHTS.row(world_weights.resolve(WEIGHTS, name)[1], players)
 
 
 def learned_model(name):
@@ -172,10 +180,7 @@ def check(p):
         raise SpecError("--learned-model applies only with --auction learned")
     if p.bids_learned:
         learned_model(p.learned_model)  # a ModelError (a SpecError) names what is wrong with it
-    if p.world_weights and SEARCH not in _seats(p.players, p.play):
-        raise SpecError("--world-weights applies only with --play search (at some seat)")
-    if p.world_weights:
-        weights_row(p.world_weights, p.players)  # a WeightsError (a SpecError) names what is wrong with the file
+    world_weights.ident_of(p.play, p.search_weights, WEIGHTS)  # a SpecError names what is wrong
     if p.question not in QUESTIONS:
         raise SpecError(f"--question {p.question!r}: one of {', '.join(QUESTIONS)}")
     if p.question == "reach" and p.play != EXACT_PLAY:

@@ -16,12 +16,11 @@ from musim.core.bits import bit, popcount
 from musim.core.cards import DECK, DECK_3P, N_CARDS
 from musim.core.deal import deal_cards
 from musim.engine.seats import seat_policies
-from musim.games.mu import ddplay, policies, search_player, setup_search, trick_step, weights_file, world_weights
+from musim.games.mu import ddplay, policies, search_player, setup_search, trick_step, world_weights
 from musim.games.mu.learned import bidder
-from musim.games.mu.params import BY_PLAY
+from musim.games.mu.params import BY_PLAY, weights_row
 from musim.games.mu.rules import (
     MAX_PLAYERS,
-    MIN_PLAYERS,
     TRUMP,
     auction_over,
     auction_result,
@@ -147,7 +146,7 @@ def workspace_of(params, question="value"):
         dd = ddplay.worker_ddplay(params.tt_mb, params.dd_tricks, params.node_limit, question)
     worlds = search_worlds(card, params.worlds)
     exact_tricks = exact(card, params.exact_tricks)
-    weights = params.world_weights_row
+    weights = params.search_weights_row
     return make_workspace(params.players, dd, params.goal, params.table, worlds, params.learned, exact_tricks, weights)
 
 
@@ -180,7 +179,7 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=Non
     search seats' budget (search_worlds), 0 compiling the kernels without the search; `learned`:
     the learned bidder's LearnedModel (learned/), None compiling the auction without it;
     `exact_tricks`: a `search` seat's exact endgames (search_player.make_search); `weights`: the
-    parameters of its weighted worlds (weights_file.py: a run's row; None the shipped model's)."""
+    parameters of its weighted worlds (params.weights_row: a run's row; None the shipped ones)."""
     z = np.zeros
     ws = Workspace(
         cards=deck_cards(players),
@@ -210,7 +209,7 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=Non
     )
     if not worlds:
         return ws
-    weights = weights_file.resolve("")[1][players - MIN_PLAYERS] if weights is None else weights
+    weights = weights_row("", players) if weights is None else weights
     return ws._replace(search=search_player.make_search(worlds, ws, weights, exact_tricks))
 
 

@@ -19,10 +19,10 @@ Softened (`soft`): the rule's choice taken with probability 1 - eps, else a unif
 all the options (so eps -> 1 makes that kind of action uninformative).  Each seat's hand at a
 past decision is the world's hand with the cards it played since added back.  The
 parameters (tau, eps_auction, eps_setup, eps_play) are fitted on simulated deals
-(scripts/fit_world_weights.py) and shipped in models/world_weights_v1.npz (weights_file.py).
+(scripts/fit_world_weights.py) and shipped in models/world_weights_v1.npz (musim/play/world_weights.py).
 
 `search-uniform` seats count each world once (hist[WEIGHTED] off).  A `probe` (calibration:
-analysis/world_calibration.py) records every world with its weight.
+beliefs.py) records every world with its weight.
 """
 
 from collections import namedtuple
@@ -46,7 +46,7 @@ from musim.games.mu.rules import (
 )
 from musim.play.likelihood import rule_choice, softmax_choice
 
-TAU, EPS_AUCTION, EPS_SETUP, EPS_PLAY = range(4)  # a parameter row (weights_file.py)
+TAU, EPS_AUCTION, EPS_SETUP, EPS_PLAY = range(4)  # a parameter row (params.WEIGHTS)
 # hist: the auction's dealer and turns, the vice and its trump, what has been heard (below), the
 # cards played, whether the deciding seat weights its worlds
 DEALER, TURNS, VICE, VICE_TRUMP, HEARD, PLAYED, WEIGHTED = range(7)

@@ -1,19 +1,14 @@
 """Mückenstich (docs/rules.md §8): rules kernels, policies, deal simulation, records."""
 
+from functools import partial
+
 from musim.core.deck import MUECKENSTICH
 from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
 from musim.play import node_limit, search_budget, world_weights
 
-WEIGHT_NAMES = ("departure",)  # search.PARAM_NAMES, kept free of numba here
-
-
-def check(spec):
-    """The checks of a seat game with dd and search play, and the world weights of a `search`
-    seat named in the key (musim/play/world_weights.py)."""
-    node_limit.check_seat_game(spec)
-    world_weights.check(spec, "mueckenstich", WEIGHT_NAMES)
-
+# the parameters of a `search` seat's weighted worlds (weights.py), kept free of numba here
+WEIGHTS = world_weights.Weights("mueckenstich", ("departure",))
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 1
@@ -36,7 +31,7 @@ GAME = Game(
         "no exact endgames."
     ),
     options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, world_weights.OPTION, node_limit.PER_CARD),
-    check=check,
+    check=partial(world_weights.check_seat_game, WEIGHTS),
     job=lazy("musim.games.mueckenstich.run", "job"),
     make_summary=lazy("musim.games.mueckenstich.summary", "for_run"),
     record=lazy("musim.games.mueckenstich.run", "record"),

@@ -5,16 +5,13 @@ the heuristic, the model the weights assume; the hidden cards predicted are the 
 
 import numpy as np
 
-from musim.core.rng import stream_state
 from musim.engine.seats import seat_policies
-from musim.games.mueckenstich import cardplay, policies, rules
+from musim.games.mueckenstich import WEIGHTS, cardplay, policies, rules
 from musim.games.mueckenstich import search as msearch
 from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
 from musim.play import beliefs
 
-NAMES = msearch.PARAM_NAMES
 GRID = ((0.1, 0.2, 0.3, 0.4, 0.5, 0.7),)  # the fit's values of each parameter
-SALT = 0x5EED_BE11EF  # the worlds' streams, apart from the deals'
 
 
 def decisions(players, seed, deal, ws, ctx):
@@ -41,27 +38,19 @@ def decisions(players, seed, deal, ws, ctx):
 def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
     """[(trick, p[g, i], held[i]), ...] at every card decision of deal `deal` of a heuristic run
     (musim.play.beliefs.predictions)."""
-    n = players
-    state = np.array([stream_state(seed ^ SALT, deal)], np.uint64)
-    out, totals = np.zeros((len(grid), rules.MAX_PLAYERS, 64)), np.zeros(len(grid))
-    found = []
-    for t, seat, tb in decisions(n, seed, deal, ws, ctx):
-        out[:], totals[:] = 0.0, 0.0
-        beliefs.shares(ctx, state, worlds, ctx.root.held, n, grid, out, totals)
-        hidden = 0
-        for s in range(n):
-            hidden |= int(tb.held[s]) if s != seat else 0
-        found.append((t, *beliefs.predictions(out, totals, seat, n, hidden, tb.held)))
-    return found
+    work = beliefs.scratch(seed, deal, grid, rules.MAX_PLAYERS)
+    return [
+        (t, *beliefs.at_decision(ctx, work, worlds, ctx.root.held, players, grid, seat, tb.held))
+        for t, seat, tb in decisions(players, seed, deal, ws, ctx)
+    ]
 
 
 def predictions(players, seed, start, count, worlds, grid):
     """The decisions' predictions of deals start..start+count-1 (deal_predictions)."""
     codes = seat_policies(players, "heuristic", policies.NAMES)
-    ws = make_workspace(players, codes)
     ctx = msearch.make_context(worlds, codes)
-    grid = np.ascontiguousarray(grid, np.float64)
-    found = []
-    for d in range(start, start + count):
-        found += deal_predictions(players, seed, d, worlds, grid, ws, ctx)
-    return found
+    ws = make_workspace(players, codes)
+    return beliefs.replay(deal_predictions, ws, ctx, players, seed, start, count, worlds, grid)
+
+
+HOOK = beliefs.grid_hook(WEIGHTS, GRID, predictions)

@@ -36,7 +36,7 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import drop_lowest, lowest, popcount
 from musim.core.deck import MUECKENSTICH as DECK
-from musim.games.mueckenstich import WEIGHT_NAMES, policies
+from musim.games.mueckenstich import WEIGHTS, policies
 from musim.games.mueckenstich.cardplay import AT, LEADER, POS, TRUMP, make_table, play_on, score_deal, start
 from musim.games.mueckenstich.rules import (
     CARD_COLOUR,
@@ -67,7 +67,7 @@ Context = namedtuple(
 # dead piles); policy: HEURISTIC for every seat; mosquitoes, naming, scores: a playout's scoring
 # The world weights' (weights.py): code, the table's policy per seat; hist, named: the cards played
 # and the trumps they named, mover: the seat that played each; params: weighted (1) or not, then
-# the fitted parameters (PARAM_NAMES); replay: the table the weights replay the deal on, stop:
+# the fitted parameters (WEIGHTS.names); replay: the table the weights replay the deal on, stop:
 # every seat's code a search one (so that cardplay.play_on plays one card at a time).  The
 # discards' search (setup_search.py): cand, cand_totals its candidates and their totals;
 # one_group: every card in group 0 (its worlds, dealt into root.held).  dd: the exact endgames'
@@ -75,7 +75,6 @@ Context = namedtuple(
 SEAT, PLAYERS, WORLDS, FIRST, EXACT_TRICKS, SOLVE = range(6)
 # meta; FIRST: the deal's first leader; EXACT_TRICKS: the exact endgames' tricks (0: none); SOLVE:
 # this decision solved (1) or played out (0)
-PARAM_NAMES = WEIGHT_NAMES
 EVERY_COLOUR = (1 << COLOURS) - 1
 FULL = np.uint64(DECK.full)
 MAX_CANDIDATES = 64  # the discards' search: 1 + 2 x 18 at most
@@ -108,17 +107,16 @@ def _move_codes():
 MOVES, CARDS, NAMES = _move_codes()
 
 
-def make_context(worlds_per_decision=DEFAULT_WORLDS, seat_policy=(), players=4, exact_tricks=0):
+def make_context(worlds_per_decision=DEFAULT_WORLDS, seat_policy=(), players=4, exact_tricks=0, weights=""):
     """A search seat's scratch, allocated once per workspace; `seat_policy`: the table's codes (a
-    `search` seat weights its worlds by the shipped parameters); `exact_tricks`: a `search`
-    seat's exact endgames at `players` seats (0: none, compiled without the solver)."""
+    `search` seat weights its worlds by the parameters `weights` names: a search_weights value, ""
+    the shipped ones); `exact_tricks`: a `search` seat's exact endgames at `players` seats (0:
+    none, compiled without the solver)."""
     z = np.zeros
     meta = z(SOLVE + 1, np.int64)
     code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
     code[: len(seat_policy)] = seat_policy
-    params = z(1 + len(PARAM_NAMES))
-    if policies.SEARCH in list(seat_policy):
-        params[1:] = world_weights.shipped("mueckenstich", PARAM_NAMES)[0]
+    params = world_weights.context_params(WEIGHTS, weights, policies.SEARCH in list(seat_policy))
     meta[WORLDS], meta[EXACT_TRICKS] = worlds_per_decision, exact_tricks
     dd = None
     if exact_tricks:

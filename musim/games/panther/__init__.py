@@ -1,19 +1,14 @@
 """The Last Panther (docs/rules.md §4): rules kernels, policies, deal simulation, records."""
 
+from functools import partial
+
 from musim.core.deck import MU
 from musim.engine.seats import EXACT_PLAY
 from musim.games.contract import Game, lazy
 from musim.play import node_limit, search_budget, world_weights
 
-WEIGHT_NAMES = ("pass_departure", "departure")  # search.PARAM_NAMES, kept free of numba here
-
-
-def check(spec):
-    """The checks of a seat game with dd and search play, and the world weights of a `search`
-    seat named in the key (musim/play/world_weights.py)."""
-    node_limit.check_seat_game(spec)
-    world_weights.check(spec, "panther", WEIGHT_NAMES)
-
+# the parameters of a `search` seat's weighted worlds (weights.py), kept free of numba here
+WEIGHTS = world_weights.Weights("panther", ("pass_departure", "departure"))
 
 # Bump whenever a rule, policy or kernel change alters any row a run writes.
 RESULT_VERSION = 2  # 2: the black_sevens column
@@ -35,7 +30,7 @@ GAME = Game(
         "search-uniform: the first search player, uniform worlds, no exact endgames."
     ),
     options=(search_budget.WORLDS, search_budget.EXACT_TRICKS, world_weights.OPTION, node_limit.PER_CARD),
-    check=check,
+    check=partial(world_weights.check_seat_game, WEIGHTS),
     job=lazy("musim.games.panther.run", "job"),
     make_summary=lazy("musim.games.panther.summary", "for_run"),
     record=lazy("musim.games.panther.run", "record"),

@@ -4,16 +4,13 @@ every seat plays the heuristic, the model the weights assume."""
 
 import numpy as np
 
-from musim.core.rng import stream_state
 from musim.engine.seats import seat_policies
-from musim.games.panther import policies, rules
+from musim.games.panther import WEIGHTS, policies, rules
 from musim.games.panther import search as psearch
 from musim.games.panther.simulate import make_workspace, simulate_deals
 from musim.play import beliefs
 
-NAMES = psearch.PARAM_NAMES
 GRID = ((0.3, 0.5, 0.7, 0.85, 0.95), (0.2, 0.3, 0.4, 0.5, 0.65))  # the fit's values of each parameter
-SALT = 0x5EED_BE11EF  # the worlds' streams, apart from the deals'
 
 
 def decisions(players, seed, deal, ws, ctx):
@@ -48,27 +45,19 @@ def decisions(players, seed, deal, ws, ctx):
 def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
     """[(trick, p[g, i], held[i]), ...] at every card decision of deal `deal` of a heuristic run
     (musim.play.beliefs.predictions)."""
-    n = players
-    state = np.array([stream_state(seed ^ SALT, deal)], np.uint64)
-    out, totals = np.zeros((len(grid), rules.MAX_PLAYERS, 64)), np.zeros(len(grid))
-    found = []
-    for t, seat, held, _ in decisions(n, seed, deal, ws, ctx):
-        out[:], totals[:] = 0.0, 0.0
-        beliefs.shares(ctx, state, worlds, ctx.base, n, grid, out, totals)
-        hidden = 0
-        for s in range(n):
-            hidden |= int(held[s]) if s != seat else 0
-        found.append((t, *beliefs.predictions(out, totals, seat, n, hidden, held)))
-    return found
+    work = beliefs.scratch(seed, deal, grid, rules.MAX_PLAYERS)
+    return [
+        (t, *beliefs.at_decision(ctx, work, worlds, ctx.base, players, grid, seat, held))
+        for t, seat, held, _ in decisions(players, seed, deal, ws, ctx)
+    ]
 
 
 def predictions(players, seed, start, count, worlds, grid):
     """The decisions' predictions of deals start..start+count-1 (deal_predictions)."""
     codes = seat_policies(players, "heuristic", policies.NAMES)
-    ws = make_workspace(players, codes)
     ctx = psearch.make_context(worlds, players, 0, codes)
-    grid = np.ascontiguousarray(grid, np.float64)
-    found = []
-    for d in range(start, start + count):
-        found += deal_predictions(players, seed, d, worlds, grid, ws, ctx)
-    return found
+    ws = make_workspace(players, codes)
+    return beliefs.replay(deal_predictions, ws, ctx, players, seed, start, count, worlds, grid)
+
+
+HOOK = beliefs.grid_hook(WEIGHTS, GRID, predictions)

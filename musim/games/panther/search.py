@@ -20,7 +20,7 @@ import numpy as np
 
 from musim.compile.jit import flat_kernel
 from musim.core.bits import drop_lowest, lowest, popcount
-from musim.games.panther import WEIGHT_NAMES, policies
+from musim.games.panther import WEIGHTS, policies
 from musim.games.panther.rules import CARD_COLOUR, COLOUR_MASK, MAX_PLAYERS
 from musim.games.panther.solve import solver_game
 from musim.games.seat_solve import TT_BUCKET, load_position, make_seat_dd
@@ -44,29 +44,26 @@ Context = namedtuple(
 # dd: the exact endgames' solver scratch (None without them), out_lo, out_hi its values by card.
 # The world weights' (weights.py): code, the table's policy per seat; hist[pos], leads[t]: the cards
 # played and each trick's leader; params: weighted (1) or not, then the fitted parameters
-# (PARAM_NAMES); rheld, rtrick: the replay's scratch; got[0]: what the searcher's right neighbour
+# (WEIGHTS.names); rheld, rtrick: the replay's scratch; got[0]: what the searcher's right neighbour
 # passed it.  The pass's search (setup_search.py): cand, cand_totals its candidates and their
 # totals; one_group: every card in group 0 (its worlds; base and known: the world's hands and passes).
 N, SEAT, LEADER, K, WINNER, POS, SCORE, WORLDS, EXACT_TRICKS, SOLVE = range(10)
 # meta: the decision's position (POS: the cards played before it), the seat's score so far, the
 # budget, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
 COLOURS = COLOUR_MASK.shape[0]
-PARAM_NAMES = WEIGHT_NAMES  # the world weights' (weights.py), in params[1:]
 MAX_CANDIDATES = 64  # the pass's search: 1 + 3 x 12 at most
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
-def make_context(worlds, players=4, exact_tricks=0, seat_policy=()):
+def make_context(worlds, players=4, exact_tricks=0, seat_policy=(), weights=""):
     """A search seat's scratch for one workspace, drawing `worlds` worlds a decision; with
     `exact_tricks`, a `search` seat's exact endgames at `players` seats (0: none, compiled
     without the solver); `seat_policy`: the table's codes (a `search` seat weights its worlds by
-    the shipped parameters)."""
+    the parameters `weights` names: a search_weights value, "" the shipped ones)."""
     z = np.zeros
     code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
     code[: len(seat_policy)] = seat_policy
-    params = z(1 + len(PARAM_NAMES))
-    if policies.SEARCH in list(seat_policy):
-        params[1:] = world_weights.shipped("panther", PARAM_NAMES)[0]
+    params = world_weights.context_params(WEIGHTS, weights, policies.SEARCH in list(seat_policy))
     meta = z(SOLVE + 1, np.int64)
     meta[WORLDS], meta[EXACT_TRICKS] = worlds, exact_tricks
     dd = None

@@ -55,18 +55,20 @@ DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): per seat, hands 
 )
 
 
-def make_workspace(players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0, exact_tricks=0):
+def make_workspace(
+    players=None, seat_policy=(), tt_mb=DEFAULT_MB, worlds=DEFAULT_WORLDS, node_limit=0, exact_tricks=0, weights=""
+):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; voids: per
     seat, the colours it showed it lacks (card masks); with a seat playing dd (seat_policy: codes
     per seat) the solver's scratch for `players` seats and a table of tt_mb, each card's searches
     within node_limit nodes (seat_solve.worker_dd), else none; with a seat searching, its context
-    drawing `worlds` worlds a decision, with `exact_tricks` exact endgames where a seat plays
-    `search`, else none."""
+    drawing `worlds` worlds a decision, with `exact_tricks` exact endgames and the world weights
+    `weights` names (a search_weights value) where a seat plays `search`, else none."""
     z = np.zeros
     codes = list(seat_policy)
     context = None
     if policies.SEARCH in codes or policies.SEARCH_UNIFORM in codes:
-        context = search.make_context(worlds, players, exact_tricks if policies.SEARCH in codes else 0, codes)
+        context = search.make_context(worlds, players, exact_tricks if policies.SEARCH in codes else 0, codes, weights)
     dd = None
     if policies.DD in list(seat_policy):
         dd = worker_dd(solver_game, players, tt_mb, node_limit)

@@ -6,16 +6,13 @@ heuristic, the model the weights assume."""
 
 import numpy as np
 
-from musim.core.rng import stream_state
 from musim.engine.seats import seat_policies
-from musim.games.wimmueln import policies, rules
+from musim.games.wimmueln import WEIGHTS, policies, rules
 from musim.games.wimmueln import search as wsearch
 from musim.games.wimmueln.simulate import make_workspace, simulate_deals
 from musim.play import beliefs
 
-NAMES = wsearch.PARAM_NAMES
 GRID = ((0.75, 0.85, 0.9, 0.95, 0.999), (0.2, 0.3, 0.35, 0.45, 0.6))  # the fit's values of each parameter
-SALT = 0x5EED_BE11EF  # the worlds' streams, apart from the deals'
 
 
 def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
@@ -32,22 +29,14 @@ def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
     held[dealer] = int(held[dealer]) & ~(1 << int(play[0]))
     trick = np.zeros(rules.MAX_PLAYERS, np.int64)
     won, points = np.zeros(rules.MAX_PLAYERS, np.int64), np.zeros(rules.MAX_PLAYERS, np.int64)
-    state = np.array([stream_state(seed ^ SALT, deal)], np.uint64)
-    out, totals = np.zeros((len(grid), rules.MAX_PLAYERS, 64)), np.zeros(len(grid))
+    work = beliefs.scratch(seed, deal, grid, rules.MAX_PLAYERS)
     wsearch.begin(ctx, n, dealer, a, b, trump)
     found, leader, wp = [], dealer, 0
     for i, card in enumerate(play):
         t, k = divmod(i, n)
         seat = (leader + k) % n
         if i > 0:
-            found.append(
-                (
-                    t,
-                    *_decide(
-                        ctx, state, worlds, grid, out, totals, seat, t, k, leader, wp, held, trick, won, points, est
-                    ),
-                )
-            )
+            found.append((t, *_decide(ctx, work, worlds, grid, seat, t, k, leader, wp, held, trick, won, points, est)))
             held[seat] = int(held[seat]) & ~(1 << int(card))
         trick[k] = card
         if k > 0 and rules.beats(card, trick[wp], trump):
@@ -61,26 +50,23 @@ def deal_predictions(players, seed, deal, worlds, grid, ws, ctx):
     return found
 
 
-def _decide(ctx, state, worlds, grid, out, totals, seat, t, k, leader, wp, held, trick, won, points, est):
-    """(p, held) of one decision's predictions."""
+def _decide(ctx, work, worlds, grid, seat, t, k, leader, wp, held, trick, won, points, est):
+    """(p, held) of one decision's predictions: the other hands' cards and face-down estimates."""
     n = ctx.meta[wsearch.N]
     wsearch.look(ctx, seat, t, k, leader, wp, held, trick, est, won, points)
-    out[:], totals[:] = 0.0, 0.0
-    beliefs.shares(ctx, state, worlds, ctx.held, n, grid, out, totals)
-    hidden = 0  # the cards the seat cannot see: the other hands and face-down estimates
+    face_down = 0
     for s in range(n):
         if s != seat:
-            hidden |= int(held[s]) | 1 << int(est[s, 1])
-    return beliefs.predictions(out, totals, seat, n, hidden, held)
+            face_down |= 1 << int(est[s, 1])
+    return beliefs.at_decision(ctx, work, worlds, ctx.held, n, grid, seat, held, face_down)
 
 
 def predictions(players, seed, start, count, worlds, grid):
     """The decisions' predictions of deals start..start+count-1 (deal_predictions)."""
     codes = seat_policies(players, "heuristic", policies.NAMES)
-    ws = make_workspace(players, codes)
     ctx = wsearch.make_context(worlds, players, 0, codes)
-    grid = np.ascontiguousarray(grid, np.float64)
-    found = []
-    for d in range(start, start + count):
-        found += deal_predictions(players, seed, d, worlds, grid, ws, ctx)
-    return found
+    ws = make_workspace(players, codes)
+    return beliefs.replay(deal_predictions, ws, ctx, players, seed, start, count, worlds, grid)
+
+
+HOOK = beliefs.grid_hook(WEIGHTS, GRID, predictions)

@@ -94,12 +94,14 @@ def _estimates(estimates, held, n):
     return out
 
 
-def record(players, seed, policy, index, worlds=DEFAULT_WORLDS, tt_mb=DEFAULT_MB, node_limit=0, exact_tricks=0):
+def record(
+    players, seed, policy, index, worlds=DEFAULT_WORLDS, tt_mb=DEFAULT_MB, node_limit=0, exact_tricks=0, weights=""
+):
     """The game record (docs/examples/README.md) of deal `index` of a run, re-played from its
-    seed; worlds, exact_tricks: the run's search budget and exact endgames. tt_mb, node_limit:
+    seed; worlds, exact_tricks, weights: the run's search budget, exact endgames and world weights. tt_mb, node_limit:
     the run's (a dd card whose search gave up is chosen as the run chose it)."""
     codes = seat_policies(players, policy, policies.NAMES)
-    ws = make_workspace(players, codes, tt_mb, worlds=worlds, node_limit=node_limit, exact_tricks=exact_tricks)
+    ws = make_workspace(players, codes, tt_mb, worlds, node_limit, exact_tricks, weights)
     row = simulate_deals(players, seed, policy, index, 1, ws)
     n_cards = players * int(rules.tricks_per_deal(players))
     return {

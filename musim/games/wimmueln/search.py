@@ -27,7 +27,7 @@ import numpy as np
 from musim.compile.jit import flat_kernel
 from musim.core.bits import bit, drop_lowest, lowest, popcount
 from musim.games.seat_solve import TT_BUCKET, load_position
-from musim.games.wimmueln import WEIGHT_NAMES, ddplay, policies
+from musim.games.wimmueln import WEIGHTS, ddplay, policies
 from musim.games.wimmueln.rules import CARD_COLOUR, CARD_RANK, COLOUR_MASK, MAX_PLAYERS, tricks_per_deal
 from musim.play import world_weights, worlds
 from musim.play.search import search_card
@@ -53,28 +53,25 @@ Context = namedtuple(
 # meta also: the exact endgames' tricks (0: none), this decision solved (1) or played out (0).
 # The world weights' (weights.py): code, the table's policy per seat; hist[t*n+k], leads[t]: the
 # cards played and each trick's leader; params: weighted (1) or not, then the fitted parameters
-# (PARAM_NAMES); rheld, rtrick, rwon, kind_*: the replay's scratch.  The estimates' search
+# (WEIGHTS.names); rheld, rtrick, rwon, kind_*: the replay's scratch.  The estimates' search
 # (setup_search.py): cand[i] its candidates (up, down), cand_totals their totals, known[s] the
 # cards it knows seat s holds.
 N, SEAT, DEALER, REVEALED, TRUMP, TRICK, K, LEADER, WINNER, WORLDS = 0, 1, 2, 3, 5, 6, 7, 8, 9, 10
 EXACT_TRICKS, SOLVE = 11, 12
 META = 13
-PARAM_NAMES = WEIGHT_NAMES  # the world weights' (weights.py), in params[1:]
 MAX_CANDIDATES = 400  # the estimates' search: ordered pairs of at most 20 kinds
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
 
-def make_context(worlds_per_decision, players=4, exact_tricks=0, seat_policy=()):
+def make_context(worlds_per_decision, players=4, exact_tricks=0, seat_policy=(), weights=""):
     """A search seat's scratch, allocated once per workspace; `worlds_per_decision`: the budget;
     `exact_tricks`: a `search` seat's exact endgames at `players` seats (0: none, compiled
     without the solver); `seat_policy`: the table's codes (a `search` seat weights its worlds by
-    the shipped parameters)."""
+    the parameters `weights` names: a search_weights value, "" the shipped ones)."""
     z = np.zeros
     code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
     code[: len(seat_policy)] = seat_policy
-    params = z(1 + len(PARAM_NAMES))
-    if policies.SEARCH in list(seat_policy):
-        params[1:] = world_weights.shipped("wimmueln", PARAM_NAMES)[0]
+    params = world_weights.context_params(WEIGHTS, weights, policies.SEARCH in list(seat_policy))
     meta = z(META, np.int64)
     meta[WORLDS], meta[EXACT_TRICKS] = worlds_per_decision, exact_tricks
     dd = None

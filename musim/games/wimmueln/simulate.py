@@ -64,12 +64,14 @@ def make_workspace(
     worlds=DEFAULT_WORLDS,
     node_limit=0,
     exact_tricks=DEFAULT_EXACT_TRICKS,
+    weights="",
 ):
     """Scratch arrays for one thread's deals; deal: one deal's results in a match; with
     a seat playing dd (seat_policy: codes per seat) the solver's scratch for `players` seats and a
     table of tt_mb, each card's searches within node_limit nodes (ddplay.worker_dd), else none;
     with a seat searching, the search's scratch and its budget of `worlds` a decision (search.py),
-    with `exact_tricks` exact endgames where a seat plays `search`, else none."""
+    with `exact_tricks` exact endgames and the world weights `weights` names (a search_weights
+    value) where a seat plays `search`, else none."""
     codes = list(seat_policy)
     exact = exact_tricks if policies.SEARCH in codes else 0
     searching = policies.SEARCH in codes or policies.SEARCH_UNIFORM in codes
@@ -85,7 +87,7 @@ def make_workspace(
         kind_strength=z(20, np.int64),
         deal=drivers.deal_arrays(DEAL, MAX_PLAYERS),
         dd=worker_dd(players, tt_mb, node_limit) if policies.DD in list(seat_policy) else None,
-        search=wsearch.make_context(worlds, players, exact, codes) if searching else None,
+        search=wsearch.make_context(worlds, players, exact, codes, weights) if searching else None,
     )
 
 
