@@ -41,29 +41,9 @@ def weight(ctx):
     that made them (the game's kernel; 1.0 for every world samples uniformly)."""
 
 
-@flat_kernel
-def never(ctx):
-    """The `solves` of a game without exact endgames."""
-    return False
-
-
-@flat_kernel
-def uniform(ctx):
-    """The `weight` of a game whose worlds are not weighted: every world counts once."""
-    return 1.0
-
-
-@flat_kernel
-def no_values(ctx, legal, totals, w):
-    """The `values` of a game without exact endgames (never called: `never` solves)."""
-
-
-def register(
-    context, world_kernel, playout_kernel, solves_kernel=never, values_kernel=no_values, weight_kernel=uniform
-):
-    """Register a game's world(ctx, state) and playout(ctx, card) for its context namedtuple
-    class, its solves(ctx) and values(ctx, legal, totals, w) where it has exact endgames, and its
-    weight(ctx) where it weights its worlds."""
+def register(context, world_kernel, playout_kernel, solves_kernel, values_kernel, weight_kernel):
+    """Register a game's world(ctx, state), playout(ctx, card), solves(ctx), values(ctx, legal,
+    totals, w) and weight(ctx) for its context namedtuple class."""
 
     def mine(ctx):
         return getattr(ctx, "instance_class", None) is context
