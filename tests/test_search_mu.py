@@ -240,6 +240,23 @@ def test_a_balance_checkpoint_key_names_a_budget_other_than_the_default():
     assert key(worlds=5)["params"]["search_worlds"] == 5
 
 
+def test_a_balance_checkpoint_key_names_the_world_weights_of_a_search_seat(tmp_path):
+    """Other weights play other cards: a `search` balance's checkpoints are keyed by the
+    weights' id (version and digest), a `search-uniform` or heuristic one's not."""
+    import shutil
+
+    from musim.games.mu.analysis.balance import checkpoint_key
+    from musim.games.mu.params import MuParams
+    from musim.play.world_weights import GAMES
+
+    key = lambda play, **kw: checkpoint_key("balance-deals", MuParams(4, play, **kw), 1)["params"]
+    shipped = key("search")["search_weights"]
+    assert shipped.startswith("v1@") and len(shipped) == len("v1@") + 8
+    assert "search_weights" not in key("search-uniform") and "search_weights" not in key("heuristic")
+    copy = shutil.copy(GAMES / "mu" / "models" / "world_weights_v1.npz", tmp_path / "w.npz")
+    assert key("search", search_weights=str(copy))["search_weights"] == f"{copy}@{shipped[3:]}"
+
+
 @pytest.mark.slow  # compiles the deal kernels with the search
 def test_search_seats_search_their_trumps_and_partner_and_search_uniform_does_not():
     """On the same deals, `search` vices and chiefs name other trumps or partners than the

@@ -51,10 +51,11 @@ from musim.games.mu import rules, target_tables
 from musim.games.mu import simulate as sim
 from musim.games.mu.analysis import fixed_point, samplers
 from musim.games.mu.ddplay import UNRESOLVED
-from musim.games.mu.params import DEFAULT_AUCTION, learned_model
+from musim.games.mu.params import DEFAULT_AUCTION, WEIGHTS, learned_model
 from musim.games.mu.policies import NAMES
 from musim.games.mu.run import deals_per_chunk, simulate_deal_chunk
 from musim.games.mu.target_tables import RULEBOOK
+from musim.play import world_weights
 from musim.play.search_budget import DEFAULT_EXACT_TRICKS, DEFAULT_WORLDS
 from musim.solver.version import node_count_params
 
@@ -75,7 +76,8 @@ def checkpoint_key(job, params, seed):
     the deals, and so which are played and replayed); the default's keys are those it had
     before there was a choice.  A variant's targets (compact text, target_tables.py) are in both, the
     rulebook's in neither (saved deals stay valid); so is a search budget other than the default,
-    and the learned auction's model id where a seat bids by it (another model bids other deals)."""
+    the learned auction's model id where a seat bids by it (another model bids other deals), and
+    the world weights' id where a seat plays `search` (other weights play other cards)."""
     p = params
     key = dict(job=job, players=p.players, seed=seed, play=p.play, dd_tricks=p.dd_tricks, node_limit=p.node_limit)
     if p.node_limit:
@@ -93,6 +95,8 @@ def checkpoint_key(job, params, seed):
     key |= play_key(p.play)
     if p.exact_tricks != DEFAULT_EXACT_TRICKS:
         key["search_exact_tricks"] = p.exact_tricks
+    if weights := world_weights.ident_of(p.play, p.search_weights, WEIGHTS):
+        key["search_weights"] = weights
     return result_key("mu", key)
 
 
