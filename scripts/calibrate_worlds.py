@@ -19,22 +19,23 @@ import sys
 from pathlib import Path
 
 from musim.analysis.calibration import KEYS, calibration_table, plot_calibration, scores
+from musim.games import beliefs_hook, weighted_games
 from musim.play import world_weights
 
 
 def arguments(argv):
     """(the parsed arguments, the game's own calibration options {name: (default, help)})."""
     probe = argparse.ArgumentParser(add_help=False)
-    probe.add_argument("--game", choices=world_weights.games())
+    probe.add_argument("--game", choices=weighted_games())
     game = probe.parse_known_args(argv)[0].game
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=world_weights.games(), required=True)
+    ap.add_argument("--game", choices=weighted_games(), required=True)
     ap.add_argument("--players", default="4", help="Player counts, comma-separated.")
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--worlds", type=int, default=128)
     ap.add_argument("--out", default="results/search")
-    options = world_weights.hook(game).options if game else {}
+    options = beliefs_hook(game).options if game else {}
     for name, (default, text) in options.items():
         ap.add_argument("--" + name, default=default, help=text)
     return ap.parse_args(argv), options
@@ -44,7 +45,7 @@ def main(argv=None):
     args, options = arguments(sys.argv[1:] if argv is None else argv)
     if args.deals < 1 or args.worlds < 1:
         sys.exit("--deals and --worlds must be at least 1")
-    hook = world_weights.hook(args.game)
+    hook = beliefs_hook(args.game)
     params, meta = world_weights.read(world_weights.path_of(hook.weights), hook.weights)
     if args.seed == meta["seed"]:
         sys.exit(f"--seed {args.seed} fitted the parameters; choose held-out deals")

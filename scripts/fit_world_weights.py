@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from musim.games import get_game
+from musim.games import beliefs_hook, get_game, weighted_games
 from musim.play import world_weights
 
 EVALUATION_SEEDS = (2026, 2027)  # and 2062 on
@@ -38,7 +38,7 @@ def player_counts(text, game, weights):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=world_weights.games(), required=True)
+    ap.add_argument("--game", choices=weighted_games(), required=True)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--players", default="", help="Player counts, comma-separated (default: see above).")
     ap.add_argument("--deals", type=int, default=200)
@@ -50,7 +50,7 @@ def main(argv=None):
         sys.exit(f"--seed {args.seed}: an evaluation seed (2026, 2027, 2062 and above); fit on another")
     if args.deals < 1 or args.worlds < 1:
         sys.exit("--deals and --worlds must be at least 1")
-    hook = world_weights.hook(args.game)
+    hook = beliefs_hook(args.game)
     started = time.perf_counter()
     players = player_counts(args.players, get_game(args.game), hook.weights)
     params, found, table = hook.fit(players, args.deals, args.seed, args.worlds)

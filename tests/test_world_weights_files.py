@@ -18,7 +18,7 @@ from musim.cli import cli
 from musim.engine.errors import SpecError
 from musim.engine.run import run_key
 from musim.engine.spec import RunSpec, checked
-from musim.games import get_game
+from musim.games import beliefs_hook, get_game, weighted_games
 from musim.games.mueckenstich import policies
 from musim.games.mueckenstich import search as msearch
 from musim.io import arrays_file
@@ -37,11 +37,11 @@ def script(name):
 
 
 def weights_of(game):
-    return ww.hook(game).weights
+    return beliefs_hook(game).weights
 
 
 def test_the_games_with_weighted_worlds_declare_the_one_option_and_their_own_parameters():
-    assert ww.games() == list(GAMES)
+    assert weighted_games() == list(GAMES)
     for game in GAMES:
         assert get_game(game).option("search_weights") is ww.OPTION
         assert weights_of(game).game == game

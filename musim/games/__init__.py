@@ -39,3 +39,17 @@ def get_game(name):
 def all_games():
     """Every registered Game, by name."""
     return [get_game(name) for name in sorted(GAMES)]
+
+
+def weighted_games():
+    """The names of the games whose `search` seats weight their worlds (their GAME declares the
+    option musim/play/world_weights.py defines)."""
+    from musim.play.world_weights import OPTION
+
+    return [game.name for game in all_games() if OPTION in game.options]
+
+
+def beliefs_hook(name):
+    """The fit and calibration of game `name`'s weighted worlds (its beliefs module's HOOK)."""
+    get_game(name)
+    return importlib.import_module(GAMES[name] + ".beliefs").HOOK

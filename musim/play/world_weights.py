@@ -10,12 +10,11 @@ key and metadata of every run with a `search` seat (the option search_weights, f
 game's check), so rows weighted by other parameters are never resumed as these.  Written byte
 for byte the same for the same arrays (fixed zip dates).  Each game declares its parameters (a
 Weights: WEIGHTS in its __init__, Mü's in params.py) and the fit and calibration of them (a
-Hook: HOOK in its beliefs module, which the scripts find by the game's registered package).
+Hook: HOOK in its beliefs module, which the scripts find through the registry: musim.games.beliefs_hook).
 """
 
 import dataclasses
 import hashlib
-import importlib
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -82,20 +81,6 @@ class Hook:
     calibration: Callable
     scores: tuple
     options: dict = dataclasses.field(default_factory=dict)
-
-
-def games():
-    """The names of the games whose `search` seats weight their worlds (their GAME declares OPTION)."""
-    from musim.games import all_games
-
-    return [game.name for game in all_games() if OPTION in game.options]
-
-
-def hook(game):
-    """The Hook of `game` (its beliefs module's HOOK)."""
-    from musim.games import GAMES
-
-    return importlib.import_module(GAMES[game] + ".beliefs").HOOK
 
 
 def path_of(weights, version="v1"):
