@@ -317,6 +317,7 @@ def test_hand_features_match_a_direct_count():
         assert list(out) == expect
 
 
+@pytest.mark.slow  # compiles the analyses' exact-play samplers (minutes cold): the slow tier
 def test_contract_rank_and_value_are_those_of_double_dummy_play():
     """The pure-strength view under --play dd finds a contract's level by null-window searches
     alone, and the hand-model fit takes a contract's points from one solve; they must be the
@@ -355,6 +356,7 @@ def test_contract_rank_and_value_are_those_of_double_dummy_play():
     assert len(levels) >= 4  # the searches climbed several levels, not only stopped at `best`
 
 
+@pytest.mark.slow  # compiles the analyses' exact-play samplers (minutes cold): the slow tier
 def test_pure_strength_is_the_best_contract_whatever_order_it_tries_them_in():
     """samplers.strength tries first the contracts the hand model rates highest; its level
     must still be the best over every trump and partner, each contract searched on its own."""
@@ -425,6 +427,7 @@ def test_balance_dd_tricks_needs_dd_play(tmp_path):
     assert not (tmp_path / "b").exists()
 
 
+@pytest.mark.slow  # compiles the analyses' exact-play samplers (minutes cold): the slow tier
 def test_balance_checkpoint_supplies_finished_deals_and_nothing_else(tmp_path, monkeypatch):
     """A run that kept its deals in a checkpoint is rebuilt from it alone, to the same tables;
     other parameters find nothing there (so they simulate), and a partly kept run simulates
@@ -642,6 +645,7 @@ def test_bid_under_the_reach_question_has_the_success_rates_of_the_value(vice):
     assert "question reach" in format_table(reach, 3, 5)
 
 
+@pytest.mark.slow  # compiles the analyses' exact-play samplers (minutes cold): the slow tier
 def test_a_best_partner_in_hindsight_reaches_what_the_best_value_reaches():
     """The hindsight partner under the reach question: the highest bid in low..top that some
     partner's team reaches, climbing from the best so far; it must agree with the best team
