@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from musim.analysis.calibration import KEYS, calibration_table, plot_calibration, scores
-from musim.games import beliefs_hook, weighted_games
+from musim.games import beliefs_hook, get_game, weighted_games
 from musim.play import world_weights
 
 
@@ -49,7 +49,13 @@ def main(argv=None):
     params, meta = world_weights.read(world_weights.path_of(hook.weights), hook.weights)
     if args.seed == meta["seed"]:
         sys.exit(f"--seed {args.seed} fitted the parameters; choose held-out deals")
-    players = [int(n) for n in args.players.split(",")]
+    low, high = hook.weights.players or get_game(args.game).players
+    try:
+        players = [int(n) for n in args.players.split(",")]
+    except ValueError:
+        players = []
+    if not players or not all(low <= n <= high for n in players):
+        sys.exit(f"--players {args.players}: counts within {low}..{high}")
     own = {name: getattr(args, name) for name in options}
     predictions = hook.calibration(players, args.deals, args.seed, args.worlds, params, **own)
     out = Path(args.out)
