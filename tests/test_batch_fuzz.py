@@ -5,6 +5,7 @@ card text put in any play. Whatever comes in, each item gets one JSON object lin
 escapes as a traceback."""
 
 import copy
+import functools
 import json
 from pathlib import Path
 
@@ -27,8 +28,10 @@ CARD_TEXTS = st.sampled_from(["R7", "K7", "Y2", "G9", "B0", "R1", "RM", "RM:G", 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _records():
-    """A few records of every game with records, from its own `record` (the Mü examples too)."""
+@functools.cache
+def records():
+    """A few records of every game with records, from its own `record` (the Mü examples too); made on
+    first use, not at import, where both test workers would wait on their compiles while collecting."""
     from musim.engine.spec import RunSpec, checked
 
     records = [json.loads(line) for line in (EXAMPLES / "mu-records.jsonl").read_text().splitlines()[:6]]
@@ -42,7 +45,6 @@ def _records():
     return records
 
 
-RECORDS = _records()
 POSITIONS = [
     json.loads(line)
     for name in ("mu-positions.jsonl", "bridge-positions.jsonl")
@@ -90,7 +92,7 @@ def test_garbage_text_gets_one_error_line_per_item(text):
 @FUZZ
 @given(data=st.data())
 def test_a_truncated_line_is_an_error_and_the_lines_around_it_are_answered(data):
-    record = json.dumps(data.draw(st.sampled_from(RECORDS)))
+    record = json.dumps(data.draw(st.sampled_from(records())))
     cut = record[: data.draw(st.integers(1, len(record) - 1))]
     objects = batch("replay", "\n".join([record, cut, record]))
     assert len(objects) == 3 and "error" in objects[1] and objects[0] == objects[2]
@@ -99,14 +101,14 @@ def test_a_truncated_line_is_an_error_and_the_lines_around_it_are_answered(data)
 @FUZZ
 @given(data=st.data(), value=JSON_VALUES)
 def test_any_value_anywhere_in_a_record_is_replayed_or_named(data, value):
-    record = _replace_somewhere(data.draw(st.sampled_from(RECORDS)), data, value)
+    record = _replace_somewhere(data.draw(st.sampled_from(records())), data, value)
     assert len(batch("replay", json.dumps(record))) == 1
 
 
 @FUZZ
 @given(data=st.data(), card=CARD_TEXTS)
 def test_any_card_in_any_play_is_replayed_or_named(data, card):
-    record = copy.deepcopy(data.draw(st.sampled_from([r for r in RECORDS if r.get("play")])))
+    record = copy.deepcopy(data.draw(st.sampled_from([r for r in records() if r.get("play")])))
     record["play"][data.draw(st.integers(0, len(record["play"]) - 1))] = card
     (result,) = batch("replay", json.dumps(record))
     assert "error" in result or "scores" in result
@@ -123,7 +125,7 @@ def test_any_value_anywhere_in_a_position_is_solved_or_named(data, value):
 @pytest.mark.parametrize("line_break", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\r"])
 def test_json_lines_split_on_newlines_only(line_break):
     """A string holding another line-breaking character stays one item."""
-    record = copy.deepcopy(RECORDS[0])
+    record = copy.deepcopy(records()[0])
     record["comment"] = f"a{line_break}b"
-    objects = batch("replay", json.dumps(record, ensure_ascii=False) + "\n" + json.dumps(RECORDS[0]))
+    objects = batch("replay", json.dumps(record, ensure_ascii=False) + "\n" + json.dumps(records()[0]))
     assert len(objects) == 2
