@@ -696,6 +696,7 @@ def test_the_question_is_checked_with_a_one_line_error(tmp_path, command):
     assert not (tmp_path / "b").exists()
 
 
+@pytest.mark.slow  # it alone compiles balance's exact play (about 90 s of one core): the slow tier
 def test_balance_cli_under_the_reach_question_says_so_in_every_file(tmp_path):
     out = tmp_path / "b"
     res = invoke(
