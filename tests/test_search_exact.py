@@ -78,7 +78,7 @@ def mu_world(n, hands, leader, trick, team, chief_trump, vice_trump, tricks):
 
 
 @pytest.mark.parametrize("n, tricks", [(3, 4), (4, 3), (5, 2), (6, 2)])
-def test_mu_exact_values_are_the_brute_force_minimax(n, tricks):
+def test_mu_solved_values_are_the_brute_force_minimax(n, tricks):
     rng = random.Random(61 + n)
     for i in range(25):
         _, args = random_position(rng, n, tricks, mid_trick=i % 2 == 1)
@@ -88,14 +88,14 @@ def test_mu_exact_values_are_the_brute_force_minimax(n, tricks):
         seat = (leader + len(trick)) % n
         legal = mask(moves)
         totals = np.zeros(64)
-        search_player.exact_values(ctx, legal, totals, 2.0)  # a world of weight 2 counts twice
+        search_player.solved_values(ctx, ctx.dd, legal, totals, 2.0)  # a world of weight 2 counts twice
         left = points_of([c for h in hands for c in h] + list(trick))
         for c, team_points in moves.items():
             assert totals[c] == 2 * (team_points if seat in team else left - team_points), (args, c)
 
 
 @pytest.mark.parametrize("n, tricks", [(3, 3), (4, 2), (6, 2)])
-def test_wimmueln_exact_values_are_the_brute_force_minimax(n, tricks):
+def test_wimmueln_solved_values_are_the_brute_force_minimax(n, tricks):
     rng = random.Random(n)
     ctx = wsearch.make_context(1, n, tricks)
     checked = 0
@@ -118,7 +118,7 @@ def test_wimmueln_exact_values_are_the_brute_force_minimax(n, tricks):
         ctx.estimates[seat] = indices(obj["estimates"], avail)
         legal = wim_legal(ctx.held[seat], cards[0] if cards else -1, m[wsearch.TRUMP])
         totals = np.zeros(64)
-        wsearch.exact_values(ctx, legal, totals, 2.0)  # a world of weight 2 counts twice
+        wsearch.solved_values(ctx, ctx.dd, legal, totals, 2.0)  # a world of weight 2 counts twice
         for c in range(64):
             if int(legal) >> c & 1:
                 assert totals[c] == 2 * (5 + moves[MU.text(c)]), (obj, MU.text(c))
@@ -127,7 +127,7 @@ def test_wimmueln_exact_values_are_the_brute_force_minimax(n, tricks):
 
 
 @pytest.mark.parametrize("n, tricks", [(3, 3), (4, 2), (5, 2)])
-def test_panther_exact_values_are_the_brute_force_minimax(n, tricks):
+def test_panther_solved_values_are_the_brute_force_minimax(n, tricks):
     rng = random.Random(n + 7)
     ctx = psearch.make_context(1, n, tricks)
     for _ in range(30):
@@ -145,7 +145,7 @@ def test_panther_exact_values_are_the_brute_force_minimax(n, tricks):
         ctx.trick0[: len(cards)] = cards
         legal = panther_legal(ctx.base[seat], cards[0] if cards else -1)
         totals = np.zeros(64)
-        psearch.exact_values(ctx, legal, totals, 2.0)  # a world of weight 2 counts twice
+        psearch.solved_values(ctx, ctx.dd, legal, totals, 2.0)  # a world of weight 2 counts twice
         for c in range(64):
             if int(legal) >> c & 1:
                 assert totals[c] == 2 * (7 + moves[MU.text(c)]), (obj, MU.text(c))
@@ -235,7 +235,7 @@ def mk_position(rng, n, tricks):
 
 
 @pytest.mark.parametrize("n, tricks", [(3, 1), (3, 2), (3, 3), (4, 1), (4, 2), (4, 3)])
-def test_mueckenstich_exact_values_are_each_move_then_dd_play_scored(n, tricks):
+def test_mueckenstich_solved_values_are_each_move_then_dd_play_scored(n, tricks):
     """Each legal move (a mosquito with each trump) in a world: the searcher's deal score once
     every seat has played on double-dummy, its earlier tricks counted."""
     rng = random.Random(610 + 10 * n + tricks)
@@ -256,7 +256,7 @@ def test_mueckenstich_exact_values_are_each_move_then_dd_play_scored(n, tricks):
         ok = np.uint64(mrules.legal(root.held[seat], trick[0] if trick else -1))
         moves = np.uint64(msearch.move_mask(ok))
         totals = np.zeros(64)
-        msearch.exact_values(ctx, moves, totals, 2.0)  # a world of weight 2 counts twice
+        msearch.solved_values(ctx, ctx.dd, moves, totals, 2.0)  # a world of weight 2 counts twice
         start = tuple(tuple(sorted(h)) for h in hands)
         got = {}
         for code in mref.cards_of(moves):

@@ -5,10 +5,11 @@ At a card decision of a search seat, `search_card` draws `worlds` deals of the h
 with what the seat has seen) and in each plays every legal card followed by the game's
 heuristic to the end of the deal (its `playout` kernel, returning the searcher's objective).
 Every card meets the same worlds, so their difference is not the luck of the draw.  Near the
-end of the deal a game with exact play may value the cards by its solver instead (`solves`,
-then `values` in each world: the second search player's exact endgames).  A game registers its
-kernels for its search context's namedtuple type; numba resolves them while compiling (an
-overload), as musim.play.drivers does, which keeps the on-disk cache valid.
+end of the deal a game with exact play may value the cards by its solver instead (`values` in
+each world where the caller says the decision is `exact`: the second search player's exact
+endgames).  A game registers its kernels for its search context's namedtuple type; numba
+resolves them while compiling (an overload), as musim.play.drivers does, which keeps the
+on-disk cache valid.
 """
 
 import numpy as np
@@ -27,13 +28,10 @@ def playout(ctx, card):
     is played by the heuristic: the game's kernel."""
 
 
-def solves(ctx):
-    """Does this decision value its cards by the solver (values) rather than by playouts?"""
-
-
 def values(ctx, legal, totals, w):
     """Add to totals[c] w times the searcher's objective after each legal card c in the drawn
-    world, every seat playing exactly from there (the game's solver)."""
+    world, every seat playing exactly from there: the game's solved_values(ctx, ctx.dd, legal,
+    totals, w), ctx.dd on its own so that numba compiles the solver away where dd is None."""
 
 
 def weight(ctx):
@@ -41,9 +39,9 @@ def weight(ctx):
     that made them (the game's kernel; 1.0 for every world samples uniformly)."""
 
 
-def register(context, world_kernel, playout_kernel, solves_kernel, values_kernel, weight_kernel):
-    """Register a game's world(ctx, state), playout(ctx, card), solves(ctx), values(ctx, legal,
-    totals, w) and weight(ctx) for its context namedtuple class."""
+def register(context, world_kernel, playout_kernel, values_kernel, weight_kernel):
+    """Register a game's world(ctx, state), playout(ctx, card), values (its solved_values(ctx, dd,
+    legal, totals, w)) and weight(ctx) for its context namedtuple class."""
 
     def mine(ctx):
         return getattr(ctx, "instance_class", None) is context
@@ -58,15 +56,10 @@ def register(context, world_kernel, playout_kernel, solves_kernel, values_kernel
         if mine(ctx):
             return lambda ctx, card: playout_kernel(ctx, card)
 
-    @overload(solves, inline="always")
-    def _solves(ctx):
-        if mine(ctx):
-            return lambda ctx: solves_kernel(ctx)
-
     @overload(values, inline="always")
     def _values(ctx, legal, totals, w):
         if mine(ctx):
-            return lambda ctx, legal, totals, w: values_kernel(ctx, legal, totals, w)
+            return lambda ctx, legal, totals, w: values_kernel(ctx, ctx.dd, legal, totals, w)
 
     @overload(weight, inline="always")
     def _weight(ctx):
@@ -75,10 +68,10 @@ def register(context, world_kernel, playout_kernel, solves_kernel, values_kernel
 
 
 @flat_kernel
-def search_card(ctx, legal, worlds, state, totals):
+def search_card(ctx, legal, worlds, state, totals, exact):
     """The legal card of highest total objective over `worlds` sampled worlds, each counted with
-    its weight (lowest card index among equals), each valued by playouts or, where the game
-    solves this decision, by its solver; the only legal card without drawing.  totals:
+    its weight (lowest card index among equals), each valued by playouts or, `exact`, by the
+    game's solver; the only legal card without drawing.  totals:
     float64[64] scratch (sums of integer objectives are exact, so unweighted choices are the
     integer ones)."""
     if not legal & (legal - np.uint64(1)):
@@ -87,7 +80,6 @@ def search_card(ctx, legal, worlds, state, totals):
     while m:
         totals[lowest(m)] = 0
         m = drop_lowest(m)
-    exact = solves(ctx)
     for _ in range(worlds):
         world(ctx, state)
         w = weight(ctx)

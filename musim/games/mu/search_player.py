@@ -14,7 +14,7 @@ bids at once, which lay no cards) counts the side's card points instead.
 
 The second search player (`search`; `search-uniform` is the first) values its cards in each
 world by the double-dummy solver instead, once `--search-exact-tricks` K tricks or fewer are
-left (exact_values): the chief's team's points from there under exact play by both sides,
+left (solved_values): the chief's team's points from there under exact play by both sides,
 scored as the deal's scores are (any monotone score of the team's points has the same best
 play, so the solver's value is the side's best outcome), chooses the chief's trump and
 partner by sampling too (setup_search.py), and weights each world by how likely the others'
@@ -59,9 +59,9 @@ Search = namedtuple(
 # record of the worlds (None in runs).
 # meta: the budget, the searching seat, players, the trick's leader, cards on it, its winning
 # position, the deal's bid (0: none), chief, partner (-1: none), chief trump, holders, vice
-# trump, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
+# trump, the exact endgames' tricks (0: none)
 WORLDS, SEAT, N, LEADER, COUNT, WINNER_POS, BID, CHIEF, PARTNER, CHIEF_TRUMP, HOLDERS = range(11)
-VICE_TRUMP, EXACT_TRICKS, SOLVE = range(11, 14)
+VICE_TRUMP, EXACT_TRICKS = range(11, 13)
 
 
 def make_search(worlds_per_card, ws, weights, exact_tricks=0, probe=None):
@@ -70,7 +70,7 @@ def make_search(worlds_per_card, ws, weights, exact_tricks=0, probe=None):
     compiled without the solver); `weights`: the parameter row of its weighted worlds
     (world_weights.py, the run's player count); `probe`: calibration's (world_weights.make_probe)."""
     z = np.zeros
-    meta = z(14, np.int64)
+    meta = z(EXACT_TRICKS + 1, np.int64)
     meta[WORLDS], meta[EXACT_TRICKS] = worlds_per_card, exact_tricks
     return Search(
         sampler=worlds.make_sampler(),
@@ -174,10 +174,10 @@ def seat_card(ctx, n, seat, leader, k, winner_pos, card_points, state, exact):
         return lowest(legal)  # the only card: nothing drawn
     if not know(ctx, n, seat, leader, k, winner_pos, card_points, ALL_GROUPS, ctx.klass):
         raise AssertionError("no world is consistent with the search seat's information")
-    ctx.meta[SOLVE] = 1 if exact and popcount(ctx.held[seat]) <= ctx.meta[EXACT_TRICKS] else 0
     world_weights.prepare(ctx, ctx.weighing, n, ctx.meta[CHIEF], exact)
     world_weights.open_probe(ctx.probe)
-    card = search.search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
+    solve = exact and popcount(ctx.held[seat]) <= ctx.meta[EXACT_TRICKS]
+    card = search.search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals, solve)
     world_weights.close_probe(ctx.probe, ctx, ctx.weighing, n, seat)
     return card
 
@@ -281,18 +281,6 @@ def play_on(ctx, n, s, leader, k, winner_pos, remaining):
 
 
 @flat_kernel
-def solves(ctx):
-    """Is this decision one of the exact endgame's (seat_card)?"""
-    return ctx.meta[SOLVE] == 1
-
-
-@flat_kernel
-def exact_values(ctx, legal, totals, w):
-    """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
-    solved_values(ctx, ctx.dd, legal, totals, w)
-
-
-@flat_kernel
 def solved_values(ctx, dd, legal, totals, w):
     """Add to totals[c] w times the searcher's side's outcome when it plays c in the drawn world and every
     seat then plays double-dummy: the chief's team's points from the trick in progress on, solved
@@ -357,4 +345,4 @@ def outcome(ctx, n, side):
     return total
 
 
-search.register(Search, world, playout, solves, exact_values, weight)
+search.register(Search, world, playout, solved_values, weight)

@@ -18,7 +18,7 @@ then every seat plays the heuristic on (cardplay.play_on, the deal's own loop), 
 named and the deal scored (cardplay.score_deal); the objective is the searcher's own score.
 
 The second search player (`search`; `search-uniform` is the first) values its moves otherwise
-once `--search-exact-tricks` tricks or fewer are left (exact_values): in each world the searcher
+once `--search-exact-tricks` tricks or fewer are left (solved_values): in each world the searcher
 makes the move, then every seat plays on as the `dd` player does (ddplay.dd_move in the same
 loop: each seat the move keeping the most tricks it can win from there against all the others),
 and the deal is scored as above.  The solver's value alone would not do: it counts the tricks a
@@ -72,9 +72,8 @@ Context = namedtuple(
 # discards' search (setup_search.py): cand, cand_totals its candidates and their totals;
 # one_group: every card in group 0 (its worlds, dealt into root.held).  dd: the exact endgames'
 # solver scratch (None without them); dd_policy: DD at every seat (their play after a move)
-SEAT, PLAYERS, WORLDS, FIRST, EXACT_TRICKS, SOLVE = range(6)
-# meta; FIRST: the deal's first leader; EXACT_TRICKS: the exact endgames' tricks (0: none); SOLVE:
-# this decision solved (1) or played out (0)
+SEAT, PLAYERS, WORLDS, FIRST, EXACT_TRICKS = range(5)
+# meta; FIRST: the deal's first leader; EXACT_TRICKS: the exact endgames' tricks (0: none)
 EVERY_COLOUR = (1 << COLOURS) - 1
 FULL = np.uint64(DECK.full)
 MAX_CANDIDATES = 64  # the discards' search: 1 + 2 x 18 at most
@@ -113,7 +112,7 @@ def make_context(worlds_per_decision=DEFAULT_WORLDS, seat_policy=(), players=4, 
     the shipped ones); `exact_tricks`: a `search` seat's exact endgames at `players` seats (0:
     none, compiled without the solver)."""
     z = np.zeros
-    meta = z(SOLVE + 1, np.int64)
+    meta = z(EXACT_TRICKS + 1, np.int64)
     code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
     code[: len(seat_policy)] = seat_policy
     params = world_weights.context_params(WEIGHTS, weights, policies.SEARCH in list(seat_policy))
@@ -217,11 +216,11 @@ def decide(ctx, n, state, tb, discards, weighted):
     at, held = tb.at, tb.held
     k = at[POS] % n
     seat = (at[LEADER] + k) % n
-    ctx.meta[SOLVE] = 1 if weighted and popcount(held[seat]) <= ctx.meta[EXACT_TRICKS] else 0
     moves = move_mask(legal(held[seat], tb.trick[0] if k > 0 else -1))
     if moves & (moves - np.uint64(1)):  # a choice: search from what the seat knows
         observe(ctx, n, seat, tb, discards)
-    move = search.search_card(ctx, moves, ctx.meta[WORLDS], state, ctx.totals)
+    solve = weighted and popcount(held[seat]) <= ctx.meta[EXACT_TRICKS]
+    move = search.search_card(ctx, moves, ctx.meta[WORLDS], state, ctx.totals, solve)
     card = lowest(held[seat] & CARDS[move])
     return card, NAMES[move] if is_mosquito(card) else at[TRUMP]
 
@@ -239,18 +238,6 @@ def world(ctx, state):
 def playout(ctx, move):
     """The searcher's score when it makes `move` in the drawn world and the heuristic plays on."""
     return finish(ctx, move, ctx.policy, None)
-
-
-@flat_kernel
-def solves(ctx):
-    """Is this decision one of the exact endgame's (decide)?"""
-    return ctx.meta[SOLVE] == 1
-
-
-@flat_kernel
-def exact_values(ctx, legal, totals, w):
-    """Add each legal move's outcome under exact play from the drawn world (solved_values)."""
-    solved_values(ctx, ctx.dd, legal, totals, w)
 
 
 @flat_kernel

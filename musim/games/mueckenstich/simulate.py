@@ -156,7 +156,7 @@ def play_deal(n, dealer, seat_policy, state, out, ws):
 
 
 drivers.register(Workspace, play=play_deal, length=match_deals)
-search.register(msearch.Context, msearch.world, msearch.playout, msearch.solves, msearch.exact_values, weights.weight)
+search.register(msearch.Context, msearch.world, msearch.playout, msearch.solved_values, weights.weight)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §8: n deals, 2n with 3 players

@@ -9,7 +9,7 @@ ones uniformly among the other seats (a seat's colour is its card group, barred 
 a void); the playout that scores a card in a world is the deal's own trick loop
 (simulate.playout, registered there with this module's `world`).  The second search player
 (`search`; `search-uniform` is the first) values its cards by the solver instead once
-`--search-exact-tricks` tricks or fewer are left (exact_values): in each world, the points the
+`--search-exact-tricks` tricks or fewer are left (solved_values): in each world, the points the
 seat takes from there against all the others, every hand seen, as its `dd` play values them
 (ddplay.py), the last trick's 50 included.
 """
@@ -47,9 +47,9 @@ Context = namedtuple(
 # (WEIGHTS.names); rheld, rtrick: the replay's scratch; got[0]: what the searcher's right neighbour
 # passed it.  The pass's search (setup_search.py): cand, cand_totals its candidates and their
 # totals; one_group: every card in group 0 (its worlds; base and known: the world's hands and passes).
-N, SEAT, LEADER, K, WINNER, POS, SCORE, WORLDS, EXACT_TRICKS, SOLVE = range(10)
+N, SEAT, LEADER, K, WINNER, POS, SCORE, WORLDS, EXACT_TRICKS = range(9)
 # meta: the decision's position (POS: the cards played before it), the seat's score so far, the
-# budget, the exact endgames' tricks (0: none), this decision solved (1) or played out (0)
+# budget, the exact endgames' tricks (0: none)
 COLOURS = COLOUR_MASK.shape[0]
 MAX_CANDIDATES = 64  # the pass's search: 1 + 3 x 12 at most
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
@@ -64,7 +64,7 @@ def make_context(worlds, players=4, exact_tricks=0, seat_policy=(), weights=""):
     code = np.full(MAX_PLAYERS, policies.HEURISTIC, np.int64)
     code[: len(seat_policy)] = seat_policy
     params = world_weights.context_params(WEIGHTS, weights, policies.SEARCH in list(seat_policy))
-    meta = z(SOLVE + 1, np.int64)
+    meta = z(EXACT_TRICKS + 1, np.int64)
     meta[WORLDS], meta[EXACT_TRICKS] = worlds, exact_tricks
     dd = None
     if exact_tricks:
@@ -160,21 +160,9 @@ def choose(ctx, n, seat, legal, held, trick, k, leader, winner_pos, pos, scores,
     the seat plays `search`, whose last meta[EXACT_TRICKS] tricks are solved in each world."""
     if legal & (legal - np.uint64(1)):  # a forced card needs no worlds
         observe(ctx, n, seat, held, trick, k, leader, winner_pos, pos, scores, passed, voids)
-    ctx.meta[SOLVE] = 1 if exact and popcount(held[seat]) <= ctx.meta[EXACT_TRICKS] else 0
     ctx.params[0] = 1.0 if exact else 0.0
-    return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
-
-
-@flat_kernel
-def solves(ctx):
-    """Is this decision one of the exact endgame's (choose)?"""
-    return ctx.meta[SOLVE] == 1
-
-
-@flat_kernel
-def exact_values(ctx, legal, totals, w):
-    """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
-    solved_values(ctx, ctx.dd, legal, totals, w)
+    solve = exact and popcount(held[seat]) <= ctx.meta[EXACT_TRICKS]
+    return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals, solve)
 
 
 @flat_kernel

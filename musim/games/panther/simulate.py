@@ -249,7 +249,7 @@ def playout(ctx, card):
     return meta[search.SCORE] + ctx.scores[seat]
 
 
-flat_search.register(search.Context, search.world, playout, search.solves, search.exact_values, weights.weight)
+flat_search.register(search.Context, search.world, playout, search.solved_values, weights.weight)
 drivers.register(Workspace, play=play_deal, over=match_over)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)

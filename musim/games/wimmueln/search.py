@@ -15,7 +15,7 @@ The playout from a world (the heuristic to the end, the searcher's own deal scor
 deal's own trick loop and scoring, so it is in simulate.py, which registers the kernels with
 musim.play.search.  The second search player (`search`; `search-uniform` is the first) values
 its cards by the solver instead once `--search-exact-tricks` tricks or fewer are left
-(exact_values): in each world, the searcher's card points and estimate bonus after each card
+(solved_values): in each world, the searcher's card points and estimate bonus after each card
 as the solver values a Wimmüln position for one seat (ddplay.py: every hand seen, the others
 one side minimising that seat's score).
 """
@@ -50,15 +50,15 @@ Context = namedtuple(
 # estimates of the other seats those of the drawn world; play_*, log: a playout's scratch;
 # policy: the playouts' (the heuristic at every seat); rng: their stream (never drawn from); dd:
 # the exact endgames' solver scratch (None without them), out_lo, out_hi its values by card.
-# meta also: the exact endgames' tricks (0: none), this decision solved (1) or played out (0).
+# meta also: the exact endgames' tricks (0: none).
 # The world weights' (weights.py): code, the table's policy per seat; hist[t*n+k], leads[t]: the
 # cards played and each trick's leader; params: weighted (1) or not, then the fitted parameters
 # (WEIGHTS.names); rheld, rtrick, rwon, kind_*: the replay's scratch.  The estimates' search
 # (setup_search.py): cand[i] its candidates (up, down), cand_totals their totals, known[s] the
 # cards it knows seat s holds.
 N, SEAT, DEALER, REVEALED, TRUMP, TRICK, K, LEADER, WINNER, WORLDS = 0, 1, 2, 3, 5, 6, 7, 8, 9, 10
-EXACT_TRICKS, SOLVE = 11, 12
-META = 13
+EXACT_TRICKS = 11
+META = 12
 MAX_CANDIDATES = 400  # the estimates' search: ordered pairs of at most 20 kinds
 SEARCH_TT_MB = 16  # the exact endgames' table: a few tricks solve in little room, and values never depend on it
 
@@ -195,21 +195,9 @@ def decide(ctx, seat, t, k, leader, winner_pos, legal, held, trick, estimates, w
     if not legal & (legal - np.uint64(1)):
         return lowest(legal)
     look(ctx, seat, t, k, leader, winner_pos, held, trick, estimates, won, points)
-    ctx.meta[SOLVE] = 1 if exact and tricks_per_deal(ctx.meta[N]) - t <= ctx.meta[EXACT_TRICKS] else 0
     ctx.params[0] = 1.0 if exact else 0.0
-    return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals)
-
-
-@flat_kernel
-def solves(ctx):
-    """Is this decision one of the exact endgame's (decide)?"""
-    return ctx.meta[SOLVE] == 1
-
-
-@flat_kernel
-def exact_values(ctx, legal, totals, w):
-    """Add each legal card's outcome under exact play from the drawn world (solved_values)."""
-    solved_values(ctx, ctx.dd, legal, totals, w)
+    solve = exact and tricks_per_deal(ctx.meta[N]) - t <= ctx.meta[EXACT_TRICKS]
+    return search_card(ctx, legal, ctx.meta[WORLDS], state, ctx.totals, solve)
 
 
 @flat_kernel

@@ -295,7 +295,7 @@ def deal_and_play(n, dealer, seat_policy, state, out, ws, search):
 
 
 drivers.register(Workspace, play=play_deal, over=match_over)
-search.register(wsearch.Context, wsearch.world, playout, wsearch.solves, wsearch.exact_values, weights.weight)
+search.register(wsearch.Context, wsearch.world, playout, wsearch.solved_values, weights.weight)
 _GAME = drivers.SeatGame(DEAL, policies.NAMES, make_workspace)
 simulate_deals = _GAME.simulate_deals  # policy: a name or one a seat (musim.engine.seats.seat_policies)
 simulate_matches = _GAME.simulate_matches  # docs/rules.md §3: to 200
