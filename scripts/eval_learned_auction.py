@@ -126,9 +126,9 @@ def model_line(args):
     """Which learned model was tested, and that the deals are not its training's."""
     if "learned" not in (args.strong,):
         return ""
-    from musim.games.mu.learned.model_file import MODELS, SHIPPED, read, resolve
+    from musim.games.mu.learned.model_file import CURRENT, MODELS, SHIPPED, read, resolve
 
-    meta = read(MODELS / SHIPPED["v1"])[1]
+    meta = read(MODELS / SHIPPED[CURRENT])[1]
     return (
         f"\nModel: `{resolve('')[0]}` (musim/games/mu/models/), trained by `{meta['command']}`: its deals come "
         f"from streams of their own (learned/train.py `root`), and seed {args.seed} was not used in training.\n"

@@ -1,6 +1,6 @@
 """Train the learned auction by self-play and write its model file and report.
 
-Regenerates the shipped model musim/games/mu/models/auction_learned_v1.npz (byte for byte for
+Regenerates the shipped model musim/games/mu/models/auction_learned_v2.npz (byte for byte for
 the same arguments: one thread, deals in order) and its report (rounds.csv, training.md) in
 --out; each round's weights are kept in --cache, outside the repository, so a stopped training
 resumes.  musim/games/mu/learned/train.py says what a round does.  With --best-response, trains a
@@ -9,7 +9,7 @@ best response to a frozen model instead (no checkpoints), writes it to --model a
 
 Usage: python scripts/train_auction.py --seed 2026 [--rounds 6] [--deals 400000] [--out results/learned_auction]
        python scripts/train_auction.py --seed 1 --rounds 2 --deals 3000 --eval-deals 500 --out T --model T/m.npz
-       python scripts/train_auction.py --best-response v1 --seed 7 --rounds 3 --deals 1000000 --model /tmp/br.npz
+       python scripts/train_auction.py --best-response v2 --seed 7 --rounds 3 --deals 1000000 --model /tmp/br.npz
 """
 
 import os
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))  # this checkout's musim, whatever is installed
 
 from musim import __version__  # noqa: E402
 from musim.games.mu.learned import best_response, model_file, train  # noqa: E402
-from musim.games.mu.learned.model_file import MODELS, SHIPPED  # noqa: E402
+from musim.games.mu.learned.model_file import CURRENT, MODELS, SHIPPED  # noqa: E402
 
 
 def main():
@@ -40,10 +40,10 @@ def main():
     ap.add_argument("--eval-deals", type=int, default=20_000, help="deals of each round's figures")
     ap.add_argument("--explore", type=float, default=0.15, help="the learner's uniform exploration")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "learned_auction")
-    ap.add_argument("--model", type=Path, help=f"the model file written (default the shipped {SHIPPED['v1']})")
+    ap.add_argument("--model", type=Path, help=f"the model file written (default the shipped {SHIPPED[CURRENT]})")
     ap.add_argument("--cache", type=Path, help="round checkpoints (default ~/.cache/musim/learned/<arguments, code>)")
     ap.add_argument(
-        "--best-response", metavar="MODEL", help="train a best response to this frozen model (v1 or a .npz)"
+        "--best-response", metavar="MODEL", help="train a best response to this frozen model (v2 or a .npz)"
     )
     ap.add_argument("--eval-seed", type=int, default=4242, help="the best response's measuring deals")
     a = ap.parse_args()
@@ -61,12 +61,18 @@ def main():
 
 def population(a, command):
     """The learned auction's training (train.py) and its model file and report."""
-    a.model = a.model or MODELS / SHIPPED["v1"]
+    a.model = a.model or MODELS / SHIPPED[CURRENT]
     tag = f"seed{a.seed}-r{a.rounds}-d{a.deals}-e{a.eval_deals}-x{a.explore:g}-{source_digest()}"
     cache = a.cache or Path.home() / ".cache" / "musim" / "learned" / tag
     started = time.perf_counter()
     weights, rows = train.train(a.seed, a.rounds, a.deals, a.eval_deals, a.explore, cache, say=say)
-    meta = {"name": "learned", "version": 1, "seed": a.seed, "rounds": a.rounds, "deals_per_round": a.deals}
+    meta = {
+        "name": "learned",
+        "version": int(CURRENT[1:]),
+        "seed": a.seed,
+        "rounds": a.rounds,
+        "deals_per_round": a.deals,
+    }
     meta |= {"eval_deals": a.eval_deals, "explore": a.explore, "command": command, "musim_version": __version__}
     a.model.parent.mkdir(parents=True, exist_ok=True)
     model_id = train.save_model(a.model, weights, meta)
@@ -76,7 +82,7 @@ def population(a, command):
 
 def respond(a, command):
     """A best response to --best-response, its model file and exploitability report (best_response.py)."""
-    if a.model is None or a.model.resolve() == (MODELS / SHIPPED["v1"]).resolve():
+    if a.model is None or a.model.resolve() == (MODELS / SHIPPED[CURRENT]).resolve():
         sys.exit("train_auction: --best-response needs --model, a file other than the shipped model")
     try:
         frozen_id, frozen = model_file.resolve(a.best_response)

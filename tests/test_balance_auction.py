@@ -158,11 +158,11 @@ def test_two_models_under_a_variant_bid_and_score_under_it_and_say_so(tmp_path):
 def test_a_learned_checkpoint_names_its_model(tmp_path):
     import shutil
 
-    from musim.games.mu.learned.model_file import MODELS, SHIPPED
+    from musim.games.mu.learned.model_file import CURRENT, MODELS, SHIPPED
     from musim.games.mu.params import learned_model
 
     key = lambda **kw: checkpoint_key("balance-deals", MuParams(4, auction="learned", **kw), 1)["params"]
     assert key()["learned_model"] == learned_model("")[0]
     other = tmp_path / "other.npz"
-    shutil.copy(MODELS / SHIPPED["v1"], other)
+    shutil.copy(MODELS / SHIPPED[CURRENT], other)
     assert key(learned_model=str(other))["learned_model"] != key()["learned_model"]

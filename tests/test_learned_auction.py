@@ -170,8 +170,9 @@ def test_a_learned_run_names_its_model_in_key_and_metadata_and_others_keep_their
     assert learned != key(auction="learned", learned_model=str(synthetic(tmp_path / "other.npz", seed=2)))
     for options in ({}, {"auction": "cautious"}, {"auction": "bold"}):
         assert "learned_model" not in key(**options)["params"]["options"]
-    shipped = key(auction="learned")["params"]["options"]["learned_model"]  # no --learned-model: v1
-    assert shipped == model_file.resolve("v1")[0] and shipped.startswith("v1@") and len(shipped) == 11
+    shipped = key(auction="learned")["params"]["options"]["learned_model"]  # no --learned-model: the current one
+    assert shipped == model_file.resolve(model_file.CURRENT)[0] and shipped.startswith(model_file.CURRENT + "@")
+    assert len(shipped) == len(model_file.CURRENT) + 9
 
 
 def test_a_learned_record_replays_as_its_row(tmp_path, model):
@@ -263,12 +264,12 @@ def test_the_best_response_mode_trains_writes_its_model_and_measures_it(tmp_path
     from musim.games.mu.learned import best_response
 
     script = Path(__file__).resolve().parent.parent / "scripts" / "train_auction.py"
-    args = ["--best-response", "v1", "--seed", 7, "--rounds", 2, "--deals", 400, "--eval-deals", 60]
+    args = ["--best-response", model_file.CURRENT, "--seed", 7, "--rounds", 2, "--deals", 400, "--eval-deals", 60]
     args += ["--out", tmp_path, "--model", tmp_path / "br.npz"]
     res = subprocess.run([sys.executable, script, *map(str, args)], capture_output=True, text=True, timeout=1800)
     assert res.returncode == 0, res.stderr
     weights, meta = model_file.read(tmp_path / "br.npz")
-    assert meta["best_response_to"] == model_file.resolve("v1")[0] and weights.any()
+    assert meta["best_response_to"] == model_file.resolve(model_file.CURRENT)[0] and weights.any()
     rows = list(csv.DictReader((tmp_path / "exploitability.csv").read_text().splitlines()))
     assert [(r["players"], r["tested"], r["others"]) for r in rows[:4]] == [
         ("3", "best response round 1", "learned"),
@@ -283,8 +284,8 @@ def test_the_best_response_mode_trains_writes_its_model_and_measures_it(tmp_path
     }
     assert "| 6 |" in (tmp_path / "exploitability.md").read_text()
     # a "best response" with the frozen model's weights bids as it does: zero gain on every deal
-    v1 = model_file.resolve("v1")[1].weights[0]
-    scores = best_response.duplicate_scores(1, 4, 200, np.stack([v1, v1]), [1, 0], best_response.FROZEN)
+    frozen = model_file.resolve(model_file.CURRENT)[1].weights[0]
+    scores = best_response.duplicate_scores(1, 4, 200, np.stack([frozen, frozen]), [1, 0], best_response.FROZEN)
     assert np.array_equal(scores[:, 0], scores[:, 1]) and scores.any()
     refused = subprocess.run(
         [sys.executable, script, "--best-response", "v9", "--model", tmp_path / "x.npz"], capture_output=True, text=True
@@ -327,6 +328,71 @@ def test_tied_on_top_having_laid_last_with_a_strong_hand_it_raises_rather_than_p
     assert list(ws.counts[:4]) == [2, 2, 0, 0] and ws.last_lay[0] > ws.last_lay[1]
     assert abs(ws.plan_est[0, 0] - 45.92) < 0.01
     assert bin(learned_lay(4, 0, 3, laid, ws)).count("1") == 1
+
+
+def cards_of(mask):
+    """The card indices of a mask, lowest first."""
+    return [c for c in range(64) if int(mask) >> c & 1]
+
+
+def full_top_among_random_seats(seed):
+    """6 players, the rulebook's table, dealer seat 0, seats 0 and 2-5 bidding at random and seat 1
+    learned.  Nine rounds: seats 0 and 2-5 each lay one card of their hands in a random order (so
+    their laid cards look random), seat 1 lays its best type's lowest cards up to 5, then passes.
+    Round ten: seat 0 lays its last card, 10, a full hand.  Seat 1 to move, at 5 with 5 cards left,
+    so it can tie but never raise; seats 2-5 after it at 9, one card left each.
+    Returns (ws, laid, passes, turn)."""
+    n, learner = 6, 1
+    codes = np.full(MAX_PLAYERS, pol.RANDOM, np.int64)
+    codes[learner] = pol.LEARNED
+    ws = sim.make_workspace(n, learned=MuParams(n, auction="learned").learned)
+    state = np.array([stream_state(seed, 0)], np.uint64)
+    deal_cards(n, DECK, ws.cards, state, ws.deal.hands)
+    ws.held[:] = ws.deal.hands
+    pol.plan_auction(codes, n, ws.held, ws.plan_type, ws.plan_bid, ws.est, ws.targets)
+    laid = ws.deal.laid
+    sim.start_auction(n, codes, laid, ws, ws.learned)
+    rng = np.random.default_rng(seed)
+    order = [rng.permutation(cards_of(ws.held[s])) for s in range(n)]
+    order[learner] = cards_of(pol.show_cards(ws.held[learner], ws.plan_type[learner], 5))
+    passes = turn = 0
+    for r in range(10):
+        for s in range(n):
+            if r == 9 and s == learner:
+                return ws, laid, passes, turn
+            lays = r < 9 if s != learner else r < 5
+            lay = np.uint64(1 << int(order[s][r])) if lays or s == 0 else np.uint64(0)
+            passes, turn, _ = sim.lay_cards(n, s, lay, passes, turn, laid, ws)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_among_random_seats_it_ties_a_full_hand_on_top_where_the_tie_is_clearly_worth_more(seed):
+    """The tie is no raise put off here: the top is a full hand.  After seat 1's tie each random seat
+    at 9 lays its last card (tying too, and taking the provoker's -100 from it) with chance 1/2, so
+    the tie pays about 15/16 x 50 - 1/16 x 100; passing leaves seat 1 out of any eklat.  Rollouts of
+    the rest of the deal over re-deals of the 4 cards it cannot see measure both; the model ties."""
+    from musim.games.mu.learned import selfplay
+
+    n, learner, samples = 6, 1, 300
+    ws, laid, passes, turn = full_top_among_random_seats(seed)
+    assert list(ws.counts[:n]) == [10, 5, 9, 9, 9, 9]
+    assert lay_limit(5, top_other(ws.counts, n, learner), popcount(ws.held[learner] & ~laid[learner])) == 5
+    policy = np.full((2, MAX_PLAYERS), pol.RANDOM, np.int64)
+    policy[:, learner] = pol.HEURISTIC  # its later turns by the cautious bidder: a pass is for good
+    scratch = selfplay.make_scratch()
+    hands, rng = ws.held.copy(), np.random.default_rng(seed)
+    unseen = [c for c in cards_of(DECK) if not int(hands[learner] | np.bitwise_or.reduce(laid[:n])) >> c & 1]
+    gains = np.zeros(samples)
+    for j in range(samples):
+        hidden = rng.permutation(unseen)
+        for i, s in enumerate(range(2, n)):  # seat 0 holds no card in hand; seats 2-5 one each
+            ws.held[s] = laid[s] | np.uint64(1 << int(hidden[i]))
+        scratch[0][0] = stream_state(seed, j + 1)
+        selfplay.rollouts(n, learner, passes, turn, 5, policy, scratch[0], ws, ws.learned, scratch)
+        gains[j] = scratch[5][5] - scratch[5][0]  # the tie's score less the pass's
+    ws.held[:] = hands
+    assert gains.mean() - 2.576 * gains.std(ddof=1) / np.sqrt(samples) > 20, gains.mean()
+    assert popcount(learned_lay(n, learner, passes, laid, ws)) == 5
 
 
 def test_every_table_training_draws_lies_in_the_trained_range_and_a_table_outside_is_warned(tmp_path):

@@ -102,7 +102,12 @@ def reference(n, ws, rows, bid, play, seat, history, world):
     policies.plan_auction(bid, n, hands0, plan_type, plan_bid, est, targets)
     bidder.plan_learned(bid, n, hands0, plan_type, plan_est, est)
     m = sim.MAX_PLAYERS
-    laid, counts, last = np.zeros(m, np.uint64), np.zeros(m, np.int64), -np.ones(m, np.int64)
+    laid, counts, last, ties = (
+        np.zeros(m, np.uint64),
+        np.zeros(m, np.int64),
+        -np.ones(m, np.int64),
+        np.zeros(m, np.int64),
+    )
     w, passes, s = 1.0, 0, int(rows["dealer"][0])
     for turn in range(int(res[sim.AUCTION_TURNS])):
         lay = int(ws.auction_log[turn])
@@ -112,7 +117,7 @@ def reference(n, ws, rows, bid, play, seat, history, world):
         if s != seat and bid[s] in (H, BOLD, LEARNED) and limit > 0:
             k, t = pc(lay), int(plan_type[s])
             if bid[s] == LEARNED:
-                turn_ctx = context(n, s, laid, counts, last, passes, plan_type, plan_est)
+                turn_ctx = context(n, s, laid, counts, last, ties, passes, plan_type, plan_est)
                 q = [float(value(model.weights, model.model_of[s], n, turn_ctx, targets, j)) for j in range(limit + 1)]
                 p = math.exp(q[k] / tau) / sum(math.exp(x / tau) for x in q)
             else:
@@ -126,6 +131,7 @@ def reference(n, ws, rows, bid, play, seat, history, world):
             laid[s] |= np.uint64(lay)
             counts[s] += pc(lay)
             last[s], passes = turn, 0
+            ties[s] += counts[s] == max(int(counts[o]) for o in range(n) if o != s)
         else:
             passes += 1
         s = (s + 1) % n

@@ -32,7 +32,7 @@ METADATA_FIELDS = {
     "seats' policies in seat order joined by commas (`random,heuristic,heuristic`).",
     "models": "The model deciding each kind of choice where a game has several, by name "
     '(Mü: `{"auction": "cautious"}`, or one a seat joined by commas, docs/players.md; under the learned '
-    "auction also `learned_model`, the model's id `v1@<sha8>`; with a `search` seat also `search_weights`, the id of "
+    "auction also `learned_model`, the model's id `v2@<sha8>`; with a `search` seat also `search_weights`, the id of "
     "its weighted worlds' parameters); `{}` for the other games.",
     "rng": "The random-stream scheme: item k of a run draws from a stream keyed by (seed, k).",
     "chunk_size": "Items per chunk of work (does not change rows).",

@@ -36,11 +36,11 @@ def read(path, names, max_bytes, what, error):
 
 
 def resolve(name, folder, shipped, read, digest, flag, error):
-    """(id, array) of a model option's value: "" or a shipped version (`shipped`: version -> file
-    in `folder`), or a file's path; either may carry the `@sha8` a run's key names (`v1@sha8`,
-    `<path>@sha8`), and is then refused if the file's array is another.  `read(path)` gives
-    (array, meta)."""
-    base, _, sha = name.rpartition("@") if "@" in name else (name or "v1", "", "")
+    """(id, array) of a model option's value: a shipped version (`shipped`: version -> file in
+    `folder`; "" the newest, the last listed), or a file's path; either may carry the `@sha8` a
+    run's key names (`v1@sha8`, `<path>@sha8`), and is then refused if the file's array is
+    another.  `read(path)` gives (array, meta)."""
+    base, _, sha = name.rpartition("@") if "@" in name else (name or list(shipped)[-1], "", "")
     if base in shipped:
         array, meta = read(folder / shipped[base])
         ident = f"v{meta.get('version', 0)}@{digest(array)[:8]}"

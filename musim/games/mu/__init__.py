@@ -23,7 +23,7 @@ RESULT_VERSION = 3
 def check(spec):
     """GAME.check: --targets read into the run's table (target_tables.check), then the options
     that do not go together (params.check), --auction made the one model when every seat names
-    it (its key and name), a learned auction's model named by its id (`v1@sha8`, so that the key
+    it (its key and name), a learned auction's model named by its id (`v2@sha8`, so that the key
     names it), and a `search` seat's world weights likewise (musim/play/world_weights.py); a node
     limit bounds searches that deal rows account for (match rows have no such columns)."""
     target_tables.check(spec)
@@ -74,7 +74,7 @@ GAME = Game(
             "learned_model",
             str,
             "",
-            "With --auction learned: its model, v1 (shipped; the run's key names it v1@<digest>) "
+            "With --auction learned: its model, v2 (shipped; the run's key names it v2@<digest>) "
             "or a model file (.npz).",
             omit_default=True,
         ),

@@ -142,14 +142,17 @@ def auction_over(passes, n):
 
 
 @flat_kernel(inline="always")
-def lay_turn(n, seat, lay, passes, turn, laid, counts, last_lay):
-    """`seat` lays `lay` (0: passes) on auction turn `turn`: its laid cards, count and last lay;
-    returns (passes, turn, seat) after it."""
+def lay_turn(n, seat, lay, passes, turn, laid, counts, last_lay, ties):
+    """`seat` lays `lay` (0: passes) on auction turn `turn`: its laid cards, count and last lay,
+    and ties[seat], how often it laid to equal the others' top (what the learned bidder reads of a
+    seat's habits); returns (passes, turn, seat) after it."""
     if lay:
         laid[seat] |= lay
         counts[seat] += popcount(lay)
         last_lay[seat] = turn
         passes = 0
+        if counts[seat] == top_other(counts, n, seat):
+            ties[seat] += 1
     else:
         passes += 1
     return passes, turn + 1, (seat + 1 if seat + 1 < n else 0)

@@ -70,7 +70,7 @@ BID_POLICY, PLAY_POLICY = range(2)  # a run's policy codes (the drivers' seat_po
 Workspace = namedtuple(
     "Workspace",
     "cards held counts last_lay tied on_team trick klass power class_mask tier_mask plan_type plan_bid "
-    "est auction_log play_log rng goal deal dd targets search plan_est learned",
+    "est auction_log play_log rng goal deal dd targets search plan_est learned ties",
 )
 Deal = namedtuple("Deal", "res scores card_points hands laid dd_limited")  # one deal's results
 DEAL = Deal(  # their columns (musim.play.drivers.deal_arrays): the result vector (OUTCOME..DD_HIGH); per
@@ -206,6 +206,7 @@ def make_workspace(players, dd=None, goal=0, targets=None, worlds=0, learned=Non
         search=None,
         plan_est=z((MAX_PLAYERS, 3), np.float64),
         learned=learned,
+        ties=z(MAX_PLAYERS, np.int64),
     )
     if not worlds:
         return ws
@@ -229,6 +230,7 @@ def start_auction(n, bid_policy, laid, ws, learned):
         laid[s] = 0
         ws.counts[s] = 0
         ws.last_lay[s] = -1
+        ws.ties[s] = 0
     if learned is not None:
         bidder.plan_learned(bid_policy, n, ws.held, ws.plan_type, ws.plan_est, ws.est)
 
@@ -259,7 +261,7 @@ def auction_step(n, seat, passes, turn, bid_policy, state, laid, ws, learned):
 def lay_cards(n, seat, lay, passes, turn, laid, ws):
     """`seat` lays `lay` (0: passes) on turn `turn`; returns (passes, turn, seat) after it."""
     ws.auction_log[turn] = lay
-    return lay_turn(n, seat, lay, passes, turn, laid, ws.counts, ws.last_lay)
+    return lay_turn(n, seat, lay, passes, turn, laid, ws.counts, ws.last_lay, ws.ties)
 
 
 @flat_kernel

@@ -56,7 +56,7 @@ P_TRICK, P_SEAT, P_CARD, P_UNIFORM, P_WEIGHTED, P_HELD = range(6)  # a probe row
 Weighing = namedtuple(
     "Weighing",
     "hist bid_codes play_codes params auction_log play_log log_seat log_winner log_wpos played_by hands0 hands "
-    "laid counts last_lay plan_type plan_bid plan_est q",
+    "laid counts last_lay ties plan_type plan_bid plan_est q",
 )
 # hist above; bid_codes, play_codes: each seat's auction and card-play code; params: the run's
 # row (TAU..EPS_PLAY); auction_log, play_log: the workspace's; log_seat, log_winner, log_wpos:
@@ -89,6 +89,7 @@ def make_weighing(ws, params):
         laid=z(m, np.uint64),
         counts=z(m, np.int64),
         last_lay=z(m, np.int64),
+        ties=z(m, np.int64),
         plan_type=z(m, np.int64),
         plan_bid=z(m, np.int64),
         plan_est=z((m, 3), np.float64),
@@ -200,13 +201,13 @@ def auction_likelihood(ctx, wg, n, seat, learned):
     if learned is not None:
         bidder.plan_learned(wg.bid_codes, n, wg.hands0, wg.plan_type, wg.plan_est, ctx.est)
     for s in range(n):
-        wg.laid[s], wg.counts[s], wg.last_lay[s] = 0, 0, -1
+        wg.laid[s], wg.counts[s], wg.last_lay[s], wg.ties[s] = 0, 0, -1, 0
     w, passes, turn, s = 1.0, 0, 0, wg.hist[DEALER]
     while turn < wg.hist[TURNS]:
         lay = wg.auction_log[turn]
         if s != seat:
             w *= turn_likelihood(ctx, wg, n, s, lay, passes, learned)
-        passes, turn, s = lay_turn(n, s, lay, passes, turn, wg.laid, wg.counts, wg.last_lay)
+        passes, turn, s = lay_turn(n, s, lay, passes, turn, wg.laid, wg.counts, wg.last_lay, wg.ties)
     return w
 
 
@@ -237,7 +238,7 @@ def learned_count(ctx, wg, n, s, limit, k, passes, learned):
     """The learned bidder's chance of laying k cards: a softmax of its Q over 0..limit at tau."""
     if learned is None:
         return 1.0
-    turn = context(n, s, wg.laid, wg.counts, wg.last_lay, passes, wg.plan_type, wg.plan_est)
+    turn = context(n, s, wg.laid, wg.counts, wg.last_lay, wg.ties, passes, wg.plan_type, wg.plan_est)
     m = learned.model_of[s]
     for j in range(limit + 1):
         wg.q[j] = value(learned.weights, m, n, turn, ctx.targets, j)

@@ -40,9 +40,9 @@ def plan_seat(s, n, held, plan_type, plan_est, est):
 
 
 @flat_kernel
-def best_count(n, seat, limit, laid, counts, last_lay, passes, plan_type, plan_est, targets, learned):
+def best_count(n, seat, limit, laid, counts, last_lay, ties, passes, plan_type, plan_est, targets, learned):
     """The k in 0..limit of highest Q for `seat` (its model learned.model_of[seat])."""
-    ctx = context(n, seat, laid, counts, last_lay, passes, plan_type, plan_est)
+    ctx = context(n, seat, laid, counts, last_lay, ties, passes, plan_type, plan_est)
     m = learned.model_of[seat]
     best, best_q = 0, value(learned.weights, m, n, ctx, targets, 0)
     for k in range(1, limit + 1):
@@ -59,5 +59,7 @@ def learned_lay(n, seat, held, laid, counts, last_lay, passes, ws, learned):
     limit = lay_limit(counts[seat], top_other(counts, n, seat), popcount(avail))
     if limit <= 0:
         return np.uint64(0)
-    k = best_count(n, seat, limit, laid, counts, last_lay, passes, ws.plan_type, ws.plan_est, ws.targets, learned)
+    k = best_count(
+        n, seat, limit, laid, counts, last_lay, ws.ties, passes, ws.plan_type, ws.plan_est, ws.targets, learned
+    )
     return policies.show_cards(avail, ws.plan_type[seat], k)

@@ -4,12 +4,14 @@ Q(state, k), the value of laying k cards now (0 = pass), is the sum of one weigh
 LAYOUT, each term indexed by a few bucketed features, at least one of which moves with k (a term
 that did not would cancel in the within-state fit, learned/fit.py).  Everything read is the
 seat's own or public: its hand (through the hand model's estimates, fixed at deal start:
-bidder.plan_learned), every seat's laid cards and counts, who laid last, the consecutive passes,
-the player count and the run's target table.  Another seat's unlaid cards are never read.
+bidder.plan_learned), every seat's laid cards and counts, who laid last, who tied the top before,
+the consecutive passes, the player count and the run's target table.  Another seat's unlaid cards are never read.
 
 Features of a turn (`context`): own and top counts, seats on the top count, pass bucket, seats
-whose laid cards look random (`erratic`: 2+ cards that no trump type covers but one), whether a
-would-be vice shows my best type (`threat`).  Of a candidate k (c = own + k, T = the table):
+whose laid cards look random (`erratic`: 2+ cards that no trump type covers but one), seats one or
+two cards below the top that have laid to tie the top before (`close`, from rules.lay_turn's ties:
+such a seat may tie after me, and the provoker is whoever tied last), whether a would-be vice
+shows my best type (`threat`).  Of a candidate k (c = own + k, T = the table):
 margin of my best estimate to T[c] (`mC`) and to the level above the top after my lay (`mN`), of
 my second best type to T[c] (`m2`: the contract if the vice takes my trump), c - top, the tie
 state after the lay (nobody laid / alone on top / tied and I laid last: the provoker / tied,
@@ -24,11 +26,11 @@ from musim.core.bits import popcount
 from musim.core.cards import N_TYPES, TYPE_MASK
 from musim.games.mu.rules import hand_size
 
-FEATURES = 1  # bump when a feature's meaning changes: model files of another version are refused
-MARGINS, RELS, TIES, COUNTS, PASSES, ERRATIC, CROWD = 17, 6, 6, 11, 4, 3, 3
+FEATURES = 2  # bump when a feature's meaning changes: model files of another version are refused
+MARGINS, RELS, TIES, COUNTS, PASSES, ERRATIC, CROWD, CLOSE = 17, 6, 6, 11, 4, 3, 3, 3
 # each term's bucket dimensions (padded with 1): contract, next level (among random seats or not:
 # there a raise to a level out of reach is answered), vice's trump, eklat payoff,
-# eklat odds, level, tempo, crowding
+# eklat odds, level, tempo, crowding, who may tie after me
 LAYOUT = np.array(
     [
         [MARGINS, RELS, 3, 1],  # mC x rel x bonus kind of my best type
@@ -39,12 +41,23 @@ LAYOUT = np.array(
         [COUNTS, COUNTS, 1, 1],  # c x top
         [4, PASSES, ERRATIC, 1],  # min(k, 3) x passes x erratic seats
         [TIES, CROWD, RELS, 1],  # tie state x seats on top x rel
+        [TIES, CLOSE, COUNTS, 1],  # tie state x seats that tie, just below the top x c
     ],
     np.int32,
 )
 # which of those dimensions are ordered (neighbouring buckets smoothed together: learned/fit.py)
 ORDINAL = np.array(
-    [[1, 1, 0, 0], [1, 1, 1, 0], [1, 0, 1, 0], [0, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 0]],
+    [
+        [1, 1, 0, 0],
+        [1, 1, 1, 0],
+        [1, 0, 1, 0],
+        [0, 0, 1, 0],
+        [0, 1, 1, 0],
+        [1, 1, 0, 0],
+        [1, 1, 1, 0],
+        [0, 1, 1, 0],
+        [0, 1, 1, 0],
+    ],
     np.bool_,
 )
 N_TERMS = LAYOUT.shape[0]
@@ -74,10 +87,11 @@ def erratic(laid, count):
 
 
 @flat_kernel
-def context(n, seat, laid, counts, last_lay, passes, plan_type, plan_est):
+def context(n, seat, laid, counts, last_lay, ties, passes, plan_type, plan_est):
     """The turn's shared features: (own, top, seats on top, I laid last among a tie at my count,
-    pass bucket, passes end it, erratic seats, threat, e1, e2, bonus kind)."""
-    own, top, on_top, others_last, odd = counts[seat], 0, 0, -1, 0
+    pass bucket, passes end it, erratic seats, threat, e1, e2, bonus kind, seats one or two cards
+    below the top that have tied it before)."""
+    own, top, on_top, others_last, odd, close = counts[seat], 0, 0, -1, 0, 0
     for s in range(n):
         if s != seat:
             if counts[s] > top:
@@ -85,6 +99,9 @@ def context(n, seat, laid, counts, last_lay, passes, plan_type, plan_est):
             elif counts[s] == top and top > 0:
                 on_top += 1
             odd += 1 if erratic(laid[s], counts[s]) else 0
+    for s in range(n):
+        if s != seat and ties[s] > 0 and 0 < top - counts[s] <= 2:
+            close += 1
     for s in range(n):
         if s != seat and counts[s] == own and own > 0:
             others_last = max(others_last, last_lay[s])
@@ -98,7 +115,7 @@ def context(n, seat, laid, counts, last_lay, passes, plan_type, plan_est):
     i_last = last_lay[seat] > others_last
     ends = passes == n - 1
     e1, e2, kind = plan_est[seat, E1], plan_est[seat, E2], int(plan_est[seat, KIND])
-    return own, top, min(on_top, 2), i_last, pb, ends, min(odd, 2), 1 if threat else 0, e1, e2, kind
+    return own, top, min(on_top, 2), i_last, pb, ends, min(odd, 2), 1 if threat else 0, e1, e2, kind, min(close, 2)
 
 
 @flat_kernel(inline="always")
@@ -127,7 +144,7 @@ def tie_state(c, k, top, on_top, i_last):
 @flat_kernel
 def cells(n, ctx, targets, k):
     """The weight index of each term for laying k cards in the turn `ctx` (context)."""
-    own, top, on_top, i_last, pb, ends, odd, threat, e1, e2, kind = ctx
+    own, top, on_top, i_last, pb, ends, odd, threat, e1, e2, kind, close = ctx
     c = own + k
     h = hand_size(n)
     m_c = margin(e1, targets[n, max(c, 1)])
@@ -146,6 +163,7 @@ def cells(n, ctx, targets, k):
         OFFSETS[5] + cb * COUNTS + tb,
         OFFSETS[6] + (kb * PASSES + pb) * ERRATIC + odd,
         OFFSETS[7] + (tie * CROWD + on_top) * RELS + rel,
+        OFFSETS[8] + (tie * CLOSE + close) * COUNTS + cb,
     )
 
 

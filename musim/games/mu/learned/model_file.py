@@ -26,7 +26,8 @@ from musim.io import arrays_file
 
 FORMAT = 1
 MODELS = Path(__file__).resolve().parent.parent / "models"
-SHIPPED = {"v1": "auction_learned_v1.npz"}  # version -> file; a retrained model is a new version
+CURRENT = "v2"  # the model `--auction learned` bids by unless --learned-model names another
+SHIPPED = {CURRENT: "auction_learned_v2.npz"}  # version -> file; a retrained model is a new version
 N_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1
 MAX_BYTES = 5 << 20
 
@@ -87,8 +88,8 @@ def as_model(weights):
 
 @lru_cache(maxsize=8)
 def resolve(name):
-    """(id, LearnedModel) of a --learned-model value: "" or a shipped version (`v1`), or a model
-    file's path; either may carry the `@sha8` of its weights, as a run's key names it (`v1@sha8`,
+    """(id, LearnedModel) of a --learned-model value: "" or a shipped version (`v2`), or a model
+    file's path; either may carry the `@sha8` of its weights, as a run's key names it (`v2@sha8`,
     `<path>@sha8`), and is then refused if the weights are others."""
     ident, weights = arrays_file.resolve(name, MODELS, SHIPPED, read, digest, "--learned-model", ModelError)
     return ident, as_model(weights)

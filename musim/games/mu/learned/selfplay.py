@@ -123,10 +123,10 @@ def start_deal(n, root, i, learner, model, earlier, others, state, policy, ws, l
 @flat_kernel
 def save(n, state, ws, masks, ints):
     """Keep the position: hands and laid cards in masks [3, 6] (the stream in masks[2, 0]),
-    counts and last lays in ints [2, 6]."""
+    counts, last lays and ties in ints [3, 6]."""
     for s in range(n):
         masks[0, s], masks[1, s] = ws.held[s], ws.deal.laid[s]
-        ints[0, s], ints[1, s] = ws.counts[s], ws.last_lay[s]
+        ints[0, s], ints[1, s], ints[2, s] = ws.counts[s], ws.last_lay[s], ws.ties[s]
     masks[2, 0] = state[0]
 
 
@@ -135,7 +135,7 @@ def restore(n, state, ws, masks, ints):
     """Back to the position `save` kept."""
     for s in range(n):
         ws.held[s], ws.deal.laid[s] = masks[0, s], masks[1, s]
-        ws.counts[s], ws.last_lay[s] = ints[0, s], ints[1, s]
+        ws.counts[s], ws.last_lay[s], ws.ties[s] = ints[0, s], ints[1, s], ints[2, s]
     state[0] = masks[2, 0]
 
 
@@ -145,7 +145,7 @@ def rollouts(n, seat, passes, turn, limit, policy, state, ws, learned, scratch):
     with the same stream: y[k] its score, lit[k] the cells k lights; the position is restored."""
     _, _, masks, ints, lit, y = scratch
     laid = ws.deal.laid
-    ctx = context(n, seat, laid, ws.counts, ws.last_lay, passes, ws.plan_type, ws.plan_est)
+    ctx = context(n, seat, laid, ws.counts, ws.last_lay, ws.ties, passes, ws.plan_type, ws.plan_est)
     avail = ws.held[seat] & ~laid[seat]
     save(n, state, ws, masks, ints)
     for k in range(limit + 1):
@@ -164,7 +164,7 @@ def rollouts(n, seat, passes, turn, limit, policy, state, ws, learned, scratch):
 def make_scratch():
     """train_deals' scratch: (stream, policy codes, position kept: masks and ints, cells, scores)."""
     z = np.zeros
-    return (z(1, np.uint64), z((2, 6), np.int64), z((3, 6), np.uint64), z((2, 6), np.int64),
+    return (z(1, np.uint64), z((2, 6), np.int64), z((3, 6), np.uint64), z((3, 6), np.int64),
             z((MAX_K, N_TERMS), np.int64), z(MAX_K, np.float64))  # fmt: skip
 
 
