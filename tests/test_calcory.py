@@ -2,7 +2,6 @@
 plain-Python reference on random states, invariants of simulated games, records and their
 replay, illegal records, memory, and the heuristic against random."""
 
-import copy
 import json
 import random
 from functools import partial
@@ -12,7 +11,9 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import reference_calcory as ref
+from cli_runs import cli_record, cli_replay, cli_run
 from click.testing import CliRunner
+from illegal_records import replay_error
 
 from musim.cli import cli
 from musim.core.deck import MU as DECK
@@ -282,12 +283,7 @@ def test_memory_changes_the_heuristic_play_but_not_the_grid():
     assert (a["parts"] != b["parts"]).any()
 
 
-def _bad(rec, change):
-    rec = copy.deepcopy(rec)
-    change(rec)
-    with pytest.raises(InputError) as info:
-        replay(rec)
-    return str(info.value)
+_bad = partial(replay_error, replay)  # the error replaying a changed copy of a record: _bad(rec, change)
 
 
 def test_illegal_records_name_the_first_illegal_step():
@@ -339,25 +335,13 @@ def test_a_stop_that_does_not_beat_the_marks_is_named():
 
 
 def test_a_run_record_and_replay_through_the_cli(tmp_path):
-    out = tmp_path / "out.parquet"
-    args = ["run", "--game", "calcory", "--players", "3", "--deals", "50", "--seed", "9", "--memory", "0.5"]
-    res = CliRunner().invoke(cli, [*args, "--out", str(out), "--no-progress"])
-    assert res.exit_code == 0, res.output
-    assert "calcory, 3 players, heuristic play, seed 9: 50 games" in res.output and "what ended the game" in res.output
-    table = pq.read_table(out)
-    assert table.num_rows == 50 and all(f.metadata for f in table.schema)
+    output, table = cli_run(tmp_path, "calcory", 3, 50, "--memory", "0.5")
+    assert "what ended the game" in output
     rows = table.to_pandas()
     assert (rows["cards"].apply(sum) + rows["left"] == 60).all()
-    rec = CliRunner().invoke(cli, ["record", "--game", "calcory", "--players", "3", "--seed", "9", "--deal", "7"])
-    assert rec.exit_code == 0, rec.output
-    assert json.loads(rec.output)["memory"] == 1.0
-    rec = CliRunner().invoke(
-        cli, ["record", "--game", "calcory", "--players", "3", "--seed", "9", "--deal", "7", "--memory", "0.5"]
-    )
-    replayed = CliRunner().invoke(cli, ["replay", "-"], input=rec.output)
-    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(cli_record("calcory", 3, 7))["memory"] == 1.0
+    result = cli_replay(cli_record("calcory", 3, 7, "--memory", "0.5"))
     row = table.slice(7, 1).to_pylist()[0]
-    result = json.loads(replayed.output)
     assert result["scores"] == [row[f"score_{i}"] for i in range(3)] and result["end"] == row["end"]
 
 

@@ -2,16 +2,17 @@
 the kernels against a plain-Python reference on random states, invariants of simulated games,
 records and their replay, illegal records, the deck's options, and the heuristic against random."""
 
-import copy
 import json
 import random
+from functools import partial
 from pathlib import Path
 
 import numpy as np
-import pyarrow.parquet as pq
 import pytest
 import reference_danger as ref
+from cli_runs import cli_record, cli_replay, cli_run
 from click.testing import CliRunner
+from illegal_records import replay_error
 
 from musim.cli import cli
 from musim.core.deck import DANGER, danger_deck
@@ -452,12 +453,7 @@ def test_a_record_may_take_a_discard_the_seat_cannot_place():
         replay(rec)
 
 
-def _bad(rec, change):
-    rec = copy.deepcopy(rec)
-    change(rec)
-    with pytest.raises(InputError) as info:
-        replay(rec)
-    return str(info.value)
+_bad = partial(replay_error, replay)  # the error replaying a changed copy of a record: _bad(rec, change)
 
 
 def test_illegal_records_name_the_first_illegal_step():
@@ -514,25 +510,15 @@ def test_a_row_the_card_may_not_go_in_is_named():
 
 
 def test_a_run_record_and_replay_through_the_cli(tmp_path):
-    out = tmp_path / "out.parquet"
-    args = ["run", "--game", "danger", "--players", "5", "--deals", "40", "--seed", "9", "--copies", "2"]
-    res = CliRunner().invoke(cli, [*args, "--out", str(out), "--no-progress"])
-    assert res.exit_code == 0, res.output
-    assert "danger, 5 players, heuristic play, seed 9: 40 games" in res.output and "B rows blocked" in res.output
-    assert "  no card left to take   0.00% [" in res.output  # 40 games x 5 rounds, none without a fourth row
-    table = pq.read_table(out)
-    assert table.num_rows == 40 and all(f.metadata for f in table.schema)
+    output, table = cli_run(tmp_path, "danger", 5, 40, "--copies", "2")
+    assert "B rows blocked" in output
+    assert "  no card left to take   0.00% [" in output  # 40 games x 5 rounds, none without a fourth row
     rows = table.to_pandas()
     assert (rows["deck"].apply(len) == 72 + 18).all()
-    rec = CliRunner().invoke(
-        cli, ["record", "--game", "danger", "--players", "5", "--seed", "9", "--deal", "7", "--copies", "2"]
-    )
-    assert rec.exit_code == 0, rec.output
-    assert json.loads(rec.output)["copies"] == 2
-    replayed = CliRunner().invoke(cli, ["replay", "-"], input=rec.output)
-    assert replayed.exit_code == 0, replayed.output
+    rec = cli_record("danger", 5, 7, "--copies", "2")
+    assert json.loads(rec)["copies"] == 2
+    result = cli_replay(rec)
     row = table.slice(7, 1).to_pylist()[0]
-    result = json.loads(replayed.output)
     assert result["scores"] == [row[f"score_{i}"] for i in range(5)]
     assert [sum(r[c] for c in range(4)) for r in result["secured"]] == [
         sum(row[f"secured_{c}"][s] for c in "rygb") for s in range(5)

@@ -3,18 +3,20 @@ plain-Python reference on random states, invariants of simulated deals, records 
 replay, illegal records, matches, and the heuristic against random."""
 
 import copy
+from functools import partial
 
 import numpy as np
 import pytest
 import reference_mueckenstich as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from illegal_records import check_failure_to_follow, replay_error
+from simulated_runs import check_same_rows_whatever_the_split, replayed_matches
 
 from musim.core.deck import MUECKENSTICH as DECK
 from musim.games.mueckenstich import rules, simulate
 from musim.games.mueckenstich.record import record, replay
 from musim.games.mueckenstich.simulate import simulate_deals
-from musim.io.batch import InputError
 from musim.play.duplicate import duplicate_advantage
 from musim.play.tricks import NO_TRUMP
 
@@ -226,12 +228,7 @@ def test_deal_invariants(n, policy, seed, deal):
 
 
 def test_same_seed_same_rows_whatever_the_split():
-    whole = simulate_deals(5, 99, "heuristic", 10, 40)
-    parts = [simulate_deals(5, 99, "heuristic", 10 + a, 20) for a in (0, 20)]
-    for key, col in whole.items():
-        assert np.array_equal(col, np.concatenate([p[key] for p in parts])), key
-    other = simulate_deals(5, 100, "heuristic", 10, 40)
-    assert not np.array_equal(whole["hands"], other["hands"])
+    check_same_rows_whatever_the_split(simulate_deals, 5)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -290,31 +287,22 @@ def good():
     return record(4, 5, "heuristic", 0)
 
 
-def _error(rec):
-    with pytest.raises(InputError) as exc:
-        replay(rec)
-    return str(exc.value)
-
-
-def _broken(rec, **changes):
-    bad = copy.deepcopy(rec)
-    bad.update(changes)
-    return bad
+_error = partial(replay_error, replay)  # the error replaying a copy of a record with fields changed
 
 
 def test_illegal_records_name_the_first_illegal_step(good):
-    assert _error(_broken(good, game="mu")).startswith("game:")
-    assert _error(_broken(good, players=7)).startswith("players: expected 3..6")
+    assert _error(good, game="mu").startswith("game:")
+    assert _error(good, players=7).startswith("players: expected 3..6")
     hands = copy.deepcopy(good["hands"])
     hands[0] = hands[0][1:]
-    assert _error(_broken(good, hands=hands)) == "hands[0]: 14 cards, expected 15"
+    assert _error(good, hands=hands) == "hands[0]: 14 cards, expected 15"
     discards = copy.deepcopy(good["discards"])
     discards[2] = discards[2][:1]
-    assert _error(_broken(good, discards=discards)) == "discards[2]: 1 cards, expected 2"
+    assert _error(good, discards=discards) == "discards[2]: 1 cards, expected 2"
     discards = copy.deepcopy(good["discards"])
     discards[1][0] = next(t for t in good["hands"][0] if t not in good["hands"][1])
-    assert _error(_broken(good, discards=discards)).startswith("discards[1]: ")
-    assert _error(_broken(good, play=good["play"][:-1])) == "play: 51 cards, expected 52"
+    assert _error(good, discards=discards).startswith("discards[1]: ")
+    assert _error(good, play=good["play"][:-1]) == "play: 51 cards, expected 52"
 
 
 def test_moves_a_mosquito_without_a_trump_a_number_card_with_one_and_a_failure_to_follow(good):
@@ -325,48 +313,25 @@ def test_moves_a_mosquito_without_a_trump_a_number_card_with_one_and_a_failure_t
     where = f"play card {i} (seat {(res['tricks'][k]['leader'] + i % 4) % 4}, trick {k})"
     bare = play[i].partition(":")[0]
     for wrong in (bare, bare + ":", bare + ":X", bare + ":RG"):
-        msg = _error(_broken(good, play=[*play[:i], wrong, *play[i + 1 :]]))
+        msg = _error(good, play=[*play[:i], wrong, *play[i + 1 :]])
         assert msg.startswith(f"{where}: {wrong}: a mosquito")
     j = next(j for j, m in enumerate(play) if ":" not in m)
-    msg = _error(_broken(good, play=[*play[:j], play[j] + ":R", *play[j + 1 :]]))
+    msg = _error(good, play=[*play[:j], play[j] + ":R", *play[j + 1 :]])
     assert msg.endswith(f"{play[j]}:R: only a mosquito names a trump")
-    for k, trick in enumerate(res["tricks"]):
-        led = trick["cards"][0][0]
-        for j in range(1, 4):
-            s = (trick["leader"] + j) % 4
-            other = _later_card_of(res, s, k, other_than=led)
-            if trick["cards"][j][0] != led or other is None:
-                continue
-            pos = 4 * k + j
-            bad = list(play)
-            p = bad.index(other, pos + 1)
-            bad[pos], bad[p] = bad[p], bad[pos]
-            msg = _error(_broken(good, play=bad))
-            assert msg.startswith(f"play card {pos} (seat {s}, trick {k}): {other} fails to follow {led} (holds ")
-            return
-    pytest.fail("no trick found to break")
-
-
-def _later_card_of(res, seat, k, other_than):
-    """A card of another colour than `other_than` that `seat` plays after trick k, or None."""
-    for trick in res["tricks"][k + 1 :]:
-        j = (seat - trick["leader"]) % len(trick["cards"])
-        if trick["cards"][j][0] != other_than:
-            return trick["cards"][j]
-    return None
+    check_failure_to_follow(replay, good)
 
 
 def test_double_and_zero_named_by_nobody_or_missing():
     recs = [record(4, 11, "random", i) for i in range(40)]
     entitled = next(r for r in recs if r["double"] is not None)
-    assert _error(_broken(entitled, double=None)).startswith("double: seat ")
-    assert _error(_broken(entitled, double="X")).startswith("double: seat ")
+    assert _error(entitled, double=None).startswith("double: seat ")
+    assert _error(entitled, double="X").startswith("double: seat ")
     unentitled = next(r for r in recs if r["double"] is None)
-    assert _error(_broken(unentitled, double="R")).startswith("double: no single seat has the fewest tricks")
+    assert _error(unentitled, double="R").startswith("double: no single seat has the fewest tricks")
     no_zero = next(r for r in recs if r["zero"] is None)
-    assert _error(_broken(no_zero, zero="G")).startswith("zero: no single seat has the most mosquitoes")
+    assert _error(no_zero, zero="G").startswith("zero: no single seat has the most mosquitoes")
     both = next(r for r in recs if r["zero"] is not None and r["double"] is not None)
-    assert "already the double colour" in _error(_broken(both, zero=both["double"]))
+    assert "already the double colour" in _error(both, zero=both["double"])
     neither = next(r for r in recs if r["zero"] is None and r["double"] is None)
     absent = {k: v for k, v in neither.items() if k not in ("double", "zero")}
     assert replay(absent)["scores"] == replay(neither)["scores"]
@@ -402,24 +367,10 @@ def test_deal_rows_hold_the_simulated_values_and_every_column_is_described():
 
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_matches_are_n_deals_2n_at_3_players_and_replay_deal_by_deal(n):
-    from musim.core.rng import randint, stream_state
-    from musim.play.drivers import deal_arrays
-
     out = simulate.simulate_matches(n, 12, "heuristic", 3, 10)
     assert (out["deals"] == (2 * n if n == 3 else n)).all()
-    ws = simulate.make_workspace()
-    policy = np.ones(n, np.int64)
-    deal = deal_arrays(simulate.DEAL, n)
-    for i in range(10):
-        state = ws.rng
-        state[0] = stream_state(~np.uint64(12), 3 + i)
-        dealer = randint(state, n)
-        totals = np.zeros(n, np.int64)
-        for _ in range(out["deals"][i]):
-            simulate.play_deal(n, dealer, policy, state, deal, ws)
-            totals += deal.scores
-            dealer = (dealer + 1) % n
-        assert totals.tolist() == out["totals"][i].tolist()
+    for i, totals in enumerate(replayed_matches(simulate, n, 12, 3, out["deals"])):
+        assert totals[-1].tolist() == out["totals"][i].tolist()
 
 
 def test_the_summary_counts_the_scoring_events_of_the_rows():

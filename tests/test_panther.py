@@ -2,18 +2,20 @@
 invariants of simulated deals, records and their replay."""
 
 import copy
+from functools import partial
 
 import numpy as np
 import pytest
 import reference_tricks as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from illegal_records import check_failure_to_follow, replay_error
+from simulated_runs import check_same_rows_whatever_the_split, replayed_matches
 
 from musim.core.deck import MU
 from musim.games.panther import rules
 from musim.games.panther.record import record, replay
 from musim.games.panther.simulate import simulate_deals
-from musim.io.batch import InputError
 from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = range(3, 9)
@@ -99,12 +101,7 @@ def test_deal_invariants(n, policy, seed, deal):
 
 
 def test_same_seed_same_rows_whatever_the_split():
-    whole = simulate_deals(5, 99, "heuristic", 10, 40)
-    parts = [simulate_deals(5, 99, "heuristic", 10 + a, 20) for a in (0, 20)]
-    for key, col in whole.items():
-        assert np.array_equal(col, np.concatenate([p[key] for p in parts])), key
-    other = simulate_deals(5, 100, "heuristic", 10, 40)
-    assert not np.array_equal(whole["hands"], other["hands"])
+    check_same_rows_whatever_the_split(simulate_deals, 5)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -155,37 +152,28 @@ def good():
     return record(4, 5, "heuristic", 0)
 
 
-def _broken(rec, **changes):
-    bad = copy.deepcopy(rec)
-    bad.update(changes)
-    return bad
-
-
-def _error(rec):
-    with pytest.raises(InputError) as exc:
-        replay(rec)
-    return str(exc.value)
+_error = partial(replay_error, replay)  # the error replaying a copy of a record with fields changed
 
 
 def test_illegal_records_name_the_first_illegal_step(good):
-    assert _error(_broken(good, game="mu")).startswith("game:")
-    assert _error(_broken(good, players=9)).startswith("players: expected 3..8")
-    assert _error(_broken(good, dealer=4)).startswith("dealer:")
+    assert _error(good, game="mu").startswith("game:")
+    assert _error(good, players=9).startswith("players: expected 3..8")
+    assert _error(good, dealer=4).startswith("dealer:")
     hands = copy.deepcopy(good["hands"])
     hands[0] = hands[0][1:]
-    assert _error(_broken(good, hands=hands)) == "hands[0]: 14 cards, expected 15"
+    assert _error(good, hands=hands) == "hands[0]: 14 cards, expected 15"
     hands = copy.deepcopy(good["hands"])
     hands[0][0] = hands[1][0]
-    msg = _error(_broken(good, hands=hands))
+    msg = _error(good, hands=hands)
     assert msg.startswith("hands[1]") or msg.startswith("hands: the deal is not")
     passed = copy.deepcopy(good["passed"])
     passed[2] = passed[2][:2]
-    assert _error(_broken(good, passed=passed)) == "passed[2]: 2 cards, expected 3"
+    assert _error(good, passed=passed) == "passed[2]: 2 cards, expected 3"
     passed = copy.deepcopy(good["passed"])
     passed[1][0] = good["hands"][0][0] if good["hands"][0][0] not in good["hands"][1] else good["hands"][2][0]
-    assert _error(_broken(good, passed=passed)).startswith("passed[1]: ")
+    assert _error(good, passed=passed).startswith("passed[1]: ")
     play = list(good["play"])
-    assert _error(_broken(good, play=play[:-1])) == "play: 59 cards, expected 60"
+    assert _error(good, play=play[:-1]) == "play: 59 cards, expected 60"
 
 
 def test_a_card_not_held_and_a_failure_to_follow(good):
@@ -195,35 +183,11 @@ def test_a_card_not_held_and_a_failure_to_follow(good):
     seat = (rec["dealer"] + 2) % 4
     held = set(rec["hands"][seat]) - set(rec["passed"][seat]) | set(rec["passed"][seat - 1])
     foreign = next(t for t in MU.format(MU.full) if t not in held)
-    assert _error(_broken(rec, play=[play[0], foreign, *play[2:]])) == (
+    assert _error(rec, play=[play[0], foreign, *play[2:]]) == (
         f"play card 1 (seat {seat}, trick 0): {foreign} is not held"
     )
     # a seat that follows the led colour swaps in a card of another colour it plays later
-    res = replay(rec)
-    for k, trick in enumerate(res["tricks"]):
-        led = trick["cards"][0][0]
-        for j in range(1, 4):
-            s = (trick["leader"] + j) % 4
-            other = _later_card_of(res, s, k, other_than=led)
-            if trick["cards"][j][0] != led or other is None:
-                continue
-            i = 4 * k + j
-            bad = list(play)
-            p = bad.index(other, i + 1)
-            bad[i], bad[p] = bad[p], bad[i]
-            msg = _error(_broken(rec, play=bad))
-            assert msg.startswith(f"play card {i} (seat {s}, trick {k}): {other} fails to follow {led} (holds ")
-            return
-    pytest.fail("no trick found to break")
-
-
-def _later_card_of(res, seat, k, other_than):
-    """A card of another colour than `other_than` that `seat` plays after trick k, or None."""
-    for trick in res["tricks"][k + 1 :]:
-        j = (seat - trick["leader"]) % len(trick["cards"])
-        if trick["cards"][j][0] != other_than:
-            return trick["cards"][j]
-    return None
+    check_failure_to_follow(replay, rec)
 
 
 def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
@@ -242,26 +206,13 @@ def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
 @pytest.mark.parametrize("n", [3, 5, 8])
 def test_matches_end_at_minus_200_and_replay_deal_by_deal(n):
     """The match rule from the outside: deals of stream (~seed, m), dealer moving left, until a total <= -200."""
-    from musim.core.rng import randint, stream_state
     from musim.games.panther import simulate
-    from musim.play.drivers import deal_arrays
 
     out = simulate.simulate_matches(n, 12, "heuristic", 3, 30)
     assert (out["totals"].sum(axis=1) == out["deals"] * rules.deck_total(n)).all()
     assert not out["capped"].any()
-    ws = simulate.make_workspace()
-    policy = np.ones(n, np.int64)
-    deal = deal_arrays(simulate.DEAL, n)
-    for i in range(30):
-        state = ws.rng
-        state[0] = stream_state(~np.uint64(12), 3 + i)
-        dealer = randint(state, n)
-        totals = np.zeros(n, np.int64)
-        for played in range(1, out["deals"][i] + 1):
-            assert totals.min() > -200, (i, played)
-            simulate.play_deal(n, dealer, policy, state, deal, ws)
-            totals += deal.scores
-            dealer = (dealer + 1) % n
-        assert totals.min() <= -200 and totals.tolist() == out["totals"][i].tolist()
+    for i, totals in enumerate(replayed_matches(simulate, n, 12, 3, out["deals"])):
+        assert all(t.min() > -200 for t in totals[:-1]), i
+        assert totals[-1].min() <= -200 and totals[-1].tolist() == out["totals"][i].tolist()
     again = simulate.simulate_matches(n, 12, "heuristic", 13, 20)
     assert np.array_equal(again["totals"], out["totals"][10:])

@@ -2,7 +2,6 @@
 catch-set kernel against a plain-Python reference on random tables, invariants of simulated
 games, records and their replay, illegal records, and the heuristic against random."""
 
-import copy
 import json
 import re
 from functools import partial
@@ -12,7 +11,9 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import reference_safarue as ref
+from cli_runs import cli_record, cli_replay, cli_run
 from click.testing import CliRunner
+from illegal_records import replay_error
 
 from musim.cli import cli
 from musim.compile.jit import ScratchFull
@@ -243,12 +244,7 @@ def test_every_card_is_caught_or_left_once_and_every_turn_replays_legal(players,
             assert caught == row["parts"][0, :, 0].tolist()
 
 
-def _bad(rec, change):
-    rec = copy.deepcopy(rec)
-    change(rec)
-    with pytest.raises(InputError) as info:
-        replay(rec)
-    return str(info.value)
+_bad = partial(replay_error, replay)  # the error replaying a changed copy of a record: _bad(rec, change)
 
 
 def test_illegal_records_name_the_first_illegal_step():
@@ -301,25 +297,13 @@ def test_a_card_of_the_wrong_type_is_named_as_json():
 
 @pytest.mark.parametrize("game", ("safarue", "reverse-safarue"))
 def test_a_run_record_and_replay_through_the_cli(tmp_path, game):
-    out = tmp_path / "out.parquet"
-    res = CliRunner().invoke(
-        cli,
-        ["run", "--game", game, "--players", "4", "--deals", "50", "--seed", "9", "--out", str(out), "--no-progress"],
-    )
-    assert res.exit_code == 0, res.output
-    assert f"{game}, 4 players, heuristic play, seed 9: 50 games" in res.output
-    assert "a seat's game score" in res.output and not re.search(r"\bdeals?\b", res.output.split("worker(s)")[0])
-    table = pq.read_table(out)
-    assert table.num_rows == 50 and all(f.metadata for f in table.schema)
+    output, table = cli_run(tmp_path, game, 4, 50)
+    assert "a seat's game score" in output and not re.search(r"\bdeals?\b", output.split("worker(s)")[0])
     rows = table.to_pandas()
     assert ((rows["dealer"] + 1) % 4 == rows["starter"]).all()
     assert (rows["cards"].apply(sum) + rows["left"] == 60).all()
-    rec = CliRunner().invoke(cli, ["record", "--game", game, "--players", "4", "--seed", "9", "--deal", "7"])
-    assert rec.exit_code == 0, rec.output
-    replayed = CliRunner().invoke(cli, ["replay", "-"], input=rec.output)
-    assert replayed.exit_code == 0, replayed.output
+    scores = cli_replay(cli_record(game, 4, 7))["scores"]
     row = table.slice(7, 1).to_pylist()[0]
-    scores = json.loads(replayed.output)["scores"]
     assert scores == [row[f"score_{i}"] for i in range(4)] and scores[0] == scores[2]
 
 

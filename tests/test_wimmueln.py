@@ -2,18 +2,20 @@
 invariants of simulated deals, records and their replay."""
 
 import copy
+from functools import partial
 
 import numpy as np
 import pytest
 import reference_tricks as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from illegal_records import check_failure_to_follow, replay_error
+from simulated_runs import check_same_rows_whatever_the_split, replayed_matches
 
 from musim.core.deck import MU
 from musim.games.wimmueln import rules
 from musim.games.wimmueln.record import record, replay
 from musim.games.wimmueln.simulate import simulate_deals
-from musim.io.batch import InputError
 from musim.play.duplicate import duplicate_advantage
 
 PLAYERS = range(3, 7)
@@ -113,10 +115,7 @@ def test_deal_invariants(n, policy, seed, deal):
 
 
 def test_same_seed_same_rows_whatever_the_split():
-    whole = simulate_deals(4, 99, "heuristic", 10, 40)
-    parts = [simulate_deals(4, 99, "heuristic", 10 + a, 20) for a in (0, 20)]
-    for key, col in whole.items():
-        assert np.array_equal(col, np.concatenate([p[key] for p in parts])), key
+    check_same_rows_whatever_the_split(simulate_deals, 4)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -162,12 +161,7 @@ def records_by_trump():
     raise AssertionError("no deal of each kind")
 
 
-def _error(rec, **changes):
-    bad = copy.deepcopy(rec)
-    bad.update(changes)
-    with pytest.raises(InputError) as exc:
-        replay(bad)
-    return str(exc.value)
+_error = partial(replay_error, replay)  # the error replaying a copy of a record with fields changed
 
 
 def test_illegal_records_name_the_first_illegal_step(records_by_trump):
@@ -211,26 +205,7 @@ def test_the_free_lead_and_a_three_player_deal_of_four_colours(records_by_trump)
 
 
 def test_a_failure_to_follow(records_by_trump):
-    for rec in records_by_trump:
-        res = replay(rec)
-        play = rec["play"]
-        for k, trick in enumerate(res["tricks"][:-1]):
-            led = trick["cards"][0][0]
-            for j in range(1, 4):
-                s = (trick["leader"] + j) % 4
-                later = [t["cards"][(s - t["leader"]) % 4] for t in res["tricks"][k + 1 :]]
-                other = next((c for c in later if c[0] != led), None)
-                if trick["cards"][j][0] != led or other is None:
-                    continue
-                i = 4 * k + j
-                bad = list(play)
-                p = bad.index(other, i + 1)
-                bad[i], bad[p] = bad[p], bad[i]
-                assert _error(rec, play=bad).startswith(
-                    f"play card {i} (seat {s}, trick {k}): {other} fails to follow {led} (holds "
-                )
-                return
-    pytest.fail("no trick found to break")
+    check_failure_to_follow(replay, *records_by_trump)
 
 
 def test_mixed_tables_play_the_same_deals_and_the_heuristic_beats_random():
@@ -263,25 +238,12 @@ def test_a_three_player_record_may_use_any_three_colours():
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_matches_end_at_200_and_replay_deal_by_deal(n):
     """The match rule from the outside: deals of stream (~seed, m), dealer moving left, until a total >= 200."""
-    from musim.core.rng import randint, stream_state
     from musim.games.wimmueln import simulate
-    from musim.play.drivers import deal_arrays
 
     out = simulate.simulate_matches(n, 12, "heuristic", 3, 20)
     assert not out["capped"].any()
-    ws = simulate.make_workspace()
-    policy = np.ones(n, np.int64)
-    deal = deal_arrays(simulate.DEAL, n)
-    for i in range(20):
-        state = ws.rng
-        state[0] = stream_state(~np.uint64(12), 3 + i)
-        dealer = randint(state, n)
-        totals = np.zeros(n, np.int64)
-        for _ in range(out["deals"][i]):
-            assert totals.max() < 200
-            simulate.play_deal(n, dealer, policy, state, deal, ws)
-            totals += deal.scores
-            dealer = (dealer + 1) % n
-        assert totals.max() >= 200 and totals.tolist() == out["totals"][i].tolist()
+    for i, totals in enumerate(replayed_matches(simulate, n, 12, 3, out["deals"])):
+        assert all(t.max() < 200 for t in totals[:-1]), i
+        assert totals[-1].max() >= 200 and totals[-1].tolist() == out["totals"][i].tolist()
     again = simulate.simulate_matches(n, 12, "heuristic", 13, 10)
     assert np.array_equal(again["totals"], out["totals"][10:])

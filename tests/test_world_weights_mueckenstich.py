@@ -7,21 +7,19 @@ test_world_weights_files.py)."""
 
 import numpy as np
 import pytest
+from search_checks import (
+    check_search_seats_search_their_setup,
+    check_unweighted_worlds_are_the_uniform_samplers,
+    check_weighted_worlds_predict_better,
+)
 
-from musim.analysis.calibration import brier
 from musim.core.rng import stream_state
 from musim.engine.seats import seat_policies
 from musim.games.mueckenstich import WEIGHTS, beliefs, cardplay, policies, rules, setup_search, weights
 from musim.games.mueckenstich import search as msearch
 from musim.games.mueckenstich.simulate import make_workspace, simulate_deals
-from musim.play import world_weights
-from musim.play.beliefs import shares
 
 pytestmark = pytest.mark.slow  # compiles the search player with its weights and replays (minutes cold)
-
-
-def cards(mask):
-    return [c for c in range(64) if int(mask) >> c & 1]
 
 
 def same(a, b):
@@ -84,17 +82,7 @@ def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_sample
         if tb.at[cardplay.POS] == 21:
             break
     grid = np.array([[0.5], [0.5], [0.1]])
-    out, totals = np.zeros((3, rules.MAX_PLAYERS, 64)), np.zeros(3)
-    weighted, plain = np.array([stream_state(9, 1)], np.uint64), np.array([stream_state(9, 1)], np.uint64)
-    shares(ctx, weighted, 200, ctx.root.held, 4, grid, out, totals)
-    counts = np.zeros((rules.MAX_PLAYERS, 64))
-    for _ in range(200):  # the same stream, no weights: the same worlds
-        msearch.world(ctx, plain)
-        for s in range(4):
-            counts[s, cards(ctx.root.held[s])] += 1
-    assert weighted[0] == plain[0]
-    assert totals[0] == 200 and (out[0] == counts).all()
-    assert totals[1] != totals[2]  # the weights are used
+    check_unweighted_worlds_are_the_uniform_samplers(ctx, msearch.world, ctx.root.held, grid)
 
 
 def test_search_weights_its_worlds_and_search_uniform_does_not():
@@ -107,10 +95,7 @@ def test_search_weights_its_worlds_and_search_uniform_does_not():
 
 
 def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
-    """Held-out deals (never a fitting seed), through the hook scripts/calibrate_worlds.py calls."""
-    predictions = beliefs.HOOK.calibration([4], 30, 4040, 64, world_weights.resolve(WEIGHTS, "")[1])
-    uniform, weighted = brier(predictions)["brier"]
-    assert weighted < uniform - 0.003
+    check_weighted_worlds_predict_better(beliefs, WEIGHTS, deals=30, margin=0.003)
 
 
 def test_the_discard_search_tries_the_heuristic_discards_and_every_one_card_swap():
@@ -124,8 +109,4 @@ def test_the_discard_search_tries_the_heuristic_discards_and_every_one_card_swap
 
 
 def test_search_seats_search_their_discards_and_search_uniform_discards_as_the_heuristic():
-    heuristic = simulate_deals(4, 2, "heuristic", 0, 20)
-    first = simulate_deals(4, 2, "search-uniform", 0, 20, worlds=4)
-    second = simulate_deals(4, 2, "search", 0, 20, worlds=4)
-    assert (first["discards"] == heuristic["discards"]).all()
-    assert (second["discards"] != heuristic["discards"]).any()
+    check_search_seats_search_their_setup(simulate_deals, "discards")

@@ -6,15 +6,17 @@ than uniform ones on held-out deals (their file and key: test_world_weights_file
 
 import numpy as np
 import pytest
+from search_checks import (
+    check_search_seats_search_their_setup,
+    check_unweighted_worlds_are_the_uniform_samplers,
+    check_weighted_worlds_predict_better,
+)
 
-from musim.analysis.calibration import brier
 from musim.core.rng import stream_state
 from musim.engine.seats import seat_policies
 from musim.games.panther import WEIGHTS, beliefs, policies, rules, setup_search, weights
 from musim.games.panther import search as psearch
 from musim.games.panther.simulate import make_workspace, simulate_deals
-from musim.play import world_weights
-from musim.play.beliefs import shares
 
 pytestmark = pytest.mark.slow  # compiles the search player with its weights and replays (minutes cold)
 
@@ -86,24 +88,11 @@ def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_sample
         if pos == 21:
             break
     grid = np.array([[0.5, 0.5], [0.8, 0.35], [0.2, 0.1]])
-    out, totals = np.zeros((3, rules.MAX_PLAYERS, 64)), np.zeros(3)
-    weighted, plain = np.array([stream_state(9, 1)], np.uint64), np.array([stream_state(9, 1)], np.uint64)
-    shares(ctx, weighted, 200, ctx.base, 4, grid, out, totals)
-    counts = np.zeros((rules.MAX_PLAYERS, 64))
-    for _ in range(200):  # the same stream, no weights: the same worlds
-        psearch.world(ctx, plain)
-        for s in range(4):
-            counts[s, cards(ctx.base[s])] += 1
-    assert weighted[0] == plain[0]
-    assert totals[0] == 200 and (out[0] == counts).all()
-    assert totals[1] != totals[2]  # the weights are used
+    check_unweighted_worlds_are_the_uniform_samplers(ctx, psearch.world, ctx.base, grid)
 
 
 def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
-    """Held-out deals (never a fitting seed), through the hook scripts/calibrate_worlds.py calls."""
-    predictions = beliefs.HOOK.calibration([4], 20, 4040, 64, world_weights.resolve(WEIGHTS, "")[1])
-    uniform, weighted = brier(predictions)["brier"]
-    assert weighted < uniform - 0.005
+    check_weighted_worlds_predict_better(beliefs, WEIGHTS, deals=20, margin=0.005)
 
 
 def test_the_pass_search_tries_the_heuristic_pass_and_every_one_card_swap():
@@ -117,8 +106,4 @@ def test_the_pass_search_tries_the_heuristic_pass_and_every_one_card_swap():
 
 
 def test_search_seats_search_their_pass_and_search_uniform_passes_as_the_heuristic():
-    heuristic = simulate_deals(4, 2, "heuristic", 0, 20)
-    first = simulate_deals(4, 2, "search-uniform", 0, 20, worlds=4)
-    second = simulate_deals(4, 2, "search", 0, 20, worlds=4)
-    assert (first["passed"] == heuristic["passed"]).all()
-    assert (second["passed"] != heuristic["passed"]).any()
+    check_search_seats_search_their_setup(simulate_deals, "passed")

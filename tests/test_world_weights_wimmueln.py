@@ -9,14 +9,12 @@ import itertools
 
 import numpy as np
 import pytest
+from search_checks import check_unweighted_worlds_are_the_uniform_samplers, check_weighted_worlds_predict_better
 from test_search_wimmueln import positions, view_at
 
-from musim.analysis.calibration import brier
 from musim.core.rng import stream_state
 from musim.games.wimmueln import WEIGHTS, beliefs, policies, rules, weights
 from musim.games.wimmueln import search as wsearch
-from musim.play import world_weights
-from musim.play.beliefs import shares
 from musim.play.tricks import highest_ranked
 
 pytestmark = pytest.mark.slow  # compiles the search player with its weights and replays (minutes cold)
@@ -135,21 +133,8 @@ def test_unweighted_every_world_weighs_one_and_the_worlds_are_the_uniform_sample
     row, play = next(positions(4, 5, 1))
     decision(ctx, row, play, 4, 23)
     grid = np.array([[0.5, 0.5], [0.9, 0.35], [0.6, 0.1]])
-    out, totals = np.zeros((3, rules.MAX_PLAYERS, 64)), np.zeros(3)
-    weighted, plain = np.array([stream_state(9, 1)], np.uint64), np.array([stream_state(9, 1)], np.uint64)
-    shares(ctx, weighted, 200, ctx.held, 4, grid, out, totals)
-    counts = np.zeros((rules.MAX_PLAYERS, 64))
-    for _ in range(200):  # the same stream, no weights: the same worlds
-        wsearch.world(ctx, plain)
-        for s in range(4):
-            counts[s, [c for c in range(64) if int(ctx.held[s]) >> c & 1]] += 1
-    assert weighted[0] == plain[0]
-    assert totals[0] == 200 and (out[0] == counts).all()
-    assert totals[1] != totals[2]  # the weights are used
+    check_unweighted_worlds_are_the_uniform_samplers(ctx, wsearch.world, ctx.held, grid)
 
 
 def test_weighted_worlds_predict_the_hidden_cards_better_than_uniform_ones():
-    """Held-out deals (never a fitting seed), through the hook scripts/calibrate_worlds.py calls."""
-    predictions = beliefs.HOOK.calibration([4], 30, 4040, 64, world_weights.resolve(WEIGHTS, "")[1])
-    uniform, weighted = brier(predictions)["brier"]
-    assert weighted < uniform - 0.003
+    check_weighted_worlds_predict_better(beliefs, WEIGHTS, deals=30, margin=0.003)

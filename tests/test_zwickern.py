@@ -2,16 +2,17 @@
 a plain-Python reference on random tables, invariants of simulated deals, records and their
 replay, illegal records, the victory-points parameter, and the heuristic against random."""
 
-import copy
 import json
 import re
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
 import reference_zwickern as ref
 from click.testing import CliRunner
+from illegal_records import replay_error
 from zwickern_large import crowded_table, large_table_record, random_buy
 
 from musim.cli import cli
@@ -317,12 +318,7 @@ def test_the_heuristic_buys_back_its_piles():
     assert out["parts"][:, :, rules.BUILDS].sum() > 0 and out["piles"].mean() < 0.01
 
 
-def _bad(rec, change):
-    rec = copy.deepcopy(rec)
-    change(rec)
-    with pytest.raises(InputError) as info:
-        replay(rec)
-    return str(info.value)
+_bad = partial(replay_error, replay)  # the error replaying a changed copy of a record: _bad(rec, change)
 
 
 def test_illegal_records_name_the_first_illegal_step():
