@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import cards_of
 
 from musim.cli import cli
 from musim.core.bits import popcount
@@ -328,11 +329,6 @@ def test_tied_on_top_having_laid_last_with_a_strong_hand_it_raises_rather_than_p
     assert list(ws.counts[:4]) == [2, 2, 0, 0] and ws.last_lay[0] > ws.last_lay[1]
     assert abs(ws.plan_est[0, 0] - 45.92) < 0.01
     assert bin(learned_lay(4, 0, 3, laid, ws)).count("1") == 1
-
-
-def cards_of(mask):
-    """The card indices of a mask, lowest first."""
-    return [c for c in range(64) if int(mask) >> c & 1]
 
 
 def full_top_among_random_seats(seed):

@@ -5,7 +5,8 @@ LAYOUT, each term indexed by a few bucketed features, at least one of which move
 that did not would cancel in the within-state fit, learned/fit.py).  Everything read is the
 seat's own or public: its hand (through the hand model's estimates, fixed at deal start:
 bidder.plan_learned), every seat's laid cards and counts, who laid last, who tied the top before,
-the consecutive passes, the player count and the run's target table.  Another seat's unlaid cards are never read.
+the consecutive passes, the player count and the run's target table.  Another seat's unlaid
+cards are never read.
 
 Features of a turn (`context`): own and top counts, seats on the top count, pass bucket, seats
 whose laid cards look random (`erratic`: 2+ cards that no trump type covers but one), seats one or
